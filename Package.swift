@@ -1,0 +1,50 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "PKCEBench",
+    products: [
+        .library(name: "PKCE", targets: ["PKCE"]),
+        .library(name: "PKCEOpenSSL", targets: ["PKCEOpenSSL"]),
+        .library(name: "PKCESodium", targets: ["PKCESodium"]),
+        .library(name: "PKCECrypto", targets: ["PKCECrypto"]),
+        .library(name: "PKCEBackends", targets: ["PKCEBackends"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0")
+    ],
+    targets: [
+        // MARK: - C libraries
+
+        // getrandom(2) and explicit_bzero(3): Swift's Glibc module exports neither.
+        .systemLibrary(name: "CPKCESystem"),
+        .systemLibrary(
+            name: "CPKCEOpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"]), .yum(["openssl-devel"])]
+        ),
+        .systemLibrary(
+            name: "CPKCESodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"]), .yum(["libsodium-devel"])]
+        ),
+
+        // MARK: - The library and its backends
+
+        .target(name: "PKCE", dependencies: ["CPKCESystem"]),
+        .target(name: "PKCEOpenSSL", dependencies: ["PKCE", "CPKCEOpenSSL"]),
+        .target(name: "PKCESodium", dependencies: ["PKCE", "CPKCESodium"]),
+        .target(name: "PKCECrypto", dependencies: ["PKCE", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "PKCEBackends", dependencies: ["PKCE", "PKCEOpenSSL", "PKCESodium", "PKCECrypto"]),
+
+        // MARK: - Tests
+
+        .testTarget(name: "PKCETests", dependencies: ["PKCE"]),
+        .testTarget(
+            name: "PKCEBackendsTests",
+            dependencies: ["PKCE", "PKCEBackends"],
+            resources: [.copy("Vectors")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,69 @@
+/// A PKCE `code_verifier` (RFC 7636 §4.1): 43 to 128 unreserved characters, kept secret by the
+/// client until it redeems the authorization code.
+///
+/// A value of this type always holds a valid verifier: it comes from
+/// ``generate(length:using:)`` or from ``init(validating:)``.
+///
+/// Its `description` does not print the secret, so a verifier that reaches a log line by accident
+/// does not leak there. It is deliberately not `Equatable`: comparing verifiers is
+/// ``CodeChallenge``'s job, which does it in constant time.
+public struct CodeVerifier: Sendable {
+    /// The lengths RFC 7636 §4.1 allows, in characters.
+    public static let allowedLengths: ClosedRange<Int> = 43...128
+
+    /// The verifier, as sent in the token request's `code_verifier` parameter.
+    public let value: String
+
+    private init(unchecked value: String) {
+        self.value = value
+    }
+
+    /// Validates a verifier received from elsewhere, such as a token request.
+    ///
+    /// The whole string is checked as it is: nothing is trimmed, so a trailing newline is an error.
+    ///
+    /// - Parameter value: The candidate verifier.
+    /// - Throws: ``PKCEError/invalidCharacter(_:character:position:)`` for the first character
+    ///   outside `A–Z a–z 0–9 - . _ ~`, or ``PKCEError/invalidLength(_:length:)`` when it does not
+    ///   have 43 to 128 characters.
+    public init(validating value: String) throws(PKCEError) {
+        try validate(value, as: .codeVerifier, lengths: Self.allowedLengths, isAllowed: Unreserved.contains)
+        self.value = value
+    }
+
+    /// Generates a new verifier from a cryptographically secure random number generator.
+    ///
+    /// The verifier is the base64url encoding (RFC 4648 §5, unpadded) of `ceil(length × 3 / 4)`
+    /// random bytes, cut to `length` characters. Every character therefore carries 6 random bits
+    /// with no bias: the default 43 characters hold 258 bits, above the 256 RFC 7636 §7.1
+    /// recommends. The random bytes are zeroed once encoded.
+    ///
+    /// - Parameters:
+    ///   - length: The number of characters, 43 to 128.
+    ///   - backend: Where the random bytes come from.
+    /// - Returns: A fresh verifier.
+    /// - Throws: ``PKCEError/invalidLength(_:length:)`` when `length` is outside 43…128, or the
+    ///   backend's error when its random number generator fails; no verifier is produced then.
+    public static func generate(length: Int = 43, using backend: some PKCEBackend) throws -> CodeVerifier {
+        guard allowedLengths.contains(length) else {
+            throw PKCEError.invalidLength(.codeVerifier, length: length)
+        }
+        let byteCount = (length * 3 + 3) / 4
+        return try withUnsafeTemporaryAllocation(byteCount: byteCount, alignment: 1) { random in
+            defer { zeroize(random) }
+            try backend.fillRandom(random)
+            let value = String(unsafeUninitializedCapacity: length) { characters in
+                Base64URL.encode(UnsafeRawBufferPointer(random), into: characters)
+                return length
+            }
+            return CodeVerifier(unchecked: value)
+        }
+    }
+}
+
+extension CodeVerifier: CustomStringConvertible {
+    /// `CodeVerifier(43 characters)`: the length, never the secret.
+    public var description: String {
+        "CodeVerifier(\(value.utf8.count) characters)"
+    }
+}

@@ -1,0 +1,63 @@
+/// base64url without padding (RFC 4648 §5), as RFC 7636 uses it for verifiers and challenges.
+enum Base64URL {
+    /// The base64url alphabet; `alphabet[i]` encodes the 6-bit value `i`.
+    private static let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+    /// The number of characters that encode `byteCount` bytes without padding.
+    static func encodedCount(of byteCount: Int) -> Int {
+        (byteCount * 4 + 2) / 3
+    }
+
+    /// Encodes `bytes` and writes the first `output.count` characters of the encoding.
+    ///
+    /// Writing a prefix is how a verifier of any length is cut from random bytes: every character
+    /// carries 6 fresh bits, so no character is biased.
+    ///
+    /// - Precondition: `output.count <= encodedCount(of: bytes.count)`.
+    static func encode(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(output.count <= encodedCount(of: bytes.count), "base64url output longer than its input encodes")
+        let table = alphabet.utf8Start
+        var input = 0
+        var out = 0
+        // Whole 3-byte groups into whole 4-character groups: the hot path.
+        while input + 3 <= bytes.count && out + 4 <= output.count {
+            let group = UInt32(bytes[input]) << 16 | UInt32(bytes[input + 1]) << 8 | UInt32(bytes[input + 2])
+            output[out] = table[Int(group >> 18 & 0x3F)]
+            output[out + 1] = table[Int(group >> 12 & 0x3F)]
+            output[out + 2] = table[Int(group >> 6 & 0x3F)]
+            output[out + 3] = table[Int(group & 0x3F)]
+            input += 3
+            out += 4
+        }
+        // The rest: a group cut short by the end of the input (missing bits are zero) or of the output.
+        guard out < output.count else { return }
+        var group: UInt32 = 0
+        for offset in 0..<3 where input + offset < bytes.count {
+            group |= UInt32(bytes[input + offset]) << UInt32(16 - 8 * offset)
+        }
+        for shift in stride(from: 18, through: 0, by: -6) where out < output.count {
+            output[out] = table[Int(group >> UInt32(shift) & 0x3F)]
+            out += 1
+        }
+    }
+
+    /// Whether `byte` is in the base64url alphabet.
+    static func isAlphabet(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether `byte` can end the unpadded encoding of a 32-byte digest.
+    ///
+    /// 32 bytes are 256 bits; the 43rd character holds the last 4 of them and 2 zero bits, so only
+    /// characters whose alphabet index is a multiple of 4 can appear there.
+    static func canEndDigestEncoding(_ byte: UInt8) -> Bool {
+        let table = alphabet.utf8Start
+        return (0..<16).contains { table[$0 * 4] == byte }
+    }
+}

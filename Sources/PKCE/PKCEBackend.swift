@@ -1,0 +1,49 @@
+/// A source of the two primitives PKCE needs: cryptographically secure random bytes and SHA-256.
+///
+/// This is the one seam between PKCE and a crypto library. The package ships four conformances:
+/// ``SwiftBackend`` (the default: pure Swift, no C library), `OpenSSLBackend`, `SodiumBackend` and
+/// `CryptoBackend` (swift-crypto), each in a module of its own so that a client links only what it
+/// uses. `allBackends()` in the `PKCEBackends` module lists them all.
+///
+/// Conforming types must be safe to use from many threads at once.
+public protocol PKCEBackend: Sendable {
+    /// A short, stable, lowercase name: `swift`, `openssl`, `sodium` or `crypto`.
+    ///
+    /// Benchmark reports key their rows by it, so it never changes between releases.
+    var name: String { get }
+
+    /// Fills `buffer` with bytes from a cryptographically secure random number generator.
+    ///
+    /// - Parameter buffer: The bytes to overwrite; all of them are written.
+    /// - Throws: ``PKCEError/randomFailure(source:code:)`` when the generator reports a failure.
+    ///   The contents of `buffer` are then unspecified and must not be used.
+    func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws
+
+    /// Computes the SHA-256 digest (FIPS 180-4) of `message` into the caller's buffer.
+    ///
+    /// Implementations do not allocate on the heap in Swift code, so callers can hash in a hot loop.
+    ///
+    /// - Parameters:
+    ///   - message: The bytes to hash.
+    ///   - digest: Receives the 32-byte digest in its first ``sha256ByteCount`` bytes; it must be at
+    ///     least that large.
+    func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer)
+}
+
+/// The size of a SHA-256 digest in bytes.
+public let sha256ByteCount = 32
+
+extension PKCEBackend {
+    /// Computes the SHA-256 digest (FIPS 180-4) of `message`.
+    ///
+    /// A convenience over ``sha256(_:into:)`` that allocates the result.
+    ///
+    /// - Parameter message: The bytes to hash.
+    /// - Returns: The 32-byte digest.
+    public func sha256(_ message: [UInt8]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: sha256ByteCount) { digest, initializedCount in
+            message.withUnsafeBytes { sha256($0, into: UnsafeMutableRawBufferPointer(digest)) }
+            initializedCount = sha256ByteCount
+        }
+    }
+}

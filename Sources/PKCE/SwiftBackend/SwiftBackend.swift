@@ -1,0 +1,27 @@
+/// The default backend: SHA-256 written in Swift, randomness from the kernel through `getrandom(2)`.
+///
+/// It needs no C library beyond the system's C library, so it is the backend to use when the
+/// others are not installed, and the reference the benchmark's correctness gate compares the
+/// others against.
+public struct SwiftBackend: PKCEBackend {
+    /// Creates the backend; it holds no state.
+    public init() {}
+
+    /// `swift`.
+    public var name: String { "swift" }
+
+    /// Fills `buffer` from the kernel's CSPRNG with `getrandom(2)`.
+    ///
+    /// The whole buffer is requested in one call; a call interrupted by a signal (`EINTR`) or
+    /// answered with fewer bytes than asked is retried for the rest.
+    ///
+    /// - Throws: ``PKCEError/randomFailure(source:code:)`` with `source` `getrandom` and the `errno`.
+    public func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {
+        try SystemRandom.fill(buffer)
+    }
+
+    /// Computes SHA-256 in Swift (FIPS 180-4), with no heap allocation.
+    public func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
+        SHA256.hash(message, into: digest)
+    }
+}

@@ -1,0 +1,23 @@
+@_exported import PKCE
+import PKCECrypto
+import PKCEOpenSSL
+import PKCESodium
+
+/// Every backend this package ships, in a fixed order: `openssl`, `sodium`, `swift`, `crypto`.
+///
+/// The benchmark and the tests iterate this list, so a new backend added here is measured and
+/// checked against every test vector without further changes.
+///
+/// - Returns: One instance of each backend.
+/// - Throws: ``PKCEError/backendUnavailable(backend:reason:)`` when a C library cannot be set up.
+public func allBackends() throws -> [any PKCEBackend] {
+    [try OpenSSLBackend(), try SodiumBackend(), SwiftBackend(), CryptoBackend()]
+}
+
+/// The versions of the C libraries this process loaded, by backend name: what a benchmark report
+/// records so that results from different library versions are not compared unawares.
+///
+/// - Returns: `["openssl": "OpenSSL 3.0.19 27 Jan 2026", "sodium": "1.0.18"]`, for example.
+public func loadedLibraryVersions() -> [String: String] {
+    ["openssl": OpenSSLBackend.libraryVersion, "sodium": SodiumBackend.libraryVersion]
+}

@@ -1,0 +1,37 @@
+internal import Crypto
+import PKCE
+
+/// A backend on swift-crypto: `SHA256` and the standard library's `SystemRandomNumberGenerator`,
+/// which is what a Vapor or Hummingbird server written today uses.
+public struct CryptoBackend: PKCEBackend {
+    /// Creates the backend; it holds no state.
+    public init() {}
+
+    /// `crypto`.
+    public var name: String { "crypto" }
+
+    /// Fills `buffer` from `SystemRandomNumberGenerator`, eight bytes at a time.
+    ///
+    /// The generator has no error return: the standard library stops the process rather than
+    /// return bytes it could not make random, so this never throws.
+    public func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {
+        var generator = SystemRandomNumberGenerator()
+        var offset = 0
+        while offset < buffer.count {
+            let word = generator.next()
+            let count = min(8, buffer.count - offset)
+            withUnsafeBytes(of: word) { bytes in
+                buffer.baseAddress!.advanced(by: offset).copyMemory(from: bytes.baseAddress!, byteCount: count)
+            }
+            offset += count
+        }
+    }
+
+    /// Computes SHA-256 with swift-crypto's `SHA256.hash(data:)`.
+    public func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
+        precondition(digest.count >= sha256ByteCount, "a SHA-256 digest needs 32 bytes")
+        SHA256.hash(data: message).withUnsafeBytes { bytes in
+            digest.copyMemory(from: bytes)
+        }
+    }
+}

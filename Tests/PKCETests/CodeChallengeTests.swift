@@ -1,0 +1,128 @@
+import PKCE
+import Testing
+
+@Suite("Code challenges (RFC 7636 §4.2) and server-side verification (§4.6)")
+struct CodeChallengeTests {
+    let backend = SwiftBackend()
+
+    @Test("S256 is the default method and plain is used only when named")
+    func methods() throws {
+        let verifier = try CodeVerifier(validating: AppendixB.verifier)
+        let s256 = CodeChallenge(verifier: verifier, using: backend)
+        #expect(s256.method == .s256)
+        #expect(s256.value == AppendixB.challenge)
+
+        let plain = CodeChallenge(verifier: verifier, method: .plain, using: backend)
+        #expect(plain.method == .plain)
+        #expect(plain.value == AppendixB.verifier)
+        #expect(ChallengeMethod.s256.rawValue == "S256")
+        #expect(ChallengeMethod.plain.rawValue == "plain")
+    }
+
+    @Test("A valid S256 challenge is accepted")
+    func s256Accepted() throws {
+        let challenge = try CodeChallenge(validating: AppendixB.challenge, method: .s256)
+        #expect(challenge.value == AppendixB.challenge)
+        #expect(challenge.method == .s256)
+    }
+
+    @Test("S256 challenges of the wrong length are rejected", arguments: [0, 42, 44, 64, 128])
+    func s256BadLength(length: Int) {
+        #expect(throws: PKCEError.invalidLength(.codeChallenge, length: length)) {
+            try CodeChallenge(validating: String(repeating: "A", count: length), method: .s256)
+        }
+    }
+
+    @Test("A padded S256 challenge is rejected at the padding")
+    func s256PaddingRejected() {
+        #expect(throws: PKCEError.invalidCharacter(.codeChallenge, character: "=", position: 43)) {
+            try CodeChallenge(validating: AppendixB.challenge + "=", method: .s256)
+        }
+    }
+
+    @Test(
+        "Standard base64 and unreserved-but-not-base64url characters are rejected",
+        arguments: ["+", "/", ".", "~", " ", "\n", "é"])
+    func s256ForeignCharacters(character: String) throws {
+        var scalars = Array(AppendixB.challenge.unicodeScalars)
+        scalars[10] = try #require(character.unicodeScalars.first)
+        #expect(throws: PKCEError.invalidCharacter(.codeChallenge, character: scalars[10], position: 10)) {
+            try CodeChallenge(validating: String(String.UnicodeScalarView(scalars)), method: .s256)
+        }
+    }
+
+    @Test("An S256 challenge ending in a character no 32-byte digest ends in is rejected")
+    func s256NonCanonicalEnding() {
+        // 'M' (index 12) can end a digest's encoding; 'N' (index 13) cannot.
+        let valid = String(AppendixB.challenge.dropLast()) + "M"
+        let invalid = String(AppendixB.challenge.dropLast()) + "N"
+        #expect(throws: Never.self) { try CodeChallenge(validating: valid, method: .s256) }
+        #expect(throws: PKCEError.invalidCharacter(.codeChallenge, character: "N", position: 42)) {
+            try CodeChallenge(validating: invalid, method: .s256)
+        }
+    }
+
+    @Test("A plain challenge follows the verifier's rules")
+    func plainValidation() {
+        #expect(throws: Never.self) { try CodeChallenge(validating: AppendixB.verifier, method: .plain) }
+        #expect(throws: PKCEError.invalidLength(.codeChallenge, length: 42)) {
+            try CodeChallenge(validating: String(repeating: "a", count: 42), method: .plain)
+        }
+        #expect(throws: PKCEError.invalidCharacter(.codeChallenge, character: "\n", position: 43)) {
+            try CodeChallenge(validating: AppendixB.verifier + "\n", method: .plain)
+        }
+    }
+
+    @Test("The right verifier passes and a wrong one fails, for both methods", arguments: ChallengeMethod.allCases)
+    func verification(method: ChallengeMethod) throws {
+        let verifier = try CodeVerifier.generate(using: backend)
+        let other = try CodeVerifier.generate(using: backend)
+        let challenge = CodeChallenge(verifier: verifier, method: method, using: backend)
+        #expect(throws: Never.self) { try challenge.verify(verifier, using: backend) }
+        #expect(throws: PKCEError.verifierMismatch) { try challenge.verify(other, using: backend) }
+
+        // One character off at either end, and a verifier of another length.
+        for tampered in [flipFirst(verifier.value), flipLast(verifier.value), verifier.value + "a"] {
+            #expect(throws: PKCEError.verifierMismatch) {
+                try challenge.verify(CodeVerifier(validating: tampered), using: backend)
+            }
+        }
+    }
+
+    @Test("A plain challenge is never checked as S256, nor the other way round")
+    func noMethodConfusion() throws {
+        let verifier = try CodeVerifier(validating: AppendixB.verifier)
+        // A plain challenge holding the S256 value, and an S256 challenge checked against a verifier
+        // equal to it, must both fail.
+        let plainHoldingS256 = try CodeChallenge(validating: String(repeating: "a", count: 43), method: .plain)
+        #expect(throws: PKCEError.verifierMismatch) { try plainHoldingS256.verify(verifier, using: backend) }
+        let s256 = try CodeChallenge(validating: AppendixB.challenge, method: .s256)
+        let verifierEqualToChallenge = try CodeVerifier(validating: AppendixB.challenge)
+        #expect(throws: PKCEError.verifierMismatch) { try s256.verify(verifierEqualToChallenge, using: backend) }
+    }
+
+    @Test("The token endpoint's decision covers every combination of stored and presented")
+    func tokenEndpointDecision() throws {
+        let challenge = try CodeChallenge(validating: AppendixB.challenge, method: .s256)
+        let verify = { (presented: String?, stored: CodeChallenge?) throws(PKCEError) in
+            try CodeChallenge.verify(presented: presented, against: stored, using: backend)
+        }
+        #expect(try verify(AppendixB.verifier, challenge) == .verified)
+        #expect(try verify(nil, nil) == .notUsed)
+        #expect(throws: PKCEError.verifierMismatch) { try verify(flipLast(AppendixB.verifier), challenge) }
+        #expect(throws: PKCEError.missingVerifier) { try verify(nil, challenge) }
+        #expect(throws: PKCEError.unexpectedVerifier) { try verify(AppendixB.verifier, nil) }
+        #expect(throws: PKCEError.invalidCharacter(.codeVerifier, character: "\n", position: 43)) {
+            try verify(AppendixB.verifier + "\n", challenge)
+        }
+        #expect(throws: PKCEError.invalidLength(.codeVerifier, length: 3)) { try verify("abc", challenge) }
+    }
+
+    private func flipFirst(_ value: String) -> String {
+        (value.first == "a" ? "b" : "a") + value.dropFirst()
+    }
+
+    private func flipLast(_ value: String) -> String {
+        value.dropLast() + (value.last == "a" ? "b" : "a")
+    }
+}

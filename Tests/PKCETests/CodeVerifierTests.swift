@@ -1,0 +1,107 @@
+import PKCE
+import Testing
+
+@Suite("Code verifier validation (RFC 7636 §4.1)")
+struct CodeVerifierTests {
+    static let unreserved = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+
+    @Test("All 66 unreserved characters are accepted")
+    func allUnreservedAccepted() throws {
+        #expect(Self.unreserved.count == 66)
+        // 66 characters is a valid length; so are the two halves padded to 43.
+        #expect(try CodeVerifier(validating: Self.unreserved).value == Self.unreserved)
+        for character in Self.unreserved {
+            let value = String(repeating: character, count: 43)
+            #expect(throws: Never.self) { try CodeVerifier(validating: value) }
+        }
+    }
+
+    @Test("The shortest and longest lengths are accepted", arguments: [43, 128])
+    func boundaryLengthsAccepted(length: Int) throws {
+        #expect(try CodeVerifier(validating: String(repeating: "a", count: length)).value.count == length)
+    }
+
+    @Test("Lengths outside 43…128 are rejected with the actual length", arguments: [0, 1, 42, 129, 500])
+    func badLengthsRejected(length: Int) {
+        #expect(throws: PKCEError.invalidLength(.codeVerifier, length: length)) {
+            try CodeVerifier(validating: String(repeating: "a", count: length))
+        }
+    }
+
+    /// Every printable ASCII character outside the unreserved set, at the start, middle and end.
+    static let forbiddenPrintable: [Unicode.Scalar] = (0x20...0x7E).compactMap(Unicode.Scalar.init)
+        .filter { !unreserved.unicodeScalars.contains($0) }
+
+    @Test("Every forbidden printable ASCII character is rejected with its position", arguments: forbiddenPrintable)
+    func forbiddenPrintableRejected(character: Unicode.Scalar) {
+        #expect(Self.forbiddenPrintable.count == 95 - 66)
+        for position in [0, 21, 42] {
+            var scalars = Array(repeating: Unicode.Scalar("a"), count: 43)
+            scalars[position] = character
+            let value = String(String.UnicodeScalarView(scalars))
+            #expect(throws: PKCEError.invalidCharacter(.codeVerifier, character: character, position: position)) {
+                try CodeVerifier(validating: value)
+            }
+        }
+    }
+
+    @Test("Control characters, a trailing newline and an embedded NUL are rejected")
+    func controlCharactersRejected() {
+        let valid = String(repeating: "a", count: 43)
+        let cases: [(String, Unicode.Scalar, Int)] = [
+            (valid + "\n", "\n", 43),
+            (valid + "\r\n", "\r", 43),
+            ("\t" + valid, "\t", 0),
+            (String(repeating: "a", count: 20) + "\0" + String(repeating: "a", count: 22), "\0", 20),
+            (valid + "\u{7F}", "\u{7F}", 43),
+        ]
+        for (value, character, position) in cases {
+            #expect(throws: PKCEError.invalidCharacter(.codeVerifier, character: character, position: position)) {
+                try CodeVerifier(validating: value)
+            }
+        }
+    }
+
+    @Test("Non-ASCII characters are rejected with the whole scalar and its position")
+    func nonASCIIRejected() {
+        let prefix = String(repeating: "a", count: 10)
+        let suffix = String(repeating: "a", count: 40)
+        let cases: [Unicode.Scalar] = ["é", "\u{00A0}", "\u{200B}", "\u{FF41}", "😀", "\u{0301}"]
+        for character in cases {
+            let value = prefix + String(character) + suffix
+            #expect(throws: PKCEError.invalidCharacter(.codeVerifier, character: character, position: 10)) {
+                try CodeVerifier(validating: value)
+            }
+        }
+    }
+
+    @Test("A failing random number generator throws, and no verifier comes out")
+    func failingRandomThrows() {
+        #expect(throws: FailingRandomBackend.error) {
+            try CodeVerifier.generate(using: FailingRandomBackend())
+        }
+    }
+
+    @Test("The description never shows the secret")
+    func descriptionRedacts() throws {
+        let verifier = try CodeVerifier(validating: AppendixB.verifier)
+        #expect(String(describing: verifier) == "CodeVerifier(43 characters)")
+        #expect(!"\(verifier)".contains(AppendixB.verifier))
+    }
+
+    @Test("Errors explain themselves in one line")
+    func errorDescriptions() {
+        #expect(
+            PKCEError.invalidLength(.codeVerifier, length: 42).description
+                == "code_verifier has 42 characters; it must have 43 to 128")
+        #expect(
+            PKCEError.invalidCharacter(.codeVerifier, character: "\n", position: 43).description
+                == "code_verifier has the forbidden character U+A at position 43")
+        #expect(
+            PKCEError.invalidCharacter(.codeChallenge, character: "=", position: 43).description
+                == "code_challenge has the forbidden character '=' at position 43")
+        #expect(
+            PKCEError.randomFailure(source: "getrandom", code: 38).description
+                == "the random number generator failed: getrandom returned code 38")
+    }
+}
