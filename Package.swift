@@ -9,9 +9,12 @@ let package = Package(
         .library(name: "PKCESodium", targets: ["PKCESodium"]),
         .library(name: "PKCECrypto", targets: ["PKCECrypto"]),
         .library(name: "PKCEBackends", targets: ["PKCEBackends"]),
+        .library(name: "PKCEBenchKit", targets: ["PKCEBenchKit"]),
+        .executable(name: "bench", targets: ["bench"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0")
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // MARK: - C libraries
@@ -37,6 +40,19 @@ let package = Package(
         .target(name: "PKCECrypto", dependencies: ["PKCE", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "PKCEBackends", dependencies: ["PKCE", "PKCEOpenSSL", "PKCESodium", "PKCECrypto"]),
 
+        // MARK: - The benchmark
+
+        // The harness: cases, sampling, statistics, environment, reports, comparison. It takes its
+        // backends from the caller, so it builds without any C library.
+        .target(name: "PKCEBenchKit", dependencies: ["PKCE"]),
+        .executableTarget(
+            name: "bench",
+            dependencies: [
+                "PKCEBenchKit", "PKCEBackends",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
         // MARK: - Tests
 
         .testTarget(name: "PKCETests", dependencies: ["PKCE"]),
@@ -45,6 +61,8 @@ let package = Package(
             dependencies: ["PKCE", "PKCEBackends"],
             resources: [.copy("Vectors")]
         ),
+        .testTarget(name: "PKCEBenchKitTests", dependencies: ["PKCEBenchKit", "PKCE"]),
+        .testTarget(name: "BenchTests", dependencies: ["PKCEBenchKit", "bench"]),
     ],
     swiftLanguageModes: [.v6]
 )

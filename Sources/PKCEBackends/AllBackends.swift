@@ -14,6 +14,10 @@ public func allBackends() throws -> [any PKCEBackend] {
     [try OpenSSLBackend(), try SodiumBackend(), SwiftBackend(), CryptoBackend()]
 }
 
+/// The names of the backends ``allBackends()`` returns, in the same order, known without setting
+/// any of them up: for validating a command line before anything runs.
+public let allBackendNames = ["openssl", "sodium", "swift", "crypto"]
+
 /// The versions of the C libraries this process loaded, by backend name: what a benchmark report
 /// records so that results from different library versions are not compared unawares.
 ///

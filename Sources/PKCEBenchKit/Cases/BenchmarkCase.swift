@@ -1,0 +1,47 @@
+import PKCE
+
+/// One thing to measure: an operation of one backend at one size, on some threads at once.
+public struct BenchmarkCase: Sendable, CustomStringConvertible {
+    /// The backend under test.
+    public let backend: any PKCEBackend
+    /// The operation measured.
+    public let operation: Operation
+    /// The verifier length in characters, or the message size in bytes.
+    public let size: Int
+    /// How many threads run the operation at once; throughput is their aggregate.
+    public let threads: Int
+
+    /// Creates a case.
+    ///
+    /// - Precondition: `size` is in `operation.allowedSizes` and `threads` is at least 1; the
+    ///   command line checks both before it gets here.
+    public init(backend: any PKCEBackend, operation: Operation, size: Int, threads: Int = 1) {
+        precondition(operation.allowedSizes.contains(size), "size \(size) is invalid for \(operation)")
+        precondition(threads >= 1, "a case needs at least one thread")
+        self.backend = backend
+        self.operation = operation
+        self.size = size
+        self.threads = threads
+    }
+
+    /// The key this case's rows carry in every report.
+    public var key: CaseKey {
+        CaseKey(backend: backend.name, operation: operation, size: size, threads: threads)
+    }
+
+    /// The key, as text.
+    public var description: String { key.description }
+
+    /// Prepares the inputs one thread needs to run this case.
+    ///
+    /// - Throws: The backend's error when preparing the inputs needs randomness and it fails.
+    func makeWorkload() throws -> any Workload {
+        switch operation {
+        case .verifier: VerifierWorkload(backend: backend, length: size)
+        case .challenge: try ChallengeWorkload(backend: backend, length: size)
+        case .verify: try VerifyWorkload(backend: backend, length: size)
+        case .sha256: SHA256Workload(backend: backend, size: size)
+        case .random: RandomWorkload(backend: backend, size: size)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// What identifies a benchmark case across runs: the row key of every report.
+public struct CaseKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The backend's ``PKCE/PKCEBackend/name``.
+    public var backend: String
+    /// The operation measured.
+    public var operation: Operation
+    /// The verifier length in characters, or the message size in bytes.
+    public var size: Int
+    /// How many threads ran the operation at once.
+    public var threads: Int
+
+    /// Creates a key.
+    public init(backend: String, operation: Operation, size: Int, threads: Int) {
+        self.backend = backend
+        self.operation = operation
+        self.size = size
+        self.threads = threads
+    }
+
+    /// `challenge/openssl/43`, with `×N` appended when more than one thread ran it.
+    public var description: String {
+        "\(operation.rawValue)/\(backend)/\(size)" + (threads == 1 ? "" : "×\(threads)")
+    }
+
+    /// Reports order cases by operation, then size, then backend, so that backends sit side by side.
+    public static func < (lhs: CaseKey, rhs: CaseKey) -> Bool {
+        (lhs.operation, lhs.size, lhs.threads, lhs.backend) < (rhs.operation, rhs.size, rhs.threads, rhs.backend)
+    }
+}

@@ -1,0 +1,56 @@
+import PKCE
+
+/// What a benchmark case measures, one operation at a time.
+public enum Operation: String, CaseIterable, Codable, Comparable, Sendable {
+    /// `CodeVerifier.generate(length:using:)`: random bytes and their base64url encoding.
+    case verifier
+    /// `CodeChallenge(verifier:using:)` with `S256`: SHA-256 of the verifier and its encoding.
+    case challenge
+    /// `CodeChallenge.verify(presented:against:using:)`: the token endpoint's whole check.
+    case verify
+    /// `PKCEBackend.sha256(_:into:)` over `size` bytes.
+    case sha256
+    /// `PKCEBackend.fillRandom(_:)` of `size` bytes.
+    case random
+
+    /// The sizes measured when none are asked for.
+    ///
+    /// For the verifier operations the size is the verifier's length in characters; 43, 55, 56 and
+    /// 128 characters are 1, 1, 2 and 3 SHA-256 blocks. For the raw primitives it is in bytes.
+    public var defaultSizes: [Int] {
+        switch self {
+        case .verifier: [43, 128]
+        case .challenge: [43, 55, 56, 128]
+        case .verify: [43]
+        case .sha256: [64, 1024, 16_384]
+        case .random: [32]
+        }
+    }
+
+    /// The sizes this operation accepts.
+    ///
+    /// A verifier has 43 to 128 characters (RFC 7636 §4.1). The raw primitives take 1 byte to
+    /// 1 MiB; the case keeps 16 inputs of that size in memory.
+    public var allowedSizes: ClosedRange<Int> {
+        switch self {
+        case .verifier, .challenge, .verify: CodeVerifier.allowedLengths
+        case .sha256: 0...(1 << 20)
+        case .random: 1...(1 << 20)
+        }
+    }
+
+    /// Whether throughput in bytes means something for this operation, so reports give MB/s.
+    public var reportsByteThroughput: Bool {
+        self == .sha256 || self == .random
+    }
+
+    /// The unit of `size` in this operation, for help and error messages.
+    public var sizeUnit: String {
+        reportsByteThroughput ? "bytes" : "characters"
+    }
+
+    /// Operations order as ``allCases`` lists them, which is the order reports use.
+    public static func < (lhs: Operation, rhs: Operation) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

@@ -1,0 +1,170 @@
+import PKCE
+
+/// The timed loop of a case on one thread, with the inputs prepared before timing starts.
+///
+/// Every iteration takes a different input (the workloads rotate through ``inputCount`` of
+/// them), and every result feeds a checksum that the caller consumes, so the optimiser cannot
+/// remove the work and no layer can answer from a cache.
+///
+/// Each loop takes the backend as a generic parameter, so that the `any PKCEBackend` existential
+/// is opened once per sample rather than copied out of its box on every iteration: that copy
+/// cost about 7 ns per operation, more than the loop itself.
+protocol Workload: AnyObject {
+    /// Runs the operation `iterations` times.
+    ///
+    /// - Returns: A checksum of the results, for the caller to consume.
+    /// - Throws: The first error an operation throws; the sample is then void.
+    func run(iterations: Int) throws -> UInt64
+}
+
+/// How many different inputs a workload rotates through: a power of two, so picking one is a mask.
+let inputCount = 16
+
+/// `CodeVerifier.generate`: its input is fresh randomness on every call.
+final class VerifierWorkload: Workload {
+    let backend: any PKCEBackend
+    let length: Int
+
+    init(backend: any PKCEBackend, length: Int) {
+        self.backend = backend
+        self.length = length
+    }
+
+    func run(iterations: Int) throws -> UInt64 {
+        try generate(with: backend, iterations: iterations)
+    }
+
+    private func generate(with backend: some PKCEBackend, iterations: Int) throws -> UInt64 {
+        var checksum: UInt64 = 0
+        for _ in 0..<iterations {
+            let verifier = try CodeVerifier.generate(length: length, using: backend)
+            checksum &+= UInt64(verifier.value.utf8.last ?? 0)
+        }
+        return checksum
+    }
+}
+
+/// `CodeChallenge(verifier:using:)` with S256, over 16 different verifiers.
+final class ChallengeWorkload: Workload {
+    let backend: any PKCEBackend
+    let verifiers: [CodeVerifier]
+
+    init(backend: any PKCEBackend, length: Int) throws {
+        self.backend = backend
+        self.verifiers = try (0..<inputCount).map { _ in
+            try CodeVerifier.generate(length: length, using: SwiftBackend())
+        }
+    }
+
+    func run(iterations: Int) throws -> UInt64 {
+        derive(with: backend, iterations: iterations)
+    }
+
+    private func derive(with backend: some PKCEBackend, iterations: Int) -> UInt64 {
+        var checksum: UInt64 = 0
+        for iteration in 0..<iterations {
+            let challenge = CodeChallenge(verifier: verifiers[iteration & (inputCount - 1)], using: backend)
+            checksum &+= UInt64(challenge.value.utf8.last ?? 0)
+        }
+        return checksum
+    }
+}
+
+/// The token endpoint's check of a presented verifier string against a stored S256 challenge.
+///
+/// Every check is expected to pass; one that does not is a wrong result, which voids the sample.
+final class VerifyWorkload: Workload {
+    let backend: any PKCEBackend
+    let presented: [String]
+    let stored: [CodeChallenge]
+
+    init(backend: any PKCEBackend, length: Int) throws {
+        let reference = SwiftBackend()
+        let verifiers = try (0..<inputCount).map { _ in try CodeVerifier.generate(length: length, using: reference) }
+        self.backend = backend
+        self.presented = verifiers.map(\.value)
+        self.stored = verifiers.map { CodeChallenge(verifier: $0, using: reference) }
+    }
+
+    func run(iterations: Int) throws -> UInt64 {
+        try verify(with: backend, iterations: iterations)
+    }
+
+    private func verify(with backend: some PKCEBackend, iterations: Int) throws -> UInt64 {
+        var checksum: UInt64 = 0
+        for iteration in 0..<iterations {
+            let input = iteration & (inputCount - 1)
+            let outcome = try CodeChallenge.verify(presented: presented[input], against: stored[input], using: backend)
+            checksum &+= outcome == .verified ? 1 : 0
+        }
+        return checksum
+    }
+}
+
+/// `sha256(_:into:)` over 16 different messages of `size` bytes, into one digest buffer.
+final class SHA256Workload: Workload {
+    let backend: any PKCEBackend
+    let size: Int
+    let messages: UnsafeMutableRawBufferPointer
+    let digest: UnsafeMutableRawBufferPointer
+
+    init(backend: any PKCEBackend, size: Int) {
+        self.backend = backend
+        self.size = size
+        self.messages = .allocate(byteCount: max(1, size * inputCount), alignment: 64)
+        self.digest = .allocate(byteCount: sha256ByteCount, alignment: 64)
+        for index in messages.indices {
+            messages[index] = UInt8(truncatingIfNeeded: index &* 131 &+ index >> 8)
+        }
+    }
+
+    deinit {
+        messages.deallocate()
+        digest.deallocate()
+    }
+
+    func run(iterations: Int) throws -> UInt64 {
+        hash(with: backend, iterations: iterations)
+    }
+
+    private func hash(with backend: some PKCEBackend, iterations: Int) -> UInt64 {
+        let (messages, digest, size) = (UnsafeRawPointer(messages.baseAddress!), self.digest, self.size)
+        var checksum: UInt64 = 0
+        for iteration in 0..<iterations {
+            let message = UnsafeRawBufferPointer(start: messages + (iteration & (inputCount - 1)) &* size, count: size)
+            backend.sha256(message, into: digest)
+            checksum &+= UInt64(digest[0])
+        }
+        return checksum
+    }
+}
+
+/// `fillRandom(_:)` of `size` bytes: its output is its input.
+final class RandomWorkload: Workload {
+    let backend: any PKCEBackend
+    let buffer: UnsafeMutableRawBufferPointer
+
+    init(backend: any PKCEBackend, size: Int) {
+        self.backend = backend
+        self.buffer = .allocate(byteCount: size, alignment: 64)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    func run(iterations: Int) throws -> UInt64 {
+        try fill(with: backend, iterations: iterations)
+    }
+
+    private func fill(with backend: some PKCEBackend, iterations: Int) throws -> UInt64 {
+        let buffer = self.buffer
+        var checksum: UInt64 = 0
+        for _ in 0..<iterations {
+            try backend.fillRandom(buffer)
+            checksum &+= UInt64(buffer[0])
+        }
+        return checksum
+    }
+}

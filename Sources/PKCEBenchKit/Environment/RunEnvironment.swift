@@ -1,0 +1,103 @@
+import Foundation
+
+/// How and where a run was made: recorded in every row of its reports, so that results are
+/// never compared without knowing what differed.
+public struct RunEnvironment: Sendable, Equatable {
+    /// `<UTC timestamp>-<short commit>`, such as `20261122T041556Z-5106788`: names the run's files.
+    public var runID: String
+    /// When the run started, ISO 8601 in UTC.
+    public var timestamp: String
+    /// The short git commit of the working tree, `-dirty` appended when tracked files are
+    /// modified, or `unknown` outside a git checkout.
+    public var commit: String
+    /// `release` or `debug`: the configuration this binary was compiled in.
+    public var build: String
+    /// The CPU model, from `/proc/cpuinfo`.
+    public var cpu: String
+    /// The CPU features that change these results (`sha_ni avx2 avx512f`), those present, space-separated.
+    public var cpuFlags: String
+    /// Logical cores available to this process.
+    public var cores: Int
+    /// The kernel release, from `uname -r`.
+    public var kernel: String
+    /// The version of the Swift compiler that built this binary.
+    public var swift: String
+    /// The OpenSSL this process loaded, as `OpenSSL_version` reports it.
+    public var openssl: String
+    /// The libsodium this process loaded, as `sodium_version_string` reports it.
+    public var libsodium: String
+
+    /// Creates an environment from known values; ``capture(libraryVersions:at:)`` reads the real ones.
+    public init(
+        runID: String, timestamp: String, commit: String, build: String, cpu: String, cpuFlags: String,
+        cores: Int, kernel: String, swift: String, openssl: String, libsodium: String
+    ) {
+        self.runID = runID
+        self.timestamp = timestamp
+        self.commit = commit
+        self.build = build
+        self.cpu = cpu
+        self.cpuFlags = cpuFlags
+        self.cores = cores
+        self.kernel = kernel
+        self.swift = swift
+        self.openssl = openssl
+        self.libsodium = libsodium
+    }
+
+    /// Reads the environment of this process, now.
+    ///
+    /// - Parameters:
+    ///   - libraryVersions: The loaded C libraries' versions by backend name (`openssl`, `sodium`),
+    ///     as `loadedLibraryVersions()` of `PKCEBackends` gives them.
+    ///   - date: The start of the run.
+    public static func capture(libraryVersions: [String: String], at date: Date = Date()) -> RunEnvironment {
+        let commit = SystemFacts.gitCommit()
+        let stamp = Timestamps(date)
+        return RunEnvironment(
+            runID: "\(stamp.compact)-\(commit)",
+            timestamp: stamp.iso8601,
+            commit: commit,
+            build: BuildConfiguration.current,
+            cpu: SystemFacts.cpuModel(),
+            cpuFlags: SystemFacts.cpuFlags(),
+            cores: ProcessInfo.processInfo.activeProcessorCount,
+            kernel: SystemFacts.kernelRelease(),
+            swift: SwiftVersion.current,
+            openssl: libraryVersions["openssl"] ?? "none",
+            libsodium: libraryVersions["sodium"] ?? "none")
+    }
+
+    /// The fields whose difference makes timings incomparable, by column name, for warnings.
+    public var comparableFacts: KeyValuePairs<String, String> {
+        ["cpu": cpu, "swift": swift, "openssl": openssl, "libsodium": libsodium]
+    }
+}
+
+/// The configuration this module was compiled in.
+public enum BuildConfiguration {
+    /// `debug` or `release`.
+    public static var current: String {
+        #if DEBUG
+        "debug"
+        #else
+        "release"
+        #endif
+    }
+
+    /// Whether figures from this binary are representative of optimised code.
+    public static var isRelease: Bool { current == "release" }
+}
+
+/// A run's start time in the two forms the reports use.
+struct Timestamps {
+    /// `2026-11-22T04:15:56Z`.
+    let iso8601: String
+    /// `20261122T041556Z`, safe in file names.
+    let compact: String
+
+    init(_ date: Date) {
+        iso8601 = ISO8601DateFormatter().string(from: date)
+        compact = iso8601.filter { $0 != "-" && $0 != ":" }
+    }
+}

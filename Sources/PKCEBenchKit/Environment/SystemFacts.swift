@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Facts about the machine, read when asked.
+enum SystemFacts {
+    /// The CPU features worth recording: SHA extensions, which OpenSSL and BoringSSL use for
+    /// SHA-256, and the vector extensions their other code paths depend on.
+    static let relevantFlags = ["sha_ni", "avx2", "avx512f"]
+
+    /// The `model name` of the first CPU in `/proc/cpuinfo`, or the machine architecture.
+    static func cpuModel() -> String {
+        cpuInfoValue("model name") ?? machine()
+    }
+
+    /// Which of ``relevantFlags`` the CPU has, space-separated.
+    static func cpuFlags() -> String {
+        let flags = Set((cpuInfoValue("flags") ?? "").split(separator: " ").map(String.init))
+        return relevantFlags.filter(flags.contains).joined(separator: " ")
+    }
+
+    /// `uname -r`.
+    static func kernelRelease() -> String {
+        var names = utsname()
+        uname(&names)
+        return withUnsafeBytes(of: names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    /// The short commit of the git checkout in the current directory, `-dirty` appended when a
+    /// tracked file is modified, or `unknown`.
+    static func gitCommit() -> String {
+        guard let commit = run("git", ["rev-parse", "--short", "HEAD"]), !commit.isEmpty else { return "unknown" }
+        let changes = run("git", ["status", "--porcelain", "--untracked-files=no"]) ?? ""
+        return changes.isEmpty ? commit : "\(commit)-dirty"
+    }
+
+    private static func machine() -> String {
+        var names = utsname()
+        uname(&names)
+        return withUnsafeBytes(of: names.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    private static func cpuInfoValue(_ key: String) -> String? {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == key {
+                return parts[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+
+    /// Runs a program found on `PATH` and returns its trimmed standard output, or `nil` when it
+    /// cannot start or exits non-zero.
+    static func run(_ program: String, _ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return nil
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

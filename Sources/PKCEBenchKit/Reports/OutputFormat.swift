@@ -1,0 +1,95 @@
+import Foundation
+
+/// What `bench` writes to standard output.
+public enum OutputFormat: String, CaseIterable, Sendable {
+    /// Aligned columns for a terminal.
+    case table
+    /// The same CSV as the report files.
+    case csv
+    /// An array of objects, one per row, keyed by the CSV column names.
+    case json
+    /// A GitHub-flavoured Markdown table, for a pull-request comment.
+    case markdown
+}
+
+/// Renders summary rows for standard output.
+public enum SummaryFormatter {
+    /// Renders `rows` in `format`.
+    ///
+    /// The table and Markdown line the backends up per operation and size and mark the fastest
+    /// of each group; a failed case shows its error instead of figures.
+    public static func render(_ rows: [SummaryRow], as format: OutputFormat) -> String {
+        let rows = rows.sorted { $0.key < $1.key }
+        switch format {
+        case .csv:
+            return ReportSchema.encode(rows, columns: ReportSchema.summary)
+        case .json:
+            return json(rows)
+        case .table, .markdown:
+            var table = TextTable([
+                ("operation", .left), ("size", .right), ("threads", .right), ("backend", .left),
+                ("median ns/op", .right), ("ops/s", .right), ("MB/s", .right), ("±cv", .right), ("", .left),
+            ])
+            var groupStarts: Set<Int> = []
+            let groups = Dictionary(grouping: rows.indices) { GroupKey(rows[$0]) }
+            for (index, row) in rows.enumerated() {
+                let group = groups[GroupKey(row)] ?? []
+                if group.first == index { groupStarts.insert(index) }
+                let fastest = group.filter { rows[$0].isOK }.min { rows[$0].nsMedian! < rows[$1].nsMedian! }
+                table.append(cells(row, fastest: fastest == index && group.count > 1))
+            }
+            return format == .table ? table.plain(groupBreaks: groupStarts) : table.markdown()
+        }
+    }
+
+    private struct GroupKey: Hashable {
+        let operation: Operation
+        let size: Int
+        let threads: Int
+
+        init(_ row: SummaryRow) {
+            (operation, size, threads) = (row.operation, row.size, row.threads)
+        }
+    }
+
+    private static func cells(_ row: SummaryRow, fastest: Bool) -> [String] {
+        let head = [row.operation.rawValue, String(row.size), String(row.threads), row.backend]
+        guard row.isOK, let median = row.nsMedian else {
+            return head + ["failed", "", "", "", row.error]
+        }
+        return head + [
+            nanoseconds(median),
+            row.opsPerSec.map(siPrefixed) ?? "",
+            row.mbPerSec.map { String(format: "%.1f", $0) } ?? "",
+            row.cv.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
+            fastest ? "fastest" : "",
+        ]
+    }
+
+    /// Nanoseconds with the precision that matters at their size: `3.42`, `184.2`, `12345`.
+    public static func nanoseconds(_ value: Double) -> String {
+        switch value {
+        case ..<100: String(format: "%.2f", value)
+        case ..<10_000: String(format: "%.1f", value)
+        default: String(format: "%.0f", value)
+        }
+    }
+
+    /// `3.32 M`, `845 k`, `12.0`.
+    static func siPrefixed(_ value: Double) -> String {
+        switch value {
+        case 1e9...: String(format: "%.2f G", value / 1e9)
+        case 1e6...: String(format: "%.2f M", value / 1e6)
+        case 1e3...: String(format: "%.1f k", value / 1e3)
+        default: String(format: "%.1f", value)
+        }
+    }
+
+    private static func json(_ rows: [SummaryRow]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain structs of strings and finite numbers cannot fail.
+        guard let data = try? encoder.encode(rows) else { preconditionFailure("summary rows must encode as JSON") }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// A column of a report: its stable name, and how a row's field is written and read.
+struct Column<Row>: Sendable {
+    let name: String
+    let encode: @Sendable (Row) -> String
+    let decode: @Sendable (inout Row, String) throws(FieldError) -> Void
+}
+
+/// Why a field could not be read; the caller adds the file, line and column.
+struct FieldError: Error {
+    let message: String
+}
+
+/// The columns of the reports, in order. Their names are stable: a change that renames, removes
+/// or reinterprets one raises ``version``.
+public enum ReportSchema {
+    /// The format's version, written in every row's `schema` column.
+    public static let version = 1
+
+    /// The names of the columns of summary reports (`<run>.csv`, `latest.csv`, `baseline.csv`, `history.csv`).
+    public static var summaryColumnNames: [String] { summary.map(\.name) }
+
+    /// The names of the columns of sample reports (`<run>.samples.csv`, …).
+    public static var sampleColumnNames: [String] { samples.map(\.name) }
+
+    static let summary: [Column<SummaryRow>] = [
+        schemaColumn(\.schema),
+        text("run_id", \.runID), text("timestamp", \.timestamp), text("commit", \.commit), text("build", \.build),
+        text("backend", \.backend), operationColumn(\.operation), count("size", \.size, from: 0),
+        count("threads", \.threads),
+        Column(name: "status", encode: \.status) { row, value throws(FieldError) in
+            guard value == SummaryRow.ok || value == SummaryRow.failed else {
+                throw FieldError(message: "'\(value)' is neither '\(SummaryRow.ok)' nor '\(SummaryRow.failed)'")
+            }
+            row.status = value
+        },
+        count("samples", \.samples, from: 0), count("iterations", \.iterations, from: 0),
+        measure("ns_median", \.nsMedian, decimals: 3), measure("ns_p10", \.nsP10, decimals: 3),
+        measure("ns_p90", \.nsP90, decimals: 3), measure("ns_min", \.nsMin, decimals: 3),
+        measure("ns_mean", \.nsMean, decimals: 3), measure("ns_stddev", \.nsStddev, decimals: 3),
+        measure("cv", \.cv, decimals: 5), measure("ops_per_sec", \.opsPerSec, decimals: 1),
+        measure("mb_per_sec", \.mbPerSec, decimals: 3),
+        text("cpu", \.cpu), text("cpu_flags", \.cpuFlags), count("cores", \.cores, from: 0),
+        text("kernel", \.kernel), text("swift", \.swift), text("openssl", \.openssl),
+        text("libsodium", \.libsodium), text("error", \.error),
+    ]
+
+    static let samples: [Column<SampleRow>] = [
+        schemaColumn(\.schema),
+        text("run_id", \.runID), text("backend", \.backend), operationColumn(\.operation),
+        count("size", \.size, from: 0),
+        count("threads", \.threads), count("sample", \.sample, from: 0), count("iterations", \.iterations),
+        Column(name: "ns_per_op", encode: { format($0.nsPerOp, decimals: 3) }) { row, value throws(FieldError) in
+            row.nsPerOp = try number(value)
+        },
+    ]
+
+    // MARK: - Kinds of column
+
+    private static func schemaColumn<Row>(_ field: WritableKeyPath<Row, Int> & Sendable) -> Column<Row> {
+        Column(name: "schema", encode: { String($0[keyPath: field]) }) { row, value throws(FieldError) in
+            guard let schema = Int(value) else { throw FieldError(message: "'\(value)' is not a schema version") }
+            guard schema == version else {
+                throw FieldError(
+                    message: "schema version \(schema) is not supported; this bench reads version \(version)")
+            }
+            row[keyPath: field] = schema
+        }
+    }
+
+    private static func operationColumn<Row>(_ field: WritableKeyPath<Row, Operation> & Sendable) -> Column<Row> {
+        Column(name: "operation", encode: { $0[keyPath: field].rawValue }) { row, value throws(FieldError) in
+            guard let operation = Operation(rawValue: value) else {
+                let known = Operation.allCases.map(\.rawValue).joined(separator: ", ")
+                throw FieldError(message: "'\(value)' is not an operation (\(known))")
+            }
+            row[keyPath: field] = operation
+        }
+    }
+
+    private static func text<Row>(_ name: String, _ field: WritableKeyPath<Row, String> & Sendable) -> Column<Row> {
+        Column(name: name, encode: { $0[keyPath: field] }) { row, value in row[keyPath: field] = value }
+    }
+
+    private static func count<Row>(
+        _ name: String, _ field: WritableKeyPath<Row, Int> & Sendable, from minimum: Int = 1
+    ) -> Column<Row> {
+        Column(name: name, encode: { String($0[keyPath: field]) }) { row, value throws(FieldError) in
+            guard let number = Int(value), number >= minimum else {
+                throw FieldError(message: "'\(value)' is not a whole number of at least \(minimum)")
+            }
+            row[keyPath: field] = number
+        }
+    }
+
+    /// A measured quantity: a finite number of at least 0, empty when the case failed.
+    private static func measure<Row>(
+        _ name: String, _ field: WritableKeyPath<Row, Double?> & Sendable, decimals: Int
+    ) -> Column<Row> {
+        Column(name: name, encode: { $0[keyPath: field].map { format($0, decimals: decimals) } ?? "" }) {
+            row, value throws(FieldError) in
+            row[keyPath: field] = value.isEmpty ? nil : try number(value)
+        }
+    }
+
+    private static func number(_ value: String) throws(FieldError) -> Double {
+        // Double("nan"), Double("inf") and hexadecimal floats parse; none is a measurement.
+        guard let number = Double(value), number.isFinite, number >= 0,
+            value.allSatisfy({
+                $0.isASCII && ($0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "-" || $0 == "+")
+            })
+        else {
+            throw FieldError(message: "'\(value)' is not a number of at least 0")
+        }
+        return number
+    }
+
+    static func format(_ value: Double, decimals: Int) -> String {
+        String(format: "%.\(decimals)f", value)
+    }
+
+    // MARK: - Reading and writing
+
+    /// Encodes rows as CSV with a header.
+    static func encode<Row>(_ rows: [Row], columns: [Column<Row>]) -> String {
+        CSV.encode(header: columns.map(\.name), records: rows.map { row in columns.map { $0.encode(row) } })
+    }
+
+    /// Decodes a table's records into rows.
+    ///
+    /// - Throws: ``BenchError`` (65) naming the file, and the line and column of a bad value, or the
+    ///   column missing from the header.
+    static func decode<Row>(
+        _ table: CSVTable, columns: [Column<Row>], empty: Row, path: String
+    ) throws(BenchError) -> [(line: Int, row: Row)] {
+        var positions: [Int] = []
+        for column in columns {
+            guard let position = table.header.firstIndex(of: column.name) else {
+                throw .malformed(path, line: 1, "the required column '\(column.name)' is missing")
+            }
+            positions.append(position)
+        }
+        var rows: [(line: Int, row: Row)] = []
+        rows.reserveCapacity(table.records.count)
+        for record in table.records {
+            var row = empty
+            for (column, position) in zip(columns, positions) {
+                do {
+                    try column.decode(&row, record.fields[position])
+                } catch {
+                    throw .malformed(path, line: record.line, column: "\(column.name) (\(position + 1))", error.message)
+                }
+            }
+            rows.append((record.line, row))
+        }
+        return rows
+    }
+}

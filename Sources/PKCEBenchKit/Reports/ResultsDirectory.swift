@@ -1,0 +1,119 @@
+import Foundation
+
+/// The directory runs write their reports to (`results/` by default), and the names in it.
+public struct ResultsDirectory: Sendable {
+    /// The directory.
+    public let url: URL
+
+    /// Names a results directory; nothing is touched until ``prepare()``.
+    public init(path: String) {
+        self.url = URL(fileURLWithPath: path, isDirectory: true)
+    }
+
+    /// `latest.csv`: the summary of the last successful run.
+    public var latest: URL { url.appendingPathComponent("latest.csv") }
+    /// `baseline.csv`: the summary `bench compare` and `bench --baseline` compare against.
+    public var baseline: URL { url.appendingPathComponent("baseline.csv") }
+    /// `history.csv`: the summary rows of every run, appended run by run.
+    public var history: URL { url.appendingPathComponent("history.csv") }
+
+    /// The summary file of a run: `<run id>.csv`.
+    public func summary(of environment: RunEnvironment) -> URL {
+        url.appendingPathComponent("\(environment.runID).csv")
+    }
+
+    /// Makes sure reports can be written, before anything is measured: creates the directory when
+    /// it is missing, checks that it is a writable directory, and that `history.csv`, if there,
+    /// can be appended to.
+    ///
+    /// - Throws: ``BenchError``: 73 when the directory cannot be created or written; 65 when
+    ///   `history.csv` is malformed, so that a run never appends to a file it cannot read back.
+    public func prepare() throws(BenchError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw .cannotWrite(url.path, "it is a file, not a directory")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            } catch {
+                throw .cannotWrite(url.path, "the directory cannot be created")
+            }
+        }
+        // Permission bits do not tell the whole story (root, read-only mounts): try to write.
+        var probe = AtomicFiles()
+        defer { probe.discard() }
+        try probe.stage("", at: url.appendingPathComponent(".write-probe"))
+
+        if FileManager.default.fileExists(atPath: history.path) {
+            _ = try ReportFiles.readHistory(at: history.path)
+        }
+    }
+
+    /// Writes a run's reports: `<run>.csv`, `<run>.samples.csv`, `latest.csv`,
+    /// `latest.samples.csv`, and the run's rows appended to `history.csv`; with `asBaseline`, also
+    /// `baseline.csv` and `baseline.samples.csv`.
+    ///
+    /// Every file is written whole under a temporary name before any is renamed into place, so
+    /// a failure leaves no file half-written and no file of this run beside the old ones.
+    ///
+    /// - Returns: The files written.
+    /// - Throws: ``BenchError`` (73) when a file cannot be written.
+    @discardableResult
+    public func save(_ report: RunReport, asBaseline: Bool = false) throws(BenchError) -> [URL] {
+        let summary = ReportSchema.encode(report.summaries, columns: ReportSchema.summary)
+        let samples = ReportSchema.encode(report.samples, columns: ReportSchema.samples)
+        let runSummary = self.summary(of: report.environment)
+        var outputs: [(URL, String)] = [
+            (runSummary, summary), (samplesURL(of: runSummary), samples),
+            (latest, summary), (samplesURL(of: latest), samples),
+            (history, try appendedHistory(report)),
+        ]
+        if asBaseline {
+            outputs += [(baseline, summary), (samplesURL(of: baseline), samples)]
+        }
+
+        var files = AtomicFiles()
+        defer { files.discard() }
+        for (url, contents) in outputs {
+            try files.stage(contents, at: url)
+        }
+        try files.commit()
+        return outputs.map(\.0)
+    }
+
+    /// Copies a summary and its samples to `baseline.csv` and `baseline.samples.csv`, atomically.
+    ///
+    /// - Throws: ``BenchError``: 66 or 65 when the source is missing or malformed, 73 when the
+    ///   baseline cannot be written.
+    public func promoteToBaseline(summaryAt path: String) throws(BenchError) {
+        _ = try ReportFiles.readSummary(at: path)
+        let samplesPath = ReportFiles.samplesPath(for: path)
+        _ = try ReportFiles.readSamples(at: samplesPath)
+        var files = AtomicFiles()
+        defer { files.discard() }
+        try files.stage(String(decoding: try ReportFiles.contents(of: path), as: UTF8.self), at: baseline)
+        try files.stage(
+            String(decoding: try ReportFiles.contents(of: samplesPath), as: UTF8.self), at: samplesURL(of: baseline))
+        try files.commit()
+    }
+
+    /// The samples file beside a summary file.
+    public func samplesURL(of summary: URL) -> URL {
+        URL(fileURLWithPath: ReportFiles.samplesPath(for: summary.path))
+    }
+
+    /// `history.csv` as it will be with this run's rows at its end.
+    private func appendedHistory(_ report: RunReport) throws(BenchError) -> String {
+        let rows = ReportSchema.encode(report.summaries, columns: ReportSchema.summary)
+        guard FileManager.default.fileExists(atPath: history.path) else { return rows }
+        var existing = String(decoding: try ReportFiles.contents(of: history.path), as: UTF8.self)
+        if !existing.isEmpty && !existing.hasSuffix("\n") {
+            existing += "\r\n"
+        }
+        // The new rows without their header line.
+        let body = rows.drop { $0 != "\n" && $0 != "\r\n" }.dropFirst()
+        return existing + body
+    }
+}

@@ -1,0 +1,188 @@
+/// One case of one run: a row of `<run>.csv`, `latest.csv`, `baseline.csv` and `history.csv`.
+///
+/// The timing fields are nanoseconds per operation over the case's samples, and `nil` when the
+/// case failed.
+public struct SummaryRow: Sendable, Equatable, Codable {
+    /// The report format's version: ``ReportSchema/version``.
+    public var schema = ReportSchema.version
+    /// The run this row belongs to: `<UTC timestamp>-<short commit>`.
+    public var runID = ""
+    /// When the run started, ISO 8601 in UTC.
+    public var timestamp = ""
+    /// The short git commit measured, `-dirty` when tracked files were modified, or `unknown`.
+    public var commit = ""
+    /// `release` or `debug`.
+    public var build = ""
+    /// The backend's name.
+    public var backend = ""
+    /// The operation measured.
+    public var operation = Operation.verifier
+    /// The verifier length in characters, or the message size in bytes.
+    public var size = 0
+    /// Threads that ran the case at once.
+    public var threads = 1
+    /// `ok`, or `failed` with the reason in ``error``.
+    public var status = SummaryRow.ok
+    /// The number of samples taken.
+    public var samples = 0
+    /// Operations per thread in each sample.
+    public var iterations = 0
+    /// The median of the samples' nanoseconds per operation.
+    public var nsMedian: Double?
+    /// The 10th percentile.
+    public var nsP10: Double?
+    /// The 90th percentile.
+    public var nsP90: Double?
+    /// The fastest sample.
+    public var nsMin: Double?
+    /// The mean.
+    public var nsMean: Double?
+    /// The sample standard deviation.
+    public var nsStddev: Double?
+    /// The coefficient of variation: `ns_stddev / ns_mean`.
+    public var cv: Double?
+    /// Operations per second from the median: `1e9 / ns_median`, aggregated over all threads.
+    public var opsPerSec: Double?
+    /// `size × ops_per_sec / 10⁶` for `sha256` and `random`; `nil` for the verifier operations.
+    public var mbPerSec: Double?
+    /// The CPU model.
+    public var cpu = ""
+    /// Which of `sha_ni avx2 avx512f` the CPU has.
+    public var cpuFlags = ""
+    /// Logical cores available to the process.
+    public var cores = 0
+    /// The kernel release.
+    public var kernel = ""
+    /// The Swift compiler that built `bench`.
+    public var swift = ""
+    /// The OpenSSL the process loaded.
+    public var openssl = ""
+    /// The libsodium the process loaded.
+    public var libsodium = ""
+    /// Why the case failed; empty when it did not.
+    public var error = ""
+
+    /// The `status` of a case with results.
+    public static let ok = "ok"
+    /// The `status` of a case that failed.
+    public static let failed = "failed"
+
+    /// An empty row, for decoding.
+    public init() {}
+
+    /// The row of a measured or failed case.
+    public init(measurement: CaseMeasurement, environment: RunEnvironment) {
+        self.init()
+        runID = environment.runID
+        timestamp = environment.timestamp
+        commit = environment.commit
+        build = environment.build
+        cpu = environment.cpu
+        cpuFlags = environment.cpuFlags
+        cores = environment.cores
+        kernel = environment.kernel
+        swift = environment.swift
+        openssl = environment.openssl
+        libsodium = environment.libsodium
+        key = measurement.key
+        iterations = measurement.iterations
+        samples = measurement.nanosecondsPerOperation.count
+        if let failure = measurement.failure {
+            status = Self.failed
+            error = failure
+        } else if let statistics = Statistics(measurement.nanosecondsPerOperation) {
+            nsMedian = statistics.median
+            nsP10 = statistics.p10
+            nsP90 = statistics.p90
+            nsMin = statistics.min
+            nsMean = statistics.mean
+            nsStddev = statistics.standardDeviation
+            cv = statistics.coefficientOfVariation
+            let opsPerSec = statistics.median > 0 ? 1e9 / statistics.median : nil
+            self.opsPerSec = opsPerSec
+            if operation.reportsByteThroughput, let opsPerSec {
+                mbPerSec = Double(size) * opsPerSec / 1e6
+            }
+        } else {
+            status = Self.failed
+            error = "no samples were taken"
+        }
+    }
+
+    /// The case this row measures.
+    public var key: CaseKey {
+        get { CaseKey(backend: backend, operation: operation, size: size, threads: threads) }
+        set {
+            backend = newValue.backend
+            operation = newValue.operation
+            size = newValue.size
+            threads = newValue.threads
+        }
+    }
+
+    /// Whether the case has results.
+    public var isOK: Bool { status == Self.ok && nsMedian != nil }
+
+    /// The environment the row was measured in.
+    public var environment: RunEnvironment {
+        RunEnvironment(
+            runID: runID, timestamp: timestamp, commit: commit, build: build, cpu: cpu, cpuFlags: cpuFlags,
+            cores: cores, kernel: kernel, swift: swift, openssl: openssl, libsodium: libsodium)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case schema, runID = "run_id", timestamp, commit, build, backend, operation, size, threads, status, samples
+        case iterations, nsMedian = "ns_median", nsP10 = "ns_p10", nsP90 = "ns_p90", nsMin = "ns_min"
+        case nsMean = "ns_mean", nsStddev = "ns_stddev", cv, opsPerSec = "ops_per_sec", mbPerSec = "mb_per_sec"
+        case cpu, cpuFlags = "cpu_flags", cores, kernel, swift, openssl, libsodium, error
+    }
+}
+
+/// One sample of one case: a row of `<run>.samples.csv`.
+public struct SampleRow: Sendable, Equatable, Codable {
+    /// The report format's version: ``ReportSchema/version``.
+    public var schema = ReportSchema.version
+    /// The run this row belongs to: `<UTC timestamp>-<short commit>`.
+    public var runID = ""
+    /// The backend's name.
+    public var backend = ""
+    /// The operation measured.
+    public var operation = Operation.verifier
+    /// The verifier length in characters, or the message size in bytes.
+    public var size = 0
+    /// Threads that ran the case at once.
+    public var threads = 1
+    /// The sample's number within its case, from 0 in the order taken.
+    public var sample = 0
+    /// Operations per thread in the sample.
+    public var iterations = 0
+    /// The sample's wall time over `iterations × threads`.
+    public var nsPerOp = 0.0
+
+    /// An empty row, for decoding.
+    public init() {}
+
+    /// The rows of a measured case's samples.
+    public static func rows(of measurement: CaseMeasurement, runID: String) -> [SampleRow] {
+        measurement.nanosecondsPerOperation.enumerated().map { index, nanoseconds in
+            var row = SampleRow()
+            row.runID = runID
+            row.key = measurement.key
+            row.sample = index
+            row.iterations = measurement.iterations
+            row.nsPerOp = nanoseconds
+            return row
+        }
+    }
+
+    /// The case this sample belongs to.
+    public var key: CaseKey {
+        get { CaseKey(backend: backend, operation: operation, size: size, threads: threads) }
+        set {
+            backend = newValue.backend
+            operation = newValue.operation
+            size = newValue.size
+            threads = newValue.threads
+        }
+    }
+}

@@ -1,0 +1,167 @@
+/// The samples of one case, or why it has none.
+public struct CaseMeasurement: Sendable {
+    /// The case measured.
+    public let key: CaseKey
+    /// Operations per thread in each sample, chosen by calibration.
+    public let iterations: Int
+    /// Nanoseconds per operation of each sample, in the order taken; for N threads, a sample's wall
+    /// time divided by N × ``iterations``, so that throughput is the aggregate.
+    public let nanosecondsPerOperation: [Double]
+    /// Why the case failed, if it did; its samples are then discarded.
+    public let failure: String?
+
+    /// A case that was measured, or failed after `iterations` had been chosen.
+    init(key: CaseKey, iterations: Int, nanosecondsPerOperation: [Double], failure: String?) {
+        self.key = key
+        self.iterations = iterations
+        self.nanosecondsPerOperation = nanosecondsPerOperation
+        self.failure = failure
+    }
+
+    /// A case that was not measured, and why.
+    public static func failed(_ key: CaseKey, reason: String) -> CaseMeasurement {
+        CaseMeasurement(key: key, iterations: 0, nanosecondsPerOperation: [], failure: reason)
+    }
+}
+
+/// A run stopped because the process received a signal.
+public struct Interrupted: Error, Sendable {
+    /// The signal: `SIGINT` or `SIGTERM`.
+    public let signal: Int32
+}
+
+/// What a sampler tells about its progress, on the thread that runs it.
+public protocol SamplingObserver: AnyObject {
+    /// A case's iterations per sample are chosen and it is warmed up.
+    func calibrated(_ key: CaseKey, iterations: Int, nanosecondsPerOperation: Double)
+    /// A case failed and is measured no further.
+    func failed(_ key: CaseKey, reason: String)
+    /// One more sample was taken.
+    func sampled(_ key: CaseKey, done: Int, of total: Int, remainingSeconds: Double)
+    /// A case has all its samples.
+    func finished(_ key: CaseKey, nanosecondsPerOperation: [Double])
+}
+
+/// Calibrates, warms up and samples cases, interleaving the samples of all of them.
+///
+/// The samples of all cases are taken in one shuffled order rather than case after case, so that
+/// a drift of the machine (another tenant, a frequency change) spreads over every case alike
+/// instead of landing on whichever ran at the time (google/benchmark PR #1163).
+public struct Sampler {
+    /// The cases to measure; they all run on the same number of threads.
+    public let cases: [BenchmarkCase]
+    /// How long and how often.
+    public let plan: SamplingPlan
+    /// Told about progress; may be `nil`.
+    public weak var observer: (any SamplingObserver)?
+    /// Asked between samples whether to stop; returns the signal received, if any.
+    public let interruption: () -> Int32?
+
+    /// Creates a sampler.
+    ///
+    /// - Precondition: every case runs on the same number of threads.
+    public init(
+        cases: [BenchmarkCase],
+        plan: SamplingPlan,
+        observer: (any SamplingObserver)? = nil,
+        interruption: @escaping () -> Int32? = { nil }
+    ) {
+        precondition(Set(cases.map(\.threads)).count <= 1, "cases of one run share their thread count")
+        self.cases = cases
+        self.plan = plan
+        self.observer = observer
+        self.interruption = interruption
+    }
+
+    /// Measures every case.
+    ///
+    /// A case whose workload throws is reported as failed and the others go on.
+    ///
+    /// - Returns: One measurement per case, in the order of ``cases``.
+    /// - Throws: ``Interrupted`` when ``interruption`` reports a signal.
+    public func run() throws(Interrupted) -> [CaseMeasurement] {
+        guard let threads = cases.first?.threads else { return [] }
+        let pool = WorkerPool(threads: threads)
+        defer { pool.shutdown() }
+
+        var iterations = [Int](repeating: 0, count: cases.count)
+        var failures = [String?](repeating: nil, count: cases.count)
+        var samples = [[Double]](repeating: [], count: cases.count)
+
+        for (index, benchmark) in cases.enumerated() {
+            try checkInterruption()
+            do {
+                let (count, perOperation) = try calibrate(benchmark, index: index, pool: pool)
+                iterations[index] = count
+                observer?.calibrated(benchmark.key, iterations: count, nanosecondsPerOperation: perOperation)
+            } catch {
+                failures[index] = String(describing: error)
+                observer?.failed(benchmark.key, reason: String(describing: error))
+            }
+        }
+
+        var schedule = cases.indices.filter { failures[$0] == nil }.flatMap {
+            Array(repeating: $0, count: plan.samples)
+        }
+        schedule.shuffle()
+        let started = MonotonicClock.now()
+        for (done, index) in schedule.enumerated() where failures[index] == nil {
+            try checkInterruption()
+            let benchmark = cases[index]
+            do {
+                let elapsed = try pool.measure(benchmark, index: index, iterations: iterations[index])
+                samples[index].append(Double(elapsed) / Double(iterations[index] * threads))
+            } catch {
+                failures[index] = String(describing: error)
+                observer?.failed(benchmark.key, reason: String(describing: error))
+                continue
+            }
+            let spent = Double(MonotonicClock.now() - started) / 1e9
+            let remaining = spent / Double(done + 1) * Double(schedule.count - done - 1)
+            observer?.sampled(benchmark.key, done: done + 1, of: schedule.count, remainingSeconds: remaining)
+            if samples[index].count == plan.samples {
+                observer?.finished(benchmark.key, nanosecondsPerOperation: samples[index])
+            }
+        }
+
+        return cases.indices.map { index in
+            CaseMeasurement(
+                key: cases[index].key,
+                iterations: iterations[index],
+                nanosecondsPerOperation: failures[index] == nil ? samples[index] : [],
+                failure: failures[index])
+        }
+    }
+
+    /// Finds the iterations per thread that make one sample last ``SamplingPlan/sampleTime``, then
+    /// warms the case up for ``SamplingPlan/warmup`` and refines the estimate.
+    ///
+    /// - Returns: The iterations, and the nanoseconds per operation the warm-up measured.
+    private func calibrate(_ benchmark: BenchmarkCase, index: Int, pool: WorkerPool) throws -> (Int, Double) {
+        let target = plan.sampleTime.nanoseconds
+        // Grow until one measurement lasts a tenth of a sample, long enough to estimate from.
+        var iterations = 1
+        var elapsed = Double(try pool.measure(benchmark, index: index, iterations: iterations))
+        while elapsed < target / 10 {
+            let growth = elapsed > 0 ? min(10, max(2, (target / 10) / elapsed * 1.5)) : 10
+            iterations = Int((Double(iterations) * growth).rounded(.up))
+            elapsed = Double(try pool.measure(benchmark, index: index, iterations: iterations))
+        }
+        var perIteration = elapsed / Double(iterations)
+        iterations = max(1, Int((target / perIteration).rounded()))
+
+        let warmupEnd = MonotonicClock.now() + UInt64(plan.warmup.nanoseconds)
+        repeat {
+            elapsed = Double(try pool.measure(benchmark, index: index, iterations: iterations))
+            perIteration = elapsed / Double(iterations)
+        } while MonotonicClock.now() < warmupEnd
+        iterations = max(1, Int((target / perIteration).rounded()))
+        return (iterations, perIteration / Double(benchmark.threads))
+    }
+
+    private func checkInterruption() throws(Interrupted) {
+        if let signal = interruption() {
+            throw Interrupted(signal: signal)
+        }
+    }
+}

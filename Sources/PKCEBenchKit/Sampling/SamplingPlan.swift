@@ -1,0 +1,33 @@
+/// How long to warm up and to sample each case, and how often.
+public struct SamplingPlan: Sendable, Equatable {
+    /// How long each case runs before its samples start, after calibration.
+    public var warmup: Duration
+    /// How long one sample should last; calibration picks the iterations to match.
+    public var sampleTime: Duration
+    /// How many samples each case gets.
+    public var samples: Int
+
+    /// Creates a plan.
+    ///
+    /// - Precondition: `sampleTime` is positive, `warmup` is not negative and `samples` is at least 2;
+    ///   the command line checks these first.
+    public init(warmup: Duration, sampleTime: Duration, samples: Int) {
+        precondition(sampleTime > .zero && warmup >= .zero && samples >= 2, "invalid sampling plan")
+        self.warmup = warmup
+        self.sampleTime = sampleTime
+        self.samples = samples
+    }
+
+    /// The default: 10 ms samples, 30 of them per case, after 50 ms of warm-up.
+    public static let standard = SamplingPlan(warmup: .milliseconds(50), sampleTime: .milliseconds(10), samples: 30)
+
+    /// `--quick`: the whole default suite in a few seconds, for smoke tests and CI, not for decisions.
+    public static let quick = SamplingPlan(warmup: .milliseconds(5), sampleTime: .milliseconds(2), samples: 10)
+}
+
+extension Duration {
+    /// The duration in nanoseconds, as a floating-point number.
+    var nanoseconds: Double {
+        Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
+    }
+}

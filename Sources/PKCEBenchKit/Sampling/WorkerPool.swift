@@ -1,0 +1,91 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Threads that run one case's workload at once, for one sample at a time.
+///
+/// Each thread prepares and keeps its own workload for every case it runs, so no workload is
+/// ever shared between threads. A sample's time runs from the first thread's start to the last
+/// thread's end, both read on the worker threads, so waking them up is not timed.
+final class WorkerPool: Sendable {
+    /// What the threads do next.
+    private enum Command: Sendable {
+        case run(index: Int, benchmark: BenchmarkCase, iterations: Int)
+        case stop
+    }
+
+    /// What one thread reports of one sample.
+    private struct Report: Sendable {
+        var start: UInt64 = 0
+        var end: UInt64 = 0
+        var checksum: UInt64 = 0
+        var error: (any Error)?
+    }
+
+    /// The number of threads.
+    let count: Int
+    private let command = Mutex<Command>(.stop)
+    private let reports: Mutex<[Report]>
+    private let go: [DispatchSemaphore]
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts `count` threads, which wait for ``measure(_:index:iterations:)``.
+    init(threads count: Int) {
+        precondition(count >= 1, "a pool needs at least one thread")
+        self.count = count
+        self.reports = Mutex(Array(repeating: Report(), count: count))
+        self.go = (0..<count).map { _ in DispatchSemaphore(value: 0) }
+        for worker in 0..<count {
+            let thread = Thread { [self] in work(as: worker) }
+            thread.name = "bench-worker-\(worker)"
+            thread.start()
+        }
+    }
+
+    /// Stops the threads once they finish what they are doing.
+    func shutdown() {
+        command.withLock { $0 = .stop }
+        go.forEach { $0.signal() }
+    }
+
+    /// Runs `iterations` operations of `benchmark` on every thread at once.
+    ///
+    /// - Parameters:
+    ///   - benchmark: The case.
+    ///   - index: A number that identifies the case, so that each thread keeps its workload.
+    ///   - iterations: Operations per thread.
+    /// - Returns: Nanoseconds from the first thread's start to the last thread's end.
+    /// - Throws: The first error a thread reports, from preparing its workload or running it.
+    func measure(_ benchmark: BenchmarkCase, index: Int, iterations: Int) throws -> UInt64 {
+        command.withLock { $0 = .run(index: index, benchmark: benchmark, iterations: iterations) }
+        go.forEach { $0.signal() }
+        for _ in 0..<count { finished.wait() }
+        let reports = reports.withLock { $0 }
+        if let error = reports.lazy.compactMap(\.error).first {
+            throw error
+        }
+        let start = reports.map(\.start).min() ?? 0
+        let end = reports.map(\.end).max() ?? 0
+        return end - start
+    }
+
+    private func work(as worker: Int) {
+        var workloads: [Int: any Workload] = [:]
+        while true {
+            go[worker].wait()
+            guard case .run(let index, let benchmark, let iterations) = command.withLock({ $0 }) else { return }
+            var report = Report()
+            do {
+                let workload = try workloads[index] ?? benchmark.makeWorkload()
+                workloads[index] = workload
+                report.start = MonotonicClock.now()
+                report.checksum = try workload.run(iterations: iterations)
+                report.end = MonotonicClock.now()
+            } catch {
+                report.error = error
+            }
+            reports.withLock { $0[worker] = report }
+            finished.signal()
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import PKCEBenchKit
+
+@main
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure PKCE verifier generation and challenge hashing for every crypto backend.",
+        discussion: """
+            With no subcommand, runs the suite: checks every backend's correctness, then measures \
+            each case and writes CSV reports to the output directory. 'bench run --help' lists the \
+            options of a run.
+
+            Exit codes: 0 ok; 1 a regression found; 64 usage error; 65 malformed input; \
+            66 missing input; 70 a backend failed its correctness check or failed during the run; \
+            73 cannot write output; 130/143 interrupted by SIGINT/SIGTERM.
+            """,
+        subcommands: [Run.self, List.self, Overhead.self],
+        defaultSubcommand: Run.self
+    )
+
+    /// Parses and runs the command, turning every failure into one line on standard error and
+    /// its documented exit code: argument-parser's own would add the usage text.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as BenchError {
+            fail(error.message, status: error.status.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            guard code == .validationFailure else { exit(withError: error) }
+            let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+            fail("\(message) (see 'bench --help')", status: code.rawValue)
+        }
+    }
+
+    private static func fail(_ message: String, status: Int32) -> Never {
+        FileHandle.standardError.write(Data("bench: \(message)\n".utf8))
+        Foundation.exit(status)
+    }
+}

@@ -1,0 +1,147 @@
+import ArgumentParser
+import PKCEBackends
+import PKCEBenchKit
+
+/// `--backend`, `--operation`, `--size`, `--threads`: which cases to measure.
+struct SelectionOptions: ParsableArguments {
+    @Option(
+        name: .customLong("backend"), parsing: .singleValue,
+        help: "Backends to measure, repeated or comma-separated: openssl, sodium, swift, crypto. (default: all)")
+    var backendNames: [String] = []
+
+    @Option(
+        name: .customLong("operation"), parsing: .singleValue,
+        help:
+            "Operations to measure, repeated or comma-separated: verifier, challenge, verify, sha256, random. (default: all)"
+    )
+    var operationNames: [String] = []
+
+    @Option(
+        name: .customLong("size"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Sizes for every selected operation, repeated or comma-separated: verifier length in characters (43-128) for verifier, challenge and verify; bytes for sha256 and random.",
+            discussion: "Defaults: verifier 43,128; challenge 43,55,56,128; verify 43; sha256 64,1024,16384; random 32."
+        ))
+    var sizeValues: [String] = []
+
+    @Option(parsing: .unconditional, help: "Threads that run each case at once; throughput is their aggregate (1-256).")
+    var threads: Int = 1
+
+    var backends: [String] { split(backendNames) }
+
+    func validate() throws {
+        do {
+            _ = try selection()
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// The selection these options make, checked.
+    func selection() throws(BenchError) -> Selection {
+        var operations: [Operation] = []
+        for name in split(operationNames) {
+            guard let operation = Operation(rawValue: name) else {
+                let valid = Operation.allCases.map(\.rawValue).joined(separator: ", ")
+                throw BenchError(.usage, "unknown operation '\(name)'; valid operations: \(valid)")
+            }
+            operations.append(operation)
+        }
+        var sizes: [Int] = []
+        for value in split(sizeValues) {
+            guard let size = Int(value) else {
+                throw BenchError(.usage, "size '\(value)' is not a whole number")
+            }
+            sizes.append(size)
+        }
+        let selection = Selection(backends: backends, operations: operations, sizes: sizes, threads: threads)
+        try selection.validate(available: allBackendNames)
+        return selection
+    }
+
+    private func split(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+}
+
+/// `--quick`, `--samples`, `--sample-time`, `--warmup`: how long and how often to measure.
+struct MeasurementOptions: ParsableArguments {
+    @Flag(
+        help: "Run the whole default suite in a few seconds: fewer and shorter samples, for smoke tests, not decisions."
+    )
+    var quick = false
+
+    @Option(parsing: .unconditional, help: "Samples per case, at least 2. (default: 30, or 10 with --quick)")
+    var samples: Int?
+
+    @Option(
+        name: .customLong("sample-time"), parsing: .unconditional,
+        help: "Target duration of one sample in milliseconds. (default: 10, or 2 with --quick)")
+    var sampleTime: Double?
+
+    @Option(
+        parsing: .unconditional,
+        help: "Warm-up per case in milliseconds, after calibration. (default: 50, or 5 with --quick)")
+    var warmup: Double?
+
+    func validate() throws {
+        do {
+            _ = try plan()
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// The sampling plan these options make, checked.
+    func plan() throws(BenchError) -> SamplingPlan {
+        var plan = quick ? SamplingPlan.quick : .standard
+        if let samples {
+            guard (2...100_000).contains(samples) else {
+                throw BenchError(.usage, "--samples must be 2 to 100000, not \(samples)")
+            }
+            plan.samples = samples
+        }
+        if let sampleTime {
+            plan.sampleTime = try milliseconds(sampleTime, option: "--sample-time", allowZero: false)
+        }
+        if let warmup {
+            plan.warmup = try milliseconds(warmup, option: "--warmup", allowZero: true)
+        }
+        return plan
+    }
+
+    private func milliseconds(_ value: Double, option: String, allowZero: Bool) throws(BenchError) -> Duration {
+        let lowest = allowZero ? "0" : "more than 0"
+        guard value.isFinite, allowZero ? value >= 0 : value > 0, value <= 60_000 else {
+            throw BenchError(.usage, "\(option) must be \(lowest) and at most 60000 milliseconds, not \(value)")
+        }
+        return .nanoseconds(Int64(value * 1e6))
+    }
+}
+
+/// `--output`, `--format`: where reports go and what standard output shows.
+struct OutputOptions: ParsableArguments {
+    @Option(name: .customLong("output"), help: "Directory for the CSV reports; created when missing.")
+    var directory = "results"
+
+    @Option(name: .customLong("format"), help: "What standard output shows: table, csv, json or markdown.")
+    var formatName = "table"
+
+    func validate() throws {
+        do {
+            _ = try format()
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// The output format, checked.
+    func format() throws(BenchError) -> OutputFormat {
+        guard let format = OutputFormat(rawValue: formatName) else {
+            let valid = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            throw BenchError(.usage, "unknown format '\(formatName)'; valid formats: \(valid)")
+        }
+        return format
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// What a run of the built `bench` binary did.
+struct CommandResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    /// The lines of standard error.
+    var stderrLines: [String] {
+        stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+}
+
+/// Runs the `bench` that this build produced, as argument-parser's `AssertExecuteCommand` does.
+///
+/// - Parameters:
+///   - arguments: The command line after `bench`.
+///   - directory: The working directory; a new temporary one by default, so nothing lands in the
+///     checkout.
+///   - afterStart: Called with the process once it runs, to signal it.
+func bench(
+    _ arguments: [String], in directory: URL? = nil, afterStart: ((Process) -> Void)? = nil
+) throws -> CommandResult {
+    let directory = try directory ?? temporaryDirectory()
+    let stdoutURL = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
+    let stderrURL = directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
+    _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+    defer {
+        try? FileManager.default.removeItem(at: stdoutURL)
+        try? FileManager.default.removeItem(at: stderrURL)
+    }
+    let process = Process()
+    process.executableURL = productsDirectory.appendingPathComponent("bench")
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+    process.standardError = try FileHandle(forWritingTo: stderrURL)
+    try process.run()
+    afterStart?(process)
+    process.waitUntilExit()
+    return CommandResult(
+        status: process.terminationStatus,
+        stdout: try String(contentsOf: stdoutURL, encoding: .utf8),
+        stderr: try String(contentsOf: stderrURL, encoding: .utf8))
+}
+
+/// Where SwiftPM put the products of this build: beside the test bundle.
+var productsDirectory: URL {
+    let bundle = Bundle.main.bundleURL
+    return bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
+}
+
+/// A new, empty directory under the system's temporary directory.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// The visible files in a directory, sorted; hidden ones are what a test should never find.
+func listing(_ directory: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+}

@@ -1,0 +1,97 @@
+import Foundation
+import PKCEBenchKit
+import Testing
+
+@Suite("bench: the default run", .serialized)
+struct RunCommandTests {
+    @Test("--quick measures every backend × case and writes both CSV files with every column")
+    func quickSuite() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try bench(["--quick", "--output", "out"], in: directory)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+
+        let output = directory.appendingPathComponent("out")
+        let files = try listing(output)
+        #expect(files.contains("latest.csv") && files.contains("latest.samples.csv") && files.contains("history.csv"))
+        let runFiles = files.filter { $0.hasSuffix(".csv") && !$0.hasPrefix("latest") && $0 != "history.csv" }
+        #expect(runFiles.count == 2)
+        #expect(!files.contains { $0.hasPrefix(".") })
+
+        let summaries = try ReportFiles.readSummary(at: output.appendingPathComponent("latest.csv").path)
+        let samples = try ReportFiles.readSamples(at: output.appendingPathComponent("latest.samples.csv").path)
+        let expectedCases = ["openssl", "sodium", "swift", "crypto"].flatMap { backend in
+            Operation.allCases.flatMap { operation in
+                operation.defaultSizes.map { CaseKey(backend: backend, operation: operation, size: $0, threads: 1) }
+            }
+        }
+        #expect(Set(summaries.map(\.key)) == Set(expectedCases))
+        #expect(summaries.count == 44)
+        #expect(summaries.allSatisfy { $0.isOK && $0.samples == 10 && $0.build == BuildConfiguration.current })
+        #expect(samples.count == 44 * 10)
+        #expect(Set(samples.map(\.key)) == Set(expectedCases))
+
+        let header = try String(contentsOf: output.appendingPathComponent("latest.csv"), encoding: .utf8)
+            .prefix { $0 != "\r\n" }.split(separator: ",").map(String.init)
+        #expect(header == ReportSchema.summaryColumnNames)
+        let samplesHeader = try String(contentsOf: output.appendingPathComponent("latest.samples.csv"), encoding: .utf8)
+            .prefix { $0 != "\r\n" }.split(separator: ",").map(String.init)
+        #expect(samplesHeader == ReportSchema.sampleColumnNames)
+
+        // The table lines the backends up and marks one fastest per group of four.
+        let tableLines = result.stdout.split(separator: "\n")
+        #expect(tableLines.first?.hasPrefix("operation") == true)
+        #expect(tableLines.filter { $0.hasSuffix("fastest") }.count == 11)
+        if BuildConfiguration.current == "debug" {
+            #expect(result.stderr.contains("warning: this is a debug build"))
+        }
+    }
+
+    @Test("--format json and markdown print the same rows", arguments: ["json", "markdown", "csv"])
+    func formats(format: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try bench(
+            ["--quick", "--backend", "swift,openssl", "--operation", "random", "--format", format, "--output", "out"],
+            in: directory)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        switch format {
+        case "json":
+            let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+            #expect(rows?.count == 2)
+            #expect(Set(rows?.compactMap { $0["backend"] as? String } ?? []) == ["swift", "openssl"])
+        case "markdown":
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.count == 4)
+            #expect(lines[1].hasPrefix("| --- |"))
+        default:
+            #expect(result.stdout.split(separator: "\r\n").count == 3)
+        }
+    }
+
+    @Test("bench list prints the selected cases without measuring")
+    func list() throws {
+        let result = try bench(["list", "--operation", "challenge", "--backend", "sodium"])
+        #expect(result.status == 0)
+        #expect(
+            result.stdout == """
+                challenge sodium 43 characters 1 thread(s)
+                challenge sodium 55 characters 1 thread(s)
+                challenge sodium 56 characters 1 thread(s)
+                challenge sodium 128 characters 1 thread(s)
+
+                """)
+    }
+
+    @Test("--threads runs every case on that many threads")
+    func threads() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try bench(
+            ["--quick", "--threads", "3", "--operation", "sha256", "--size", "64", "--output", "out"], in: directory)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let summaries = try ReportFiles.readSummary(at: directory.appendingPathComponent("out/latest.csv").path)
+        #expect(summaries.count == 4)
+        #expect(summaries.allSatisfy { $0.threads == 3 && $0.isOK })
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@Suite("bench: bad command lines")
+struct UsageErrorTests {
+    struct BadArguments: Sendable, CustomTestStringConvertible {
+        let arguments: [String]
+        let message: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let cases = [
+        BadArguments(
+            arguments: ["--backend", "boringssl"],
+            message:
+                "bench: unknown backend 'boringssl'; valid backends: openssl, sodium, swift, crypto (see 'bench --help')"
+        ),
+        BadArguments(
+            arguments: ["--operation", "sign"],
+            message:
+                "bench: unknown operation 'sign'; valid operations: verifier, challenge, verify, sha256, random (see 'bench --help')"
+        ),
+        BadArguments(
+            arguments: ["--format", "yaml"],
+            message: "bench: unknown format 'yaml'; valid formats: table, csv, json, markdown (see 'bench --help')"),
+        BadArguments(
+            arguments: ["--operation", "verifier", "--size", "42"],
+            message: "bench: size 42 is invalid for verifier: it takes 43 to 128 characters (see 'bench --help')"),
+        BadArguments(
+            arguments: ["--operation", "challenge", "--size", "129"],
+            message: "bench: size 129 is invalid for challenge: it takes 43 to 128 characters (see 'bench --help')"),
+        BadArguments(
+            arguments: ["--operation", "verify", "--size", "0"],
+            message: "bench: size 0 is invalid for verify: it takes 43 to 128 characters (see 'bench --help')"),
+        BadArguments(
+            arguments: ["--operation", "sha256", "--size", "-5"],
+            message: "bench: size -5 is invalid for sha256: it takes 0 to 1048576 bytes (see 'bench --help')"),
+        BadArguments(
+            arguments: ["--size", "big"], message: "bench: size 'big' is not a whole number (see 'bench --help')"),
+        BadArguments(
+            arguments: ["--threads", "0"], message: "bench: --threads must be 1 to 256, not 0 (see 'bench --help')"),
+        BadArguments(
+            arguments: ["--threads", "-3"], message: "bench: --threads must be 1 to 256, not -3 (see 'bench --help')"),
+        BadArguments(
+            arguments: ["--threads", "1000000"],
+            message: "bench: --threads must be 1 to 256, not 1000000 (see 'bench --help')"),
+        BadArguments(
+            arguments: ["--sample-time", "0"],
+            message:
+                "bench: --sample-time must be more than 0 and at most 60000 milliseconds, not 0.0 (see 'bench --help')"),
+        BadArguments(
+            arguments: ["--sample-time", "-1"],
+            message:
+                "bench: --sample-time must be more than 0 and at most 60000 milliseconds, not -1.0 (see 'bench --help')"
+        ),
+        BadArguments(
+            arguments: ["--warmup", "-5"],
+            message: "bench: --warmup must be 0 and at most 60000 milliseconds, not -5.0 (see 'bench --help')"),
+        BadArguments(
+            arguments: ["--samples", "1"], message: "bench: --samples must be 2 to 100000, not 1 (see 'bench --help')"),
+        BadArguments(
+            arguments: ["--samples", "0"], message: "bench: --samples must be 2 to 100000, not 0 (see 'bench --help')"),
+        BadArguments(arguments: ["--bogus"], message: "bench: Unknown option '--bogus' (see 'bench --help')"),
+    ]
+
+    @Test("A bad command line is one line on stderr, exit 64, and writes nothing", arguments: cases)
+    func rejected(bad: BadArguments) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try bench(bad.arguments + ["--output", "out"], in: directory)
+        #expect(result.status == 64)
+        #expect(result.stderrLines == [bad.message])
+        #expect(result.stdout.isEmpty)
+        #expect(try listing(directory).filter { !$0.hasPrefix(".") }.isEmpty)
+    }
+
+    @Test("An output path that is a file: 73 before anything is measured, the file untouched")
+    func outputIsFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("out")
+        try Data("keep me".utf8).write(to: file)
+        let result = try bench(["--quick", "--output", "out"], in: directory)
+        #expect(result.status == 73)
+        #expect(result.stderrLines == ["bench: cannot write \(file.path): it is a file, not a directory"])
+        #expect(try String(contentsOf: file, encoding: .utf8) == "keep me")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("An output directory that cannot be created or written: 73", arguments: ["/proc/pkcebench", "/proc"])
+    func outputNotWritable(path: String) throws {
+        let result = try bench(["--quick", "--output", path])
+        #expect(result.status == 73)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.hasPrefix("bench: cannot write \(path)"))
+    }
+
+    @Test("--help exits 0, gives the exit codes, and run --help documents every option")
+    func help() throws {
+        let root = try bench(["--help"])
+        #expect(root.status == 0)
+        #expect(root.stdout.contains("Exit codes: 0 ok; 1 a regression found; 64 usage error;"))
+        let run = try bench(["run", "--help"])
+        #expect(run.status == 0)
+        for option in [
+            "--backend", "--operation", "--size", "--threads", "--quick", "--samples", "--sample-time", "--warmup",
+            "--output", "--format",
+        ] {
+            #expect(run.stdout.contains(option), "run --help lacks \(option)")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+@testable import PKCEBenchKit
+import Testing
+
+@Suite("RFC 4180 CSV")
+struct CSVTests {
+    static func parse(_ text: String) throws(CSVError) -> CSVTable {
+        try CSV.parse(Array(text.utf8))
+    }
+
+    @Test("Values with quotes, commas, line breaks and edge spaces survive a round trip")
+    func roundTrip() throws {
+        let header = ["name", "value", "note"]
+        let records = [
+            ["plain", "1", ""],
+            ["with,comma", "say \"hi\"", "line one\nline two"],
+            ["crlf\r\ninside", " padded ", "\"\""],
+            ["", "", "ünïcödé ✓"],
+        ]
+        let text = CSV.encode(header: header, records: records)
+        let table = try CSVTests.parse(text)
+        #expect(table.header == header)
+        #expect(table.records.map(\.fields) == records)
+        // The second record starts on line 3, the third on line 5 (the second spans two lines).
+        #expect(table.records.map(\.line) == [2, 3, 5, 7])
+    }
+
+    @Test("The writer quotes only what needs it and ends records with CRLF")
+    func encoding() {
+        #expect(CSV.encodeRecord(["a", "b c", "d,e", "f\"g", ""]) == "a,b c,\"d,e\",\"f\"\"g\",\r\n")
+    }
+
+    @Test("LF line ends, a missing final line break and blank lines are accepted")
+    func lenientWhereHarmless() throws {
+        let table = try CSVTests.parse("a,b\n1,2\n\n3,4")
+        #expect(table.records.map(\.fields) == [["1", "2"], ["3", "4"]])
+        #expect(table.records.map(\.line) == [2, 4])
+    }
+
+    struct Malformed: Sendable, CustomTestStringConvertible {
+        let text: String
+        let line: Int
+        let column: Int?
+        let message: String
+        var testDescription: String { message }
+    }
+
+    static let malformed = [
+        Malformed(text: "", line: 1, column: nil, message: "the file is empty; a header row was expected"),
+        Malformed(text: "\n\r\n", line: 1, column: nil, message: "the file is empty; a header row was expected"),
+        Malformed(
+            text: "a,b\n1,x\"y\n", line: 2, column: 4,
+            message: "a quote inside an unquoted field; such a field must be quoted as a whole"),
+        Malformed(
+            text: "a,b\n1,\"x\"y\n", line: 2, column: 6,
+            message: "text after a closing quote; a quote inside a quoted field is written twice"),
+        Malformed(
+            text: "a,b\n1,2\n3,\"open\n", line: 3, column: 3, message: "the quoted field opened here is never closed"),
+        Malformed(text: "a,b\n1,2\r3,4\n", line: 2, column: 4, message: "a carriage return without a line feed"),
+        Malformed(text: "a,b\n1,2,3\n", line: 2, column: nil, message: "the record has 3 fields; the header has 2"),
+        Malformed(text: "a,b\n1\n", line: 2, column: nil, message: "the record has 1 fields; the header has 2"),
+        Malformed(text: "a,,c\n", line: 1, column: nil, message: "header column 2 has no name"),
+        Malformed(text: "a,b,a\n", line: 1, column: nil, message: "the header names column 'a' twice"),
+        Malformed(text: "a,b\n1,\u{0}\n", line: 2, column: 3, message: "a NUL byte: this is not a text file"),
+    ]
+
+    @Test("Malformed input is an error with its line and column", arguments: malformed)
+    func rejects(malformed: Malformed) {
+        #expect(throws: CSVError(line: malformed.line, column: malformed.column, message: malformed.message)) {
+            try CSVTests.parse(malformed.text)
+        }
+    }
+
+    @Test("Bytes that are not UTF-8 are an error, not a guess")
+    func rejectsBinary() {
+        let bytes: [UInt8] = Array("a,b\n1,".utf8) + [0xFF, 0xFE, 0x0A]
+        #expect(throws: CSVError(line: 2, column: 3, message: "bytes that are not UTF-8: this is not a text file")) {
+            try CSV.parse(bytes)
+        }
+    }
+
+    @Test("Columns count characters, not bytes")
+    func columnsCountCharacters() {
+        #expect(throws: CSVError(line: 1, column: 4, message: "a carriage return without a line feed")) {
+            try CSVTests.parse("éé,\r")
+        }
+    }
+}

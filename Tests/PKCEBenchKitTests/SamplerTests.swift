@@ -1,0 +1,56 @@
+import PKCE
+@testable import PKCEBenchKit
+import Testing
+
+@Suite("Calibration and sampling")
+struct SamplerTests {
+    static let plan = SamplingPlan(warmup: .milliseconds(1), sampleTime: .milliseconds(1), samples: 5)
+
+    @Test("Every case gets its samples, calibrated to the sample time", arguments: [1, 4])
+    func samplesEveryCase(threads: Int) throws {
+        let cases = [
+            BenchmarkCase(backend: SwiftBackend(), operation: .sha256, size: 64, threads: threads),
+            BenchmarkCase(backend: SwiftBackend(), operation: .challenge, size: 43, threads: threads),
+        ]
+        let measurements = try Sampler(cases: cases, plan: Self.plan).run()
+        #expect(measurements.map(\.key) == cases.map(\.key))
+        for measurement in measurements {
+            #expect(measurement.failure == nil)
+            #expect(measurement.nanosecondsPerOperation.count == 5)
+            #expect(measurement.iterations > 1)
+            #expect(measurement.nanosecondsPerOperation.allSatisfy { $0 > 0 && $0.isFinite })
+        }
+    }
+
+    @Test("A backend whose randomness fails mid-run fails its own cases; the others complete")
+    func failureMidRun() throws {
+        let failing = FailingLaterBackend(failingAfter: 2_000)
+        let cases = [
+            BenchmarkCase(backend: failing, operation: .random, size: 32),
+            BenchmarkCase(backend: SwiftBackend(), operation: .random, size: 32),
+            BenchmarkCase(backend: failing, operation: .sha256, size: 64),
+        ]
+        let measurements = try Sampler(cases: cases, plan: Self.plan).run()
+        #expect(measurements[0].failure == String(describing: FailingLaterBackend.error))
+        #expect(measurements[0].nanosecondsPerOperation.isEmpty)
+        #expect(measurements[1].failure == nil)
+        #expect(measurements[1].nanosecondsPerOperation.count == 5)
+        // Hashing needs no randomness: the same backend's sha256 case is unaffected.
+        #expect(measurements[2].failure == nil)
+    }
+
+    @Test("A signal stops the run between samples")
+    func interruption() {
+        let cases = [BenchmarkCase(backend: SwiftBackend(), operation: .sha256, size: 64)]
+        #expect(throws: Interrupted.self) {
+            try Sampler(cases: cases, plan: Self.plan, interruption: { 2 }).run()
+        }
+    }
+
+    @Test("The empty case is measured like any other")
+    func overheadIsMeasured() throws {
+        let overhead = try #require(try HarnessOverhead.measure(plan: Self.plan))
+        #expect(overhead.count == 5)
+        #expect(overhead.median > 0 && overhead.median.isFinite)
+    }
+}
