@@ -61,8 +61,9 @@ let package = Package(
             dependencies: ["PKCE", "PKCEBackends"],
             resources: [.copy("Vectors")]
         ),
-        .testTarget(name: "PKCEBenchKitTests", dependencies: ["PKCEBenchKit", "PKCE"]),
-        .testTarget(name: "BenchTests", dependencies: ["PKCEBenchKit", "bench"]),
+        .target(name: "PKCEBenchTestSupport", dependencies: ["PKCEBenchKit", "PKCE"], path: "Tests/PKCEBenchTestSupport"),
+        .testTarget(name: "PKCEBenchKitTests", dependencies: ["PKCEBenchKit", "PKCE", "PKCEBenchTestSupport"]),
+        .testTarget(name: "BenchTests", dependencies: ["PKCEBenchKit", "PKCEBenchTestSupport", "bench"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,43 +2,27 @@ import ArgumentParser
 import PKCEBackends
 import PKCEBenchKit
 
-/// `--backend`, `--operation`, `--size`, `--threads`: which cases to measure.
-struct SelectionOptions: ParsableArguments {
+/// `--backend`, `--operation`, `--size`: which cases a command is about.
+struct CaseFilterOptions: ParsableArguments {
     @Option(
         name: .customLong("backend"), parsing: .singleValue,
-        help: "Backends to measure, repeated or comma-separated: openssl, sodium, swift, crypto. (default: all)")
+        help: "Backends, repeated or comma-separated: openssl, sodium, swift, crypto. (default: all)")
     var backendNames: [String] = []
 
     @Option(
         name: .customLong("operation"), parsing: .singleValue,
-        help:
-            "Operations to measure, repeated or comma-separated: verifier, challenge, verify, sha256, random. (default: all)"
-    )
+        help: "Operations, repeated or comma-separated: verifier, challenge, verify, sha256, random. (default: all)")
     var operationNames: [String] = []
 
     @Option(
         name: .customLong("size"), parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
-            "Sizes for every selected operation, repeated or comma-separated: verifier length in characters (43-128) for verifier, challenge and verify; bytes for sha256 and random.",
-            discussion: "Defaults: verifier 43,128; challenge 43,55,56,128; verify 43; sha256 64,1024,16384; random 32."
-        ))
+            "Sizes for every selected operation, repeated or comma-separated: the verifier length in characters (43-128) for verifier, challenge and verify; bytes for sha256 and random.",
+            discussion: "Defaults: verifier 43,128; challenge 43,55,56,128; verify 43; sha256 64,1024,16384; random 32."))
     var sizeValues: [String] = []
 
-    @Option(parsing: .unconditional, help: "Threads that run each case at once; throughput is their aggregate (1-256).")
-    var threads: Int = 1
-
-    var backends: [String] { split(backendNames) }
-
-    func validate() throws {
-        do {
-            _ = try selection()
-        } catch {
-            throw ValidationError(error.message)
-        }
-    }
-
-    /// The selection these options make, checked.
-    func selection() throws(BenchError) -> Selection {
+    /// The selection these options make with `threads`, checked.
+    func selection(threads: Int = 1) throws(BenchError) -> Selection {
         var operations: [Operation] = []
         for name in split(operationNames) {
             guard let operation = Operation(rawValue: name) else {
@@ -54,7 +38,7 @@ struct SelectionOptions: ParsableArguments {
             }
             sizes.append(size)
         }
-        let selection = Selection(backends: backends, operations: operations, sizes: sizes, threads: threads)
+        let selection = Selection(backends: split(backendNames), operations: operations, sizes: sizes, threads: threads)
         try selection.validate(available: allBackendNames)
         return selection
     }
@@ -65,11 +49,26 @@ struct SelectionOptions: ParsableArguments {
     }
 }
 
+/// The case filters and `--threads`: which cases a run measures.
+struct SelectionOptions: ParsableArguments {
+    @OptionGroup var filter: CaseFilterOptions
+
+    @Option(parsing: .unconditional, help: "Threads that run each case at once; throughput is their aggregate (1-256).")
+    var threads: Int = 1
+
+    func validate() throws {
+        try usage { () throws(BenchError) in _ = try selection() }
+    }
+
+    /// The selection, checked.
+    func selection() throws(BenchError) -> Selection {
+        try filter.selection(threads: threads)
+    }
+}
+
 /// `--quick`, `--samples`, `--sample-time`, `--warmup`: how long and how often to measure.
 struct MeasurementOptions: ParsableArguments {
-    @Flag(
-        help: "Run the whole default suite in a few seconds: fewer and shorter samples, for smoke tests, not decisions."
-    )
+    @Flag(help: "Run the whole default suite in a few seconds: fewer and shorter samples, for smoke tests, not decisions.")
     var quick = false
 
     @Option(parsing: .unconditional, help: "Samples per case, at least 2. (default: 30, or 10 with --quick)")
@@ -86,11 +85,7 @@ struct MeasurementOptions: ParsableArguments {
     var warmup: Double?
 
     func validate() throws {
-        do {
-            _ = try plan()
-        } catch {
-            throw ValidationError(error.message)
-        }
+        try usage { () throws(BenchError) in _ = try plan() }
     }
 
     /// The sampling plan these options make, checked.
@@ -120,28 +115,63 @@ struct MeasurementOptions: ParsableArguments {
     }
 }
 
-/// `--output`, `--format`: where reports go and what standard output shows.
-struct OutputOptions: ParsableArguments {
-    @Option(name: .customLong("output"), help: "Directory for the CSV reports; created when missing.")
-    var directory = "results"
+/// `--output`: the results directory.
+struct DirectoryOptions: ParsableArguments {
+    @Option(name: .customLong("output"), help: "The results directory; created when missing.")
+    var path = "results"
+}
 
+/// `--format`: what standard output shows.
+struct FormatOptions: ParsableArguments {
     @Option(name: .customLong("format"), help: "What standard output shows: table, csv, json or markdown.")
-    var formatName = "table"
+    var name = "table"
 
     func validate() throws {
-        do {
-            _ = try format()
-        } catch {
-            throw ValidationError(error.message)
-        }
+        try usage { () throws(BenchError) in _ = try format() }
     }
 
     /// The output format, checked.
     func format() throws(BenchError) -> OutputFormat {
-        guard let format = OutputFormat(rawValue: formatName) else {
+        guard let format = OutputFormat(rawValue: name) else {
             let valid = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
-            throw BenchError(.usage, "unknown format '\(formatName)'; valid formats: \(valid)")
+            throw BenchError(.usage, "unknown format '\(name)'; valid formats: \(valid)")
         }
         return format
+    }
+}
+
+/// `--threshold`, `--alpha`: when a change counts as a regression or an improvement.
+struct CriteriaOptions: ParsableArguments {
+    @Option(
+        parsing: .unconditional,
+        help: "The smallest change of the median, in percent, that counts as a regression or an improvement.")
+    var threshold: Double = 5
+
+    @Option(parsing: .unconditional, help: "The significance level of the Mann-Whitney U test (0 to 1).")
+    var alpha: Double = 0.01
+
+    func validate() throws {
+        try usage { () throws(BenchError) in _ = try criteria() }
+    }
+
+    /// The criteria, checked.
+    func criteria() throws(BenchError) -> ComparisonCriteria {
+        guard threshold.isFinite, threshold >= 0, threshold < 1000 else {
+            throw BenchError(.usage, "--threshold must be a percentage from 0 to 1000, not \(threshold)")
+        }
+        guard alpha.isFinite, alpha > 0, alpha < 1 else {
+            throw BenchError(.usage, "--alpha must be more than 0 and less than 1, not \(alpha)")
+        }
+        return ComparisonCriteria(threshold: threshold / 100, alpha: alpha)
+    }
+}
+
+/// Runs `body`, turning a ``BenchError`` into the `ValidationError` argument-parser reports as a
+/// usage error (64).
+func usage(_ body: () throws(BenchError) -> Void) throws {
+    do {
+        try body()
+    } catch {
+        throw ValidationError(error.message)
     }
 }

@@ -1,80 +1,37 @@
 import ArgumentParser
-import Foundation
-import PKCEBackends
 import PKCEBenchKit
 
-/// The default subcommand: check the backends, measure the selected cases, write the reports.
+/// The default subcommand: check the backends, measure the selected cases, write the reports,
+/// and compare with a baseline when asked.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check every backend, measure the selected cases and write CSV reports (the default).")
+        abstract: "Check every backend, measure the selected cases and write CSV reports (the default).",
+        discussion: """
+            Writes <run>.csv, <run>.samples.csv, latest.csv, latest.samples.csv and latest.svg to the \
+            output directory and appends the run to history.csv. With --baseline, compares the run \
+            with that file and exits 1 when a case regressed.
+            """)
 
     @OptionGroup var selection: SelectionOptions
     @OptionGroup var measurement: MeasurementOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var directory: DirectoryOptions
+    @OptionGroup var format: FormatOptions
+
+    @Option(
+        name: .customLong("baseline"),
+        help: ArgumentHelp("Compare the run with this summary CSV (and its .samples.csv).", valueName: "file"))
+    var baselinePath: String?
+
+    @Flag(name: .customLong("save-baseline"), help: "Also make this run the baseline: baseline.csv and its samples.")
+    var saveBaseline = false
+
+    @OptionGroup var criteria: CriteriaOptions
 
     func run() throws {
-        InterruptSignals.install()
-        let results = ResultsDirectory(path: output.directory)
-        try results.prepare()
-        let plan = try measurement.plan()
-        let format = try output.format()
-
-        let backends = try loadBackends()
-        let cases = try selection.selection().cases(from: backends)
-        let environment = RunEnvironment.capture(libraryVersions: loadedLibraryVersions())
-        let progress = ProgressPrinter(caseCount: cases.count)
-        if !BuildConfiguration.isRelease {
-            progress.note(
-                "warning: this is a debug build; its figures are not representative (use swift run -c release bench)")
-        }
-
-        // Correctness before speed: a backend that gives a wrong answer is not timed.
-        var gateFailures: [String: String] = [:]
-        for backend in backends where cases.contains(where: { $0.backend.name == backend.name }) {
-            if let reason = CorrectnessGate.check(backend) {
-                gateFailures[backend.name] = "failed its correctness check: \(reason)"
-                progress.note("backend \(backend.name) failed its correctness check and is not measured: \(reason)")
-            }
-        }
-        let sampler = Sampler(
-            cases: cases.filter { gateFailures[$0.backend.name] == nil }, plan: plan, observer: progress,
-            interruption: { InterruptSignals.received })
-        var measurements: [CaseMeasurement]
-        do {
-            measurements = try sampler.run()
-        } catch {
-            progress.finish()
-            throw ExitCode(InterruptSignals.exitStatus(for: error.signal).rawValue)
-        }
-        progress.finish()
-        measurements += cases.compactMap { benchmark in
-            gateFailures[benchmark.backend.name].map { CaseMeasurement.failed(benchmark.key, reason: $0) }
-        }
-
-        let report = RunReport(environment: environment, measurements: measurements)
-        try exitIfInterrupted()
-        let written = try results.save(report)
-        progress.note("wrote \(written.map(\.lastPathComponent).joined(separator: ", ")) to \(results.url.path)")
-        print(SummaryFormatter.render(report.summaries, as: format), terminator: "")
-        try exitIfInterrupted()
-
-        if report.hasFailures {
-            let failed = report.summaries.filter { !$0.isOK }.map { "\($0.key)" }
-            throw BenchError(.backendFailed, "\(failed.count) case(s) failed: \(failed.joined(separator: ", "))")
-        }
-    }
-
-    private func loadBackends() throws(BenchError) -> [any PKCEBackend] {
-        do {
-            return try allBackends()
-        } catch {
-            throw BenchError(.backendFailed, "a backend cannot be set up: \(error)")
-        }
-    }
-
-    private func exitIfInterrupted() throws {
-        if let signal = InterruptSignals.received {
-            throw ExitCode(InterruptSignals.exitStatus(for: signal).rawValue)
-        }
+        try SuiteRun(
+            selection: selection.selection(), plan: measurement.plan(),
+            results: ResultsDirectory(path: directory.path), format: format.format(),
+            baseline: try baselinePath.map { ($0, try criteria.criteria()) }, saveAsBaseline: saveBaseline
+        ).execute()
     }
 }

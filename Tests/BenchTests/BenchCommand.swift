@@ -1,4 +1,5 @@
 import Foundation
+import PKCEBenchTestSupport
 import Testing
 
 /// What a run of the built `bench` binary did.
@@ -51,13 +52,6 @@ func bench(
 var productsDirectory: URL {
     let bundle = Bundle.main.bundleURL
     return bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
-}
-
-/// A new, empty directory under the system's temporary directory.
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }
 
 /// The visible files in a directory, sorted; hidden ones are what a test should never find.

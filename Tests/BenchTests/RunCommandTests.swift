@@ -1,5 +1,6 @@
 import Foundation
 import PKCEBenchKit
+import PKCEBenchTestSupport
 import Testing
 
 @Suite("bench: the default run", .serialized)

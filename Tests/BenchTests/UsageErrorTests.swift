@@ -1,4 +1,5 @@
 import Foundation
+import PKCEBenchTestSupport
 import Testing
 
 @Suite("bench: bad command lines")

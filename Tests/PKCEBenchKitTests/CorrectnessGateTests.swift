@@ -1,5 +1,6 @@
 import PKCE
 import PKCEBenchKit
+import PKCEBenchTestSupport
 import Testing
 
 @Suite("The correctness gate")

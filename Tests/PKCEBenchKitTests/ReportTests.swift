@@ -1,6 +1,7 @@
 import Foundation
 import PKCE
 @testable import PKCEBenchKit
+import PKCEBenchTestSupport
 import Testing
 
 /// A report of made-up measurements, with environment values that need quoting in CSV.
@@ -20,13 +21,6 @@ func sampleReport(runID: String = "20261122T000000Z-abc1234", scale: Double = 1)
             CaseKey(backend: "sodium", operation: .random, size: 32, threads: 1), reason: "randomness failed: a, b\nc"),
     ]
     return RunReport(environment: environment, measurements: measurements)
-}
-
-/// A new, empty directory under the system's temporary directory.
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("pkcebench-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }
 
 @Suite("Report files")
@@ -55,7 +49,7 @@ struct ReportTests {
         #expect(
             Set(written.map(\.lastPathComponent)) == [
                 "20261122T000000Z-abc1234.csv", "20261122T000000Z-abc1234.samples.csv", "latest.csv",
-                "latest.samples.csv", "history.csv",
+                "latest.samples.csv", "latest.svg", "history.csv",
             ])
 
         let summaries = try ReportFiles.readSummary(at: results.latest.path)
@@ -87,6 +81,9 @@ struct ReportTests {
         try results.save(sampleReport(runID: "run-2", scale: 1.1))
         let history = try ReportFiles.readHistory(at: results.history.path)
         #expect(history.map(\.runID) == ["run-1", "run-1", "run-1", "run-2", "run-2", "run-2"])
+        let text = try String(contentsOf: results.history, encoding: .utf8)
+        #expect(!text.contains("\r\n\r\n"), "the appended run must not leave an empty line")
+        #expect(text.components(separatedBy: "schema,").count == 2, "one header only")
         // latest.csv is the second run only.
         #expect(try ReportFiles.readSummary(at: results.latest.path).allSatisfy { $0.runID == "run-2" })
     }

@@ -1,5 +1,6 @@
 import PKCE
 @testable import PKCEBenchKit
+import PKCEBenchTestSupport
 import Testing
 
 @Suite("Calibration and sampling")

@@ -3,9 +3,10 @@ import Foundation
 /// How and where a run was made: recorded in every row of its reports, so that results are
 /// never compared without knowing what differed.
 public struct RunEnvironment: Sendable, Equatable {
-    /// `<UTC timestamp>-<short commit>`, such as `20261122T041556Z-5106788`: names the run's files.
+    /// `<UTC timestamp>-<short commit>`, such as `20261122T041556.042Z-5106788`: names the run's
+    /// files. The timestamp has milliseconds, so that two short runs in one second stay apart.
     public var runID: String
-    /// When the run started, ISO 8601 in UTC.
+    /// When the run started, ISO 8601 in UTC with milliseconds.
     public var timestamp: String
     /// The short git commit of the working tree, `-dirty` appended when tracked files are
     /// modified, or `unknown` outside a git checkout.
@@ -91,13 +92,15 @@ public enum BuildConfiguration {
 
 /// A run's start time in the two forms the reports use.
 struct Timestamps {
-    /// `2026-11-22T04:15:56Z`.
+    /// `2026-11-22T04:15:56.042Z`.
     let iso8601: String
-    /// `20261122T041556Z`, safe in file names.
+    /// `20261122T041556.042Z`, safe in file names.
     let compact: String
 
     init(_ date: Date) {
-        iso8601 = ISO8601DateFormatter().string(from: date)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        iso8601 = formatter.string(from: date)
         compact = iso8601.filter { $0 != "-" && $0 != ":" }
     }
 }

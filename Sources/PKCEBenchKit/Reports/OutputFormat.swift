@@ -86,10 +86,6 @@ public enum SummaryFormatter {
     }
 
     private static func json(_ rows: [SummaryRow]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain structs of strings and finite numbers cannot fail.
-        guard let data = try? encoder.encode(rows) else { preconditionFailure("summary rows must encode as JSON") }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        encodeJSON(rows)
     }
 }

@@ -37,6 +37,35 @@ public enum ReportFiles {
         return rows.map(\.row)
     }
 
+    /// Writes a run's summary to `path` and its samples beside it, both or neither.
+    ///
+    /// - Throws: ``BenchError`` (73) when either cannot be written.
+    public static func write(_ report: RunReport, summaryAt path: String) throws(BenchError) {
+        var files = AtomicFiles()
+        defer { files.discard() }
+        try files.stage(ReportSchema.encode(report.summaries, columns: ReportSchema.summary), at: URL(fileURLWithPath: path))
+        try files.stage(
+            ReportSchema.encode(report.samples, columns: ReportSchema.samples),
+            at: URL(fileURLWithPath: samplesPath(for: path)))
+        try files.commit()
+    }
+
+    /// Writes one file whole or not at all: under a temporary name beside it, then renamed.
+    ///
+    /// - Throws: ``BenchError`` (73) when it cannot be written.
+    public static func write(_ contents: String, to path: String) throws(BenchError) {
+        var files = AtomicFiles()
+        defer { files.discard() }
+        try files.stage(contents, at: URL(fileURLWithPath: path))
+        try files.commit()
+    }
+
+    /// Whether a file (not a directory) exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
     /// The bytes of a file, or a ``BenchError`` (66) saying why there are none.
     static func contents(of path: String) throws(BenchError) -> Data {
         var isDirectory: ObjCBool = false

@@ -124,7 +124,12 @@ public enum ReportSchema {
 
     /// Encodes rows as CSV with a header.
     static func encode<Row>(_ rows: [Row], columns: [Column<Row>]) -> String {
-        CSV.encode(header: columns.map(\.name), records: rows.map { row in columns.map { $0.encode(row) } })
+        CSV.encodeRecord(columns.map(\.name)) + encodeRecords(rows, columns: columns)
+    }
+
+    /// Encodes rows as CSV records without a header, for appending.
+    static func encodeRecords<Row>(_ rows: [Row], columns: [Column<Row>]) -> String {
+        rows.map { row in CSV.encodeRecord(columns.map { $0.encode(row) }) }.joined()
     }
 
     /// Decodes a table's records into rows.

@@ -16,6 +16,8 @@ public struct ResultsDirectory: Sendable {
     public var baseline: URL { url.appendingPathComponent("baseline.csv") }
     /// `history.csv`: the summary rows of every run, appended run by run.
     public var history: URL { url.appendingPathComponent("history.csv") }
+    /// `latest.svg`: the last run's operations per second, by backend.
+    public var chart: URL { url.appendingPathComponent("latest.svg") }
 
     /// The summary file of a run: `<run id>.csv`.
     public func summary(of environment: RunEnvironment) -> URL {
@@ -52,8 +54,8 @@ public struct ResultsDirectory: Sendable {
     }
 
     /// Writes a run's reports: `<run>.csv`, `<run>.samples.csv`, `latest.csv`,
-    /// `latest.samples.csv`, and the run's rows appended to `history.csv`; with `asBaseline`, also
-    /// `baseline.csv` and `baseline.samples.csv`.
+    /// `latest.samples.csv`, `latest.svg`, and the run's rows appended to `history.csv`; with
+    /// `asBaseline`, also `baseline.csv` and `baseline.samples.csv`.
     ///
     /// Every file is written whole under a temporary name before any is renamed into place, so
     /// a failure leaves no file half-written and no file of this run beside the old ones.
@@ -68,7 +70,7 @@ public struct ResultsDirectory: Sendable {
         var outputs: [(URL, String)] = [
             (runSummary, summary), (samplesURL(of: runSummary), samples),
             (latest, summary), (samplesURL(of: latest), samples),
-            (history, try appendedHistory(report)),
+            (chart, ThroughputChart.svg(report.summaries)), (history, try appendedHistory(report)),
         ]
         if asBaseline {
             outputs += [(baseline, summary), (samplesURL(of: baseline), samples)]
@@ -106,14 +108,13 @@ public struct ResultsDirectory: Sendable {
 
     /// `history.csv` as it will be with this run's rows at its end.
     private func appendedHistory(_ report: RunReport) throws(BenchError) -> String {
-        let rows = ReportSchema.encode(report.summaries, columns: ReportSchema.summary)
-        guard FileManager.default.fileExists(atPath: history.path) else { return rows }
+        guard FileManager.default.fileExists(atPath: history.path) else {
+            return ReportSchema.encode(report.summaries, columns: ReportSchema.summary)
+        }
         var existing = String(decoding: try ReportFiles.contents(of: history.path), as: UTF8.self)
-        if !existing.isEmpty && !existing.hasSuffix("\n") {
+        if let last = existing.utf8.last, last != UInt8(ascii: "\n") {
             existing += "\r\n"
         }
-        // The new rows without their header line.
-        let body = rows.drop { $0 != "\n" && $0 != "\r\n" }.dropFirst()
-        return existing + body
+        return existing + ReportSchema.encodeRecords(report.summaries, columns: ReportSchema.summary)
     }
 }

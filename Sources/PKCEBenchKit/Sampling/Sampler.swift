@@ -11,7 +11,7 @@ public struct CaseMeasurement: Sendable {
     public let failure: String?
 
     /// A case that was measured, or failed after `iterations` had been chosen.
-    init(key: CaseKey, iterations: Int, nanosecondsPerOperation: [Double], failure: String?) {
+    public init(key: CaseKey, iterations: Int, nanosecondsPerOperation: [Double], failure: String?) {
         self.key = key
         self.iterations = iterations
         self.nanosecondsPerOperation = nanosecondsPerOperation
@@ -136,7 +136,10 @@ public struct Sampler {
     /// Finds the iterations per thread that make one sample last ``SamplingPlan/sampleTime``, then
     /// warms the case up for ``SamplingPlan/warmup`` and refines the estimate.
     ///
-    /// - Returns: The iterations, and the nanoseconds per operation the warm-up measured.
+    /// The estimate is the fastest time per iteration seen, not the last: a measurement that
+    /// another process interrupted says nothing about the case, and would make the samples short.
+    ///
+    /// - Returns: The iterations, and the nanoseconds per operation the estimate rests on.
     private func calibrate(_ benchmark: BenchmarkCase, index: Int, pool: WorkerPool) throws -> (Int, Double) {
         let target = plan.sampleTime.nanoseconds
         // Grow until one measurement lasts a tenth of a sample, long enough to estimate from.
@@ -147,16 +150,15 @@ public struct Sampler {
             iterations = Int((Double(iterations) * growth).rounded(.up))
             elapsed = Double(try pool.measure(benchmark, index: index, iterations: iterations))
         }
-        var perIteration = elapsed / Double(iterations)
-        iterations = max(1, Int((target / perIteration).rounded()))
+        var fastest = elapsed / Double(iterations)
+        iterations = max(1, Int((target / fastest).rounded()))
 
         let warmupEnd = MonotonicClock.now() + UInt64(plan.warmup.nanoseconds)
         repeat {
             elapsed = Double(try pool.measure(benchmark, index: index, iterations: iterations))
-            perIteration = elapsed / Double(iterations)
+            fastest = min(fastest, elapsed / Double(iterations))
         } while MonotonicClock.now() < warmupEnd
-        iterations = max(1, Int((target / perIteration).rounded()))
-        return (iterations, perIteration / Double(benchmark.threads))
+        return (max(1, Int((target / fastest).rounded())), fastest / Double(benchmark.threads))
     }
 
     private func checkInterruption() throws(Interrupted) {

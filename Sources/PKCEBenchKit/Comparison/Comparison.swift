@@ -1,0 +1,192 @@
+/// What a comparison concluded about one case.
+public enum Verdict: String, Sendable, Codable, CaseIterable {
+    /// Slower by more than the threshold, and significantly so.
+    case regressed
+    /// Faster by more than the threshold, and significantly so.
+    case improved
+    /// Neither: within the threshold, or not significant.
+    case unchanged
+    /// The case failed in the current run but not in the baseline: counted as a regression.
+    case failedInCurrent = "failed-in-current"
+    /// The case failed in the baseline, so there is nothing to compare against.
+    case failedInBaseline = "failed-in-baseline"
+    /// The case is in the baseline only.
+    case onlyInBaseline = "only-in-baseline"
+    /// The case is in the current run only.
+    case onlyInCurrent = "only-in-current"
+
+    /// Whether this verdict makes `bench compare` exit with 1.
+    public var isRegression: Bool {
+        self == .regressed || self == .failedInCurrent
+    }
+}
+
+/// How a case's verdict was reached.
+public enum ComparisonMethod: String, Sendable, Codable {
+    /// The change exceeds the threshold and the Mann–Whitney U test on the samples finds it significant.
+    case mannWhitney = "mann-whitney"
+    /// No samples for the case on one side: the change of the median against the threshold alone.
+    case threshold
+    /// Nothing to compare.
+    case none
+}
+
+/// One case in a comparison.
+public struct CaseComparison: Sendable, Equatable {
+    /// The case.
+    public let key: CaseKey
+    /// The baseline's median nanoseconds per operation, when it has one.
+    public let baselineMedian: Double?
+    /// The current median nanoseconds per operation, when it has one.
+    public let currentMedian: Double?
+    /// `current / baseline − 1`: positive is slower.
+    public let change: Double?
+    /// The Mann–Whitney U test's two-sided p-value, when both sides have samples.
+    public let pValue: Double?
+    /// How the verdict was reached.
+    public let method: ComparisonMethod
+    /// The verdict.
+    public let verdict: Verdict
+}
+
+/// When a change counts.
+public struct ComparisonCriteria: Sendable, Equatable {
+    /// The smallest change of the median that counts, as a fraction: 0.05 is 5%.
+    public var threshold: Double
+    /// The significance level the U test's p-value must be below.
+    public var alpha: Double
+
+    /// Creates criteria; the defaults are a 5% threshold and a 1% significance level.
+    public init(threshold: Double = 0.05, alpha: Double = 0.01) {
+        self.threshold = threshold
+        self.alpha = alpha
+    }
+}
+
+/// A baseline and a current run compared case by case.
+public struct Comparison: Sendable {
+    /// Every case of either file, in report order.
+    public let cases: [CaseComparison]
+    /// The criteria used.
+    public let criteria: ComparisonCriteria
+    /// Facts of the environment that differ between the files: one phrase each, such as
+    /// `openssl 'OpenSSL 3.0.19' → 'OpenSSL 3.2.1'`.
+    public let environmentDifferences: [String]
+
+    /// Whether any case regressed, or failed only in the current run.
+    public var hasRegression: Bool {
+        cases.contains { $0.verdict.isRegression }
+    }
+
+    /// Whether any verdict rests on the threshold alone, for want of samples.
+    public var usedThresholdOnly: Bool {
+        cases.contains { $0.method == .threshold }
+    }
+
+    /// Compares two runs.
+    ///
+    /// - Parameters:
+    ///   - baseline: The reference run.
+    ///   - current: The run under test.
+    ///   - criteria: The threshold and significance level.
+    /// - Throws: ``BenchError`` (65) when one file is a debug build and the other a release build:
+    ///   debug figures say nothing about release performance.
+    public init(baseline: RunData, current: RunData, criteria: ComparisonCriteria = .init()) throws(BenchError) {
+        let baselineBuilds = Set(baseline.summaries.map(\.build))
+        let currentBuilds = Set(current.summaries.map(\.build))
+        if baselineBuilds != currentBuilds && !baselineBuilds.isEmpty && !currentBuilds.isEmpty {
+            throw BenchError(
+                .malformedInput,
+                "cannot compare \(baseline.name) (\(baselineBuilds.sorted().joined(separator: ", ")) build) with "
+                    + "\(current.name) (\(currentBuilds.sorted().joined(separator: ", ")) build): "
+                    + "figures of a debug build say nothing about a release build")
+        }
+        self.criteria = criteria
+        self.environmentDifferences = Self.differences(baseline.summaries.first, current.summaries.first)
+
+        let baselineRows = Dictionary(uniqueKeysWithValues: baseline.summaries.map { ($0.key, $0) })
+        let currentRows = Dictionary(uniqueKeysWithValues: current.summaries.map { ($0.key, $0) })
+        let keys = Set(baselineRows.keys).union(currentRows.keys).sorted()
+        cases = keys.map { key in
+            Self.compare(
+                key, baselineRows[key], currentRows[key], baseline.samples(of: key), current.samples(of: key), criteria)
+        }
+    }
+
+    private static func compare(
+        _ key: CaseKey, _ baseline: SummaryRow?, _ current: SummaryRow?,
+        _ baselineSamples: [Double]?, _ currentSamples: [Double]?, _ criteria: ComparisonCriteria
+    ) -> CaseComparison {
+        func verdict(_ verdict: Verdict) -> CaseComparison {
+            CaseComparison(
+                key: key, baselineMedian: baseline?.nsMedian, currentMedian: current?.nsMedian, change: nil,
+                pValue: nil, method: .none, verdict: verdict)
+        }
+        guard let baseline else { return verdict(.onlyInCurrent) }
+        guard let current else { return verdict(.onlyInBaseline) }
+        guard let baselineMedian = baseline.nsMedian, baseline.isOK else { return verdict(.failedInBaseline) }
+        guard let currentMedian = current.nsMedian, current.isOK else { return verdict(.failedInCurrent) }
+
+        let change = baselineMedian > 0 ? currentMedian / baselineMedian - 1 : 0
+        var pValue: Double?
+        if let baselineSamples, let currentSamples {
+            pValue = MannWhitneyU(baselineSamples, currentSamples)?.pValue
+        }
+        let significant = pValue.map { $0 < criteria.alpha } ?? true
+        let outcome: Verdict =
+            if change > criteria.threshold && significant {
+                .regressed
+            } else if change < -criteria.threshold && significant {
+                .improved
+            } else {
+                .unchanged
+            }
+        return CaseComparison(
+            key: key, baselineMedian: baselineMedian, currentMedian: currentMedian, change: change, pValue: pValue,
+            method: pValue == nil ? .threshold : .mannWhitney, verdict: outcome)
+    }
+
+    private static func differences(_ baseline: SummaryRow?, _ current: SummaryRow?) -> [String] {
+        guard let baseline = baseline?.environment, let current = current?.environment else { return [] }
+        return zip(baseline.comparableFacts, current.comparableFacts).compactMap { old, new in
+            old.value == new.value ? nil : "\(old.key) '\(old.value)' → '\(new.value)'"
+        }
+    }
+}
+
+/// A run to compare: its summary rows and, when there are any, its samples.
+public struct RunData: Sendable {
+    /// What to call the run in messages: usually its file's path.
+    public let name: String
+    /// One row per case.
+    public let summaries: [SummaryRow]
+    /// Nanoseconds per operation of each sample, by case; `nil` when there is no samples file.
+    public let samplesByCase: [CaseKey: [Double]]?
+
+    /// Creates run data from rows in memory.
+    public init(name: String, summaries: [SummaryRow], samples: [SampleRow]?) {
+        self.name = name
+        self.summaries = summaries
+        self.samplesByCase = samples.map { rows in
+            Dictionary(grouping: rows, by: \.key).mapValues { $0.sorted { $0.sample < $1.sample }.map(\.nsPerOp) }
+        }
+    }
+
+    /// Reads a summary file and the samples file beside it, when there is one.
+    ///
+    /// - Throws: ``BenchError``: 66 when the summary is missing; 65 when either file is malformed.
+    ///   A samples file that is there but malformed is an error, never silently ignored.
+    public static func load(summaryAt path: String) throws(BenchError) -> RunData {
+        let summaries = try ReportFiles.readSummary(at: path)
+        let samplesPath = ReportFiles.samplesPath(for: path)
+        let samples = ReportFiles.exists(samplesPath) ? try ReportFiles.readSamples(at: samplesPath) : nil
+        return RunData(name: path, summaries: summaries, samples: samples)
+    }
+
+    /// Whether a samples file came with the summary.
+    public var hasSamples: Bool { samplesByCase != nil }
+
+    func samples(of key: CaseKey) -> [Double]? {
+        samplesByCase?[key].flatMap { $0.isEmpty ? nil : $0 }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// Renders a comparison for standard output.
+public enum ComparisonFormatter {
+    /// The columns of the CSV and JSON forms.
+    static let columnNames = [
+        "backend", "operation", "size", "threads", "baseline_ns_median", "current_ns_median", "change_pct", "p_value",
+        "method", "verdict",
+    ]
+
+    /// Renders `comparison` in `format`.
+    ///
+    /// The table and Markdown end with a line that counts the verdicts and says how they were
+    /// reached, including when a verdict rests on the threshold alone for want of samples.
+    public static func render(_ comparison: Comparison, as format: OutputFormat) -> String {
+        switch format {
+        case .csv:
+            return CSV.encode(header: columnNames, records: comparison.cases.map(fields))
+        case .json:
+            return json(comparison)
+        case .table, .markdown:
+            var table = TextTable([
+                ("operation", .left), ("size", .right), ("threads", .right), ("backend", .left),
+                ("baseline ns/op", .right), ("current ns/op", .right), ("change", .right), ("p-value", .right),
+                ("verdict", .left),
+            ])
+            for item in comparison.cases {
+                table.append([
+                    item.key.operation.rawValue, String(item.key.size), String(item.key.threads), item.key.backend,
+                    item.baselineMedian.map(SummaryFormatter.nanoseconds) ?? "",
+                    item.currentMedian.map(SummaryFormatter.nanoseconds) ?? "",
+                    item.change.map { String(format: "%+.1f%%", $0 * 100) } ?? "",
+                    item.pValue.map(pValue) ?? "", item.verdict.rawValue,
+                ])
+            }
+            let body = format == .table ? table.plain() : table.markdown()
+            let lines = [summary(comparison)] + notes(comparison)
+            return format == .table
+                ? body + "\n" + lines.joined(separator: "\n") + "\n"
+                : "**PKCEBench: \(lines[0])**\n\n" + body + lines.dropFirst().map { "\n\($0)\n" }.joined()
+        }
+    }
+
+    /// `1 regressed, 0 improved, 43 unchanged (threshold 5%, alpha 0.01)`.
+    static func summary(_ comparison: Comparison) -> String {
+        let counts = Dictionary(grouping: comparison.cases, by: \.verdict).mapValues(\.count)
+        var parts = [Verdict.regressed, .improved, .unchanged].map { "\(counts[$0, default: 0]) \($0.rawValue)" }
+        parts += [Verdict.failedInCurrent, .failedInBaseline, .onlyInBaseline, .onlyInCurrent].compactMap { verdict in
+            counts[verdict].map { "\($0) \(verdict.rawValue)" }
+        }
+        let threshold = String(format: "%g%%", comparison.criteria.threshold * 100)
+        return parts.joined(separator: ", ") + " (threshold \(threshold), alpha \(comparison.criteria.alpha))"
+    }
+
+    /// What the reader must know to trust the verdicts.
+    static func notes(_ comparison: Comparison) -> [String] {
+        let thresholdOnly = comparison.cases.filter { $0.method == .threshold }.count
+        guard thresholdOnly > 0 else {
+            return ["verdicts: the change of the median beyond the threshold, and a two-sided Mann-Whitney U test on the samples with p < alpha"]
+        }
+        let threshold = String(format: "%g%%", comparison.criteria.threshold * 100)
+        return ["no samples for \(thresholdOnly) case(s): their verdicts use the \(threshold) threshold alone, without a significance test"]
+    }
+
+    private static func pValue(_ value: Double) -> String {
+        value < 0.001 ? "<0.001" : String(format: "%.3f", value)
+    }
+
+    private static func fields(_ item: CaseComparison) -> [String] {
+        [
+            item.key.backend, item.key.operation.rawValue, String(item.key.size), String(item.key.threads),
+            item.baselineMedian.map { ReportSchema.format($0, decimals: 3) } ?? "",
+            item.currentMedian.map { ReportSchema.format($0, decimals: 3) } ?? "",
+            item.change.map { ReportSchema.format($0 * 100, decimals: 2) } ?? "",
+            item.pValue.map { String(format: "%.6g", $0) } ?? "", item.method.rawValue, item.verdict.rawValue,
+        ]
+    }
+
+    private struct Document: Encodable {
+        let threshold: Double
+        let alpha: Double
+        let regression: Bool
+        let environmentDifferences: [String]
+        let cases: [Case]
+
+        enum CodingKeys: String, CodingKey {
+            case threshold, alpha, regression, cases, environmentDifferences = "environment_differences"
+        }
+    }
+
+    private struct Case: Encodable {
+        let backend: String
+        let operation: String
+        let size: Int
+        let threads: Int
+        let baselineNsMedian: Double?
+        let currentNsMedian: Double?
+        let changePct: Double?
+        let pValue: Double?
+        let method: String
+        let verdict: String
+
+        enum CodingKeys: String, CodingKey {
+            case backend, operation, size, threads, baselineNsMedian = "baseline_ns_median"
+            case currentNsMedian = "current_ns_median", changePct = "change_pct", pValue = "p_value", method, verdict
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            // Absent values are written as null, so that every object has every key.
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(backend, forKey: .backend)
+            try container.encode(operation, forKey: .operation)
+            try container.encode(size, forKey: .size)
+            try container.encode(threads, forKey: .threads)
+            try container.encode(baselineNsMedian, forKey: .baselineNsMedian)
+            try container.encode(currentNsMedian, forKey: .currentNsMedian)
+            try container.encode(changePct, forKey: .changePct)
+            try container.encode(pValue, forKey: .pValue)
+            try container.encode(method, forKey: .method)
+            try container.encode(verdict, forKey: .verdict)
+        }
+    }
+
+    private static func json(_ comparison: Comparison) -> String {
+        let document = Document(
+            threshold: comparison.criteria.threshold, alpha: comparison.criteria.alpha,
+            regression: comparison.hasRegression, environmentDifferences: comparison.environmentDifferences,
+            cases: comparison.cases.map { item in
+                Case(
+                    backend: item.key.backend, operation: item.key.operation.rawValue, size: item.key.size,
+                    threads: item.key.threads, baselineNsMedian: item.baselineMedian,
+                    currentNsMedian: item.currentMedian, changePct: item.change.map { $0 * 100 }, pValue: item.pValue,
+                    method: item.method.rawValue, verdict: item.verdict.rawValue)
+            })
+        return encodeJSON(document)
+    }
+}
+
+/// Pretty-printed JSON with sorted keys and a final newline.
+func encodeJSON(_ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // Plain structs of strings and finite numbers always encode.
+    guard let data = try? encoder.encode(value) else { preconditionFailure("a report must encode as JSON") }
+    return String(decoding: data, as: UTF8.self) + "\n"
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import PKCEBenchKit
+
+/// `bench baseline`: replace the baseline, by measuring now or by promoting an earlier run.
+struct Baseline: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replace baseline.csv and baseline.samples.csv in the output directory, atomically.",
+        discussion: """
+            Without a file, runs the suite (with the same options as 'bench run') and saves it as \
+            the baseline as well as the latest run. With a file, promotes that run and the samples \
+            beside it without measuring anything.
+            """)
+
+    @Argument(help: ArgumentHelp("A summary CSV to promote, such as results/latest.csv.", valueName: "file"))
+    var source: String?
+
+    @OptionGroup var selection: SelectionOptions
+    @OptionGroup var measurement: MeasurementOptions
+    @OptionGroup var directory: DirectoryOptions
+    @OptionGroup var format: FormatOptions
+
+    func run() throws {
+        let results = ResultsDirectory(path: directory.path)
+        guard let source else {
+            return try SuiteRun(
+                selection: selection.selection(), plan: measurement.plan(), results: results,
+                format: format.format(), baseline: nil, saveAsBaseline: true
+            ).execute()
+        }
+        try results.prepare()
+        try results.promoteToBaseline(summaryAt: source)
+        print("\(source) is now the baseline: \(results.baseline.path)")
+    }
+}

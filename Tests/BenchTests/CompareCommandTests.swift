@@ -1,0 +1,138 @@
+import Foundation
+import PKCEBenchKit
+import PKCEBenchTestSupport
+import Testing
+
+@Suite("bench compare, baseline and history")
+struct CompareCommandTests {
+    static let target = CaseKey(backend: "openssl", operation: .challenge, size: 43, threads: 1)
+
+    /// Writes a synthetic run and its samples into `directory` as `name`.csv.
+    static func write(_ report: RunReport, _ name: String, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("\(name).csv").path
+        try ReportFiles.write(report, summaryAt: path)
+        return path
+    }
+
+    @Test("A file compared with itself: nothing changed, exit 0")
+    func itself() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try Self.write(SyntheticRun.report(), "base", in: directory)
+        let result = try bench(["compare", path, path])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.contains("0 regressed, 0 improved, 44 unchanged (threshold 5%, alpha 0.01)"))
+    }
+
+    @Test("One case's samples scaled by 1.10: exactly that case regressed, exit 1")
+    func regression() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = try Self.write(SyntheticRun.report(), "base", in: directory)
+        let slower = try Self.write(SyntheticRun.report(scale: [Self.target: 1.10]), "slower", in: directory)
+        let result = try bench(["compare", base, slower])
+        #expect(result.status == 1)
+        let regressed = result.stdout.split(separator: "\n").filter { $0.hasSuffix("regressed") }
+        #expect(regressed.count == 1)
+        #expect(regressed.first?.hasPrefix("challenge") == true && regressed.first?.contains("openssl") == true)
+        #expect(regressed.first?.contains("+10.0%") == true)
+        #expect(result.stdout.contains("1 regressed, 0 improved, 43 unchanged"))
+    }
+
+    @Test("One case's samples scaled by 0.90: exactly that case improved, exit 0")
+    func improvement() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = try Self.write(SyntheticRun.report(), "base", in: directory)
+        let faster = try Self.write(SyntheticRun.report(scale: [Self.target: 0.90]), "faster", in: directory)
+        let result = try bench(["compare", base, faster, "--format", "csv"])
+        #expect(result.status == 0)
+        let rows = result.stdout.split(separator: "\r\n").dropFirst()
+        #expect(rows.filter { $0.hasSuffix(",improved") }.map { $0.split(separator: ",").prefix(3).joined(separator: ",") }
+            == ["openssl,challenge,43"])
+        #expect(rows.filter { $0.hasSuffix(",unchanged") }.count == 43)
+    }
+
+    @Test("Without a samples file, the threshold alone decides, and the output says so")
+    func thresholdOnly() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = try Self.write(SyntheticRun.report(), "base", in: directory)
+        let slower = try Self.write(SyntheticRun.report(scale: [Self.target: 1.10]), "slower", in: directory)
+        try FileManager.default.removeItem(atPath: ReportFiles.samplesPath(for: slower))
+        let result = try bench(["compare", base, slower, "--format", "markdown"])
+        #expect(result.status == 1)
+        #expect(result.stdout.hasPrefix("**PKCEBench: 1 regressed, 0 improved, 43 unchanged"))
+        #expect(result.stdout.contains("no samples for 44 case(s): their verdicts use the 5% threshold alone"))
+    }
+
+    @Test("JSON gives every case with every key")
+    func json() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = try Self.write(SyntheticRun.report(), "base", in: directory)
+        let result = try bench(["compare", base, base, "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(document["regression"] as? Bool == false)
+        let cases = try #require(document["cases"] as? [[String: Any]])
+        #expect(cases.count == 44)
+        #expect(cases.allSatisfy { $0.count == 10 && $0["verdict"] as? String == "unchanged" })
+    }
+
+    @Test("A debug build against a release build: 65, saying why")
+    func debugAgainstRelease() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let release = try Self.write(SyntheticRun.report(), "release", in: directory)
+        let debug = try Self.write(SyntheticRun.report(build: "debug"), "debug", in: directory)
+        let result = try bench(["compare", release, debug])
+        #expect(result.status == 65)
+        #expect(result.stderrLines == [
+            "bench: cannot compare \(release) (release build) with \(debug) (debug build): figures of a debug build say nothing about a release build"
+        ])
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("Different library versions: one warning line, and the comparison still runs")
+    func environmentWarning() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = try Self.write(SyntheticRun.report(), "base", in: directory)
+        let other = try Self.write(SyntheticRun.report(openssl: "OpenSSL 3.5.0 8 Apr 2025"), "other", in: directory)
+        let result = try bench(["compare", base, other])
+        #expect(result.status == 0)
+        #expect(result.stderrLines == [
+            "bench: warning: the runs differ in openssl 'OpenSSL 3.0.19 27 Jan 2026' → 'OpenSSL 3.5.0 8 Apr 2025'; the comparison may reflect that rather than the code"
+        ])
+    }
+
+    @Test("A run saved as baseline, then compared against it in one command; history and its chart")
+    func baselineRunAndHistory() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let quick = ["--quick", "--backend", "swift", "--operation", "random", "--output", "out"]
+
+        let first = try bench(quick + ["--save-baseline"], in: directory)
+        #expect(first.status == 0, "stderr: \(first.stderr)")
+        let baseline = directory.appendingPathComponent("out/baseline.csv").path
+        #expect(try ReportFiles.readSummary(at: baseline).count == 1)
+
+        // A threshold no noise reaches, so that the verdict cannot depend on the machine's mood.
+        let second = try bench(quick + ["--baseline", baseline, "--threshold", "900"], in: directory)
+        #expect(second.status == 0, "stderr: \(second.stderr)")
+        #expect(second.stdout.contains("0 regressed, 0 improved, 1 unchanged (threshold 900%, alpha 0.01)"))
+
+        let promoted = try bench(["baseline", "out/latest.csv", "--output", "out"], in: directory)
+        #expect(promoted.status == 0)
+        let latestRun = try ReportFiles.readSummary(at: directory.appendingPathComponent("out/latest.csv").path)
+        #expect(try ReportFiles.readSummary(at: baseline).map(\.runID) == latestRun.map(\.runID))
+
+        let history = try bench(["history", "--output", "out", "--chart", "out/history.svg"], in: directory)
+        #expect(history.status == 0)
+        #expect(history.stdout.split(separator: "\n").filter { $0.hasPrefix("random") }.count == 2)
+        let chart = try String(contentsOf: directory.appendingPathComponent("out/history.svg"), encoding: .utf8)
+        #expect(chart.contains("<polyline"))
+        #expect(try listing(directory.appendingPathComponent("out")).contains("latest.svg"))
+    }
+}
