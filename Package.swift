@@ -61,9 +61,27 @@ let package = Package(
             dependencies: ["PKCE", "PKCEBackends"],
             resources: [.copy("Vectors")]
         ),
-        .target(name: "PKCEBenchTestSupport", dependencies: ["PKCEBenchKit", "PKCE"], path: "Tests/PKCEBenchTestSupport"),
+        .target(
+            name: "PKCEBenchTestSupport", dependencies: ["PKCEBenchKit", "PKCE"], path: "Tests/PKCEBenchTestSupport"),
         .testTarget(name: "PKCEBenchKitTests", dependencies: ["PKCEBenchKit", "PKCE", "PKCEBenchTestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["PKCEBenchKit", "PKCEBenchTestSupport", "bench"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: - Fuzzing
+
+// libFuzzer targets, built only by Fuzz/run with PKCEBENCH_FUZZ set: libFuzzer supplies their
+// main, so an ordinary build could not link them. They depend on nothing that needs a C library
+// beyond libc, so a fuzzing build does not compile swift-crypto.
+if Context.environment["PKCEBENCH_FUZZ"] != nil {
+    let fuzzTargets: [(String, Target.Dependency)] = [
+        ("FuzzVerifier", "PKCE"), ("FuzzChallenge", "PKCE"), ("FuzzCSV", "PKCEBenchKit"),
+    ]
+    for (name, dependency) in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: name, dependencies: [dependency], path: "Fuzz/\(name)",
+                swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PKCEBenchKit
 
 /// `bench compare`: regression tracking between two runs.
@@ -27,7 +28,9 @@ struct Compare: ParsableCommand {
         let baseline = try RunData.load(summaryAt: baselinePath)
         let current = try RunData.load(summaryAt: currentPath)
         let comparison = try Comparison(baseline: baseline, current: current, criteria: criteria)
-        warnAboutEnvironment(comparison)
+        if let warning = comparison.environmentWarning {
+            FileHandle.standardError.write(Data("bench: \(warning)\n".utf8))
+        }
         print(ComparisonFormatter.render(comparison, as: format), terminator: "")
         if comparison.hasRegression {
             throw ExitCode(ExitStatus.regression.rawValue)

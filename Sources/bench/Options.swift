@@ -18,15 +18,16 @@ struct CaseFilterOptions: ParsableArguments {
         name: .customLong("size"), parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
             "Sizes for every selected operation, repeated or comma-separated: the verifier length in characters (43-128) for verifier, challenge and verify; bytes for sha256 and random.",
-            discussion: "Defaults: verifier 43,128; challenge 43,55,56,128; verify 43; sha256 64,1024,16384; random 32."))
+            discussion: "Defaults: verifier 43,128; challenge 43,55,56,128; verify 43; sha256 64,1024,16384; random 32."
+        ))
     var sizeValues: [String] = []
 
     /// The selection these options make with `threads`, checked.
     func selection(threads: Int = 1) throws(BenchError) -> Selection {
-        var operations: [Operation] = []
+        var operations: [BenchmarkOperation] = []
         for name in split(operationNames) {
-            guard let operation = Operation(rawValue: name) else {
-                let valid = Operation.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let operation = BenchmarkOperation(rawValue: name) else {
+                let valid = BenchmarkOperation.allCases.map(\.rawValue).joined(separator: ", ")
                 throw BenchError(.usage, "unknown operation '\(name)'; valid operations: \(valid)")
             }
             operations.append(operation)
@@ -68,7 +69,9 @@ struct SelectionOptions: ParsableArguments {
 
 /// `--quick`, `--samples`, `--sample-time`, `--warmup`: how long and how often to measure.
 struct MeasurementOptions: ParsableArguments {
-    @Flag(help: "Run the whole default suite in a few seconds: fewer and shorter samples, for smoke tests, not decisions.")
+    @Flag(
+        help: "Run the whole default suite in a few seconds: fewer and shorter samples, for smoke tests, not decisions."
+    )
     var quick = false
 
     @Option(parsing: .unconditional, help: "Samples per case, at least 2. (default: 30, or 10 with --quick)")

@@ -14,7 +14,7 @@ struct Overhead: ParsableCommand {
         do {
             statistics = try HarnessOverhead.measure(plan: measurement.plan()) { InterruptSignals.received }
         } catch let error as Interrupted {
-            throw ExitCode(InterruptSignals.exitStatus(for: error.signal).rawValue)
+            throw InterruptSignals.error(for: error.signal)
         }
         guard let statistics else { throw BenchError(.backendFailed, "the empty case took no samples") }
         let figures = [statistics.median, statistics.p10, statistics.p90].map(SummaryFormatter.nanoseconds)

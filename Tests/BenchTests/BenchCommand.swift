@@ -20,13 +20,16 @@ struct CommandResult {
 ///   - arguments: The command line after `bench`.
 ///   - directory: The working directory; a new temporary one by default, so nothing lands in the
 ///     checkout.
+///   - stderrTo: Where standard error goes while the command runs, to watch it; a temporary file
+///     by default.
 ///   - afterStart: Called with the process once it runs, to signal it.
 func bench(
-    _ arguments: [String], in directory: URL? = nil, afterStart: ((Process) -> Void)? = nil
+    _ arguments: [String], in directory: URL? = nil, stderrTo stderrFile: URL? = nil,
+    afterStart: ((Process) -> Void)? = nil
 ) throws -> CommandResult {
     let directory = try directory ?? temporaryDirectory()
     let stdoutURL = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
-    let stderrURL = directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
+    let stderrURL = stderrFile ?? directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
     _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
     _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
     defer {

@@ -49,8 +49,9 @@ struct CompareCommandTests {
         let result = try bench(["compare", base, faster, "--format", "csv"])
         #expect(result.status == 0)
         let rows = result.stdout.split(separator: "\r\n").dropFirst()
-        #expect(rows.filter { $0.hasSuffix(",improved") }.map { $0.split(separator: ",").prefix(3).joined(separator: ",") }
-            == ["openssl,challenge,43"])
+        #expect(
+            rows.filter { $0.hasSuffix(",improved") }.map { $0.split(separator: ",").prefix(3).joined(separator: ",") }
+                == ["openssl,challenge,43"])
         #expect(rows.filter { $0.hasSuffix(",unchanged") }.count == 43)
     }
 
@@ -88,9 +89,10 @@ struct CompareCommandTests {
         let debug = try Self.write(SyntheticRun.report(build: "debug"), "debug", in: directory)
         let result = try bench(["compare", release, debug])
         #expect(result.status == 65)
-        #expect(result.stderrLines == [
-            "bench: cannot compare \(release) (release build) with \(debug) (debug build): figures of a debug build say nothing about a release build"
-        ])
+        #expect(
+            result.stderrLines == [
+                "bench: cannot compare \(release) (release build) with \(debug) (debug build): figures of a debug build say nothing about a release build"
+            ])
         #expect(result.stdout.isEmpty)
     }
 
@@ -102,9 +104,10 @@ struct CompareCommandTests {
         let other = try Self.write(SyntheticRun.report(openssl: "OpenSSL 3.5.0 8 Apr 2025"), "other", in: directory)
         let result = try bench(["compare", base, other])
         #expect(result.status == 0)
-        #expect(result.stderrLines == [
-            "bench: warning: the runs differ in openssl 'OpenSSL 3.0.19 27 Jan 2026' → 'OpenSSL 3.5.0 8 Apr 2025'; the comparison may reflect that rather than the code"
-        ])
+        #expect(
+            result.stderrLines == [
+                "bench: warning: the runs differ in openssl 'OpenSSL 3.0.19 27 Jan 2026' → 'OpenSSL 3.5.0 8 Apr 2025'; the comparison may reflect that rather than the code"
+            ])
     }
 
     @Test("A run saved as baseline, then compared against it in one command; history and its chart")

@@ -22,7 +22,7 @@ struct RunCommandTests {
         let summaries = try ReportFiles.readSummary(at: output.appendingPathComponent("latest.csv").path)
         let samples = try ReportFiles.readSamples(at: output.appendingPathComponent("latest.samples.csv").path)
         let expectedCases = ["openssl", "sodium", "swift", "crypto"].flatMap { backend in
-            Operation.allCases.flatMap { operation in
+            BenchmarkOperation.allCases.flatMap { operation in
                 operation.defaultSizes.map { CaseKey(backend: backend, operation: operation, size: $0, threads: 1) }
             }
         }

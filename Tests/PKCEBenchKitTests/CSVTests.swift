@@ -24,6 +24,23 @@ struct CSVTests {
         #expect(table.records.map(\.line) == [2, 3, 5, 7])
     }
 
+    @Test("A record of one empty field survives a round trip (found by FuzzCSV)")
+    func loneEmptyField() throws {
+        // The fuzzer's input: a one-column file whose records are quoted empty fields. Written
+        // unquoted, each record was an empty line, which the reader skips.
+        let table = try CSVTests.parse("<\n\"\"\n\"\"\n")
+        #expect(table.records.map(\.fields) == [[""], [""]])
+        let encoded = CSV.encode(header: table.header, records: table.records.map(\.fields))
+        #expect(encoded == "<\r\n\"\"\r\n\"\"\r\n")
+        #expect(
+            try CSVTests.parse(encoded)
+                == CSVTable(
+                    header: ["<"],
+                    records: [
+                        CSVRecord(line: 2, fields: [""]), CSVRecord(line: 3, fields: [""]),
+                    ]))
+    }
+
     @Test("The writer quotes only what needs it and ends records with CRLF")
     func encoding() {
         #expect(CSV.encodeRecord(["a", "b c", "d,e", "f\"g", ""]) == "a,b c,\"d,e\",\"f\"\"g\",\r\n")

@@ -30,12 +30,15 @@ struct ChartTests {
         let svg = ThroughputChart.svg(report.summaries)
         let bars = try Self.elements("rect", class: "bar", in: svg)
         #expect(bars.count == 44)
-        let identities = Set(bars.map { bar in
-            ["data-backend", "data-operation", "data-size"].map { Self.attribute($0, of: bar) ?? "" }
-        })
+        let identities = Set(
+            bars.map { bar in
+                ["data-backend", "data-operation", "data-size"].map { Self.attribute($0, of: bar) ?? "" }
+            })
         #expect(identities.count == 44)
         #expect(bars.allSatisfy { ($0.elements(forName: "title").first?.stringValue ?? "").contains("ops/s") })
-        for label in ["ops/s", "openssl", "sodium", "swift", "crypto", "challenge, 56 characters", "sha256, 16384 bytes"] {
+        for label in [
+            "ops/s", "openssl", "sodium", "swift", "crypto", "challenge, 56 characters", "sha256, 16384 bytes",
+        ] {
             #expect(svg.contains(label), "the chart lacks \(label)")
         }
     }
@@ -62,7 +65,8 @@ struct ChartTests {
 
     @Test("The history chart is XML with one line per case")
     func history() throws {
-        let rows = SyntheticRun.report(runID: "run-1").summaries + SyntheticRun.report(runID: "run-2", seed: 2).summaries
+        let rows =
+            SyntheticRun.report(runID: "run-1").summaries + SyntheticRun.report(runID: "run-2", seed: 2).summaries
         let svg = HistoryChart.svg(rows.filter { $0.operation == .challenge })
         let lines = try Self.elements("polyline", class: "trend", in: svg)
         #expect(lines.count == 16)

@@ -44,7 +44,8 @@ struct ComparisonTests {
     @Test("One case 10% faster: exactly that case improved, and no regression")
     func oneImprovement() throws {
         let comparison = try Comparison(
-            baseline: Self.data(SyntheticRun.report()), current: Self.data(SyntheticRun.report(scale: [Self.target: 0.9])))
+            baseline: Self.data(SyntheticRun.report()),
+            current: Self.data(SyntheticRun.report(scale: [Self.target: 0.9])))
         #expect(comparison.cases.filter { $0.verdict == .improved }.map(\.key) == [Self.target])
         #expect(comparison.cases.filter { $0.verdict != .improved }.allSatisfy { $0.verdict == .unchanged })
         #expect(!comparison.hasRegression)
@@ -53,7 +54,8 @@ struct ComparisonTests {
     @Test("A change within the threshold is unchanged, however significant")
     func withinThreshold() throws {
         let comparison = try Comparison(
-            baseline: Self.data(SyntheticRun.report()), current: Self.data(SyntheticRun.report(scale: [Self.target: 1.04])))
+            baseline: Self.data(SyntheticRun.report()),
+            current: Self.data(SyntheticRun.report(scale: [Self.target: 1.04])))
         let changed = try #require(comparison.cases.first { $0.key == Self.target })
         #expect((changed.pValue ?? 1) < 0.01)
         #expect(changed.verdict == .unchanged)
@@ -64,7 +66,8 @@ struct ComparisonTests {
         // Three samples a side cannot reach p < 0.01: the exact two-sided minimum is 0.1.
         let baseline = Self.data(SyntheticRun.report(samples: 3))
         let current = Self.data(SyntheticRun.report(samples: 3, scale: [Self.target: 1.5]))
-        let changed = try #require(try Comparison(baseline: baseline, current: current).cases.first { $0.key == Self.target })
+        let changed = try #require(
+            try Comparison(baseline: baseline, current: current).cases.first { $0.key == Self.target })
         #expect(changed.pValue == 0.1)
         #expect(changed.verdict == .unchanged)
     }
@@ -87,7 +90,8 @@ struct ComparisonTests {
         let current = Self.data(SyntheticRun.report(scale: [Self.target: 1.10]))
         let loose = try Comparison(baseline: baseline, current: current, criteria: .init(threshold: 0.2, alpha: 0.01))
         #expect(!loose.hasRegression)
-        let strict = try Comparison(baseline: baseline, current: current, criteria: .init(threshold: 0.05, alpha: 1e-30))
+        let strict = try Comparison(
+            baseline: baseline, current: current, criteria: .init(threshold: 0.05, alpha: 1e-30))
         #expect(!strict.hasRegression)
     }
 
@@ -131,6 +135,7 @@ struct ComparisonTests {
         let comparison = try Comparison(
             baseline: Self.data(SyntheticRun.report()),
             current: Self.data(SyntheticRun.report(openssl: "OpenSSL 3.5.0 8 Apr 2025")))
-        #expect(comparison.environmentDifferences == ["openssl 'OpenSSL 3.0.19 27 Jan 2026' → 'OpenSSL 3.5.0 8 Apr 2025'"])
+        #expect(
+            comparison.environmentDifferences == ["openssl 'OpenSSL 3.0.19 27 Jan 2026' → 'OpenSSL 3.5.0 8 Apr 2025'"])
     }
 }

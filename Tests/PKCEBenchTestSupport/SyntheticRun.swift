@@ -12,7 +12,7 @@ public func temporaryDirectory() throws -> URL {
 public enum SyntheticRun {
     /// The default suite's cases for the four shipped backends: 44 of them.
     public static let keys: [CaseKey] = ["openssl", "sodium", "swift", "crypto"].flatMap { backend in
-        Operation.allCases.flatMap { operation in
+        BenchmarkOperation.allCases.flatMap { operation in
             operation.defaultSizes.map { CaseKey(backend: backend, operation: operation, size: $0, threads: 1) }
         }
     }

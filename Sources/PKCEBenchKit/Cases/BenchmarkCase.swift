@@ -5,7 +5,7 @@ public struct BenchmarkCase: Sendable, CustomStringConvertible {
     /// The backend under test.
     public let backend: any PKCEBackend
     /// The operation measured.
-    public let operation: Operation
+    public let operation: BenchmarkOperation
     /// The verifier length in characters, or the message size in bytes.
     public let size: Int
     /// How many threads run the operation at once; throughput is their aggregate.
@@ -15,7 +15,7 @@ public struct BenchmarkCase: Sendable, CustomStringConvertible {
     ///
     /// - Precondition: `size` is in `operation.allowedSizes` and `threads` is at least 1; the
     ///   command line checks both before it gets here.
-    public init(backend: any PKCEBackend, operation: Operation, size: Int, threads: Int = 1) {
+    public init(backend: any PKCEBackend, operation: BenchmarkOperation, size: Int, threads: Int = 1) {
         precondition(operation.allowedSizes.contains(size), "size \(size) is invalid for \(operation)")
         precondition(threads >= 1, "a case needs at least one thread")
         self.backend = backend

@@ -3,14 +3,14 @@ public struct CaseKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The backend's ``PKCE/PKCEBackend/name``.
     public var backend: String
     /// The operation measured.
-    public var operation: Operation
+    public var operation: BenchmarkOperation
     /// The verifier length in characters, or the message size in bytes.
     public var size: Int
     /// How many threads ran the operation at once.
     public var threads: Int
 
     /// Creates a key.
-    public init(backend: String, operation: Operation, size: Int, threads: Int) {
+    public init(backend: String, operation: BenchmarkOperation, size: Int, threads: Int) {
         self.backend = backend
         self.operation = operation
         self.size = size

@@ -38,11 +38,13 @@ public enum HistoryChart {
 
         for (index, key) in keys.enumerated() {
             let color = SVG.palette[index % SVG.palette.count]
-            let byRun = Dictionary((medians[key] ?? []).map { ($0.runID, $0.nsMedian ?? 0) }, uniquingKeysWith: { a, _ in a })
+            let byRun = Dictionary(
+                (medians[key] ?? []).map { ($0.runID, $0.nsMedian ?? 0) }, uniquingKeysWith: { a, _ in a })
             let points = runs.enumerated().compactMap { position, run in
                 byRun[run].map { (x(position), plotBottom - $0 / axis.maximum * plotHeight, $0, run) }
             }
-            svg.polyline(points.map { ($0.0, $0.1) }, stroke: color, attributes: [("class", "trend"), ("data-case", "\(key)")])
+            svg.polyline(
+                points.map { ($0.0, $0.1) }, stroke: color, attributes: [("class", "trend"), ("data-case", "\(key)")])
             for point in points {
                 svg.circle(
                     x: point.0, y: point.1, radius: 3, fill: color,

@@ -36,7 +36,8 @@ struct SVG {
     }
 
     mutating func circle(x: Double, y: Double, radius: Double, fill: String, title: String? = nil) {
-        let open = "<circle cx=\"\(Self.number(x))\" cy=\"\(Self.number(y))\" r=\"\(Self.number(radius))\" fill=\"\(fill)\""
+        let open =
+            "<circle cx=\"\(Self.number(x))\" cy=\"\(Self.number(y))\" r=\"\(Self.number(radius))\" fill=\"\(fill)\""
         elements.append(title.map { open + "><title>\(Self.escape($0))</title></circle>" } ?? open + "/>")
     }
 
@@ -48,10 +49,12 @@ struct SVG {
         _ content: String, x: Double, y: Double, anchor: Anchor = .start, size: Double = 12, weight: String = "normal",
         rotate: Double? = nil
     ) {
-        let transform = rotate.map { " transform=\"rotate(\(Self.number($0)) \(Self.number(x)) \(Self.number(y)))\"" } ?? ""
+        let transform =
+            rotate.map { " transform=\"rotate(\(Self.number($0)) \(Self.number(x)) \(Self.number(y)))\"" } ?? ""
         elements.append(
             "<text x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" text-anchor=\"\(anchor.rawValue)\" "
-                + "font-size=\"\(Self.number(size))\" font-weight=\"\(weight)\"\(transform)>\(Self.escape(content))</text>")
+                + "font-size=\"\(Self.number(size))\" font-weight=\"\(weight)\"\(transform)>\(Self.escape(content))</text>"
+        )
     }
 
     /// The document, with a white background and a sans-serif font.

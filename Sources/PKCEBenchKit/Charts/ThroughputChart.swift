@@ -11,7 +11,7 @@ public enum ThroughputChart {
     public static func svg(_ rows: [SummaryRow]) -> String {
         let rows = rows.sorted { $0.key < $1.key }
         let backends = orderedBackends(rows)
-        var panels: [(Operation, Int)] = []
+        var panels: [(BenchmarkOperation, Int)] = []
         for row in rows where !panels.contains(where: { $0 == (row.operation, row.size) }) {
             panels.append((row.operation, row.size))
         }
@@ -21,7 +21,8 @@ public enum ThroughputChart {
         let rowsOfPanels = (panels.count + columns - 1) / columns
         var svg = SVG(width: width, height: top + panelHeight * Double(rowsOfPanels) + 10)
         let run = rows.first.map { "run \($0.runID), \($0.build) build, \($0.threads) thread(s)" } ?? "no cases"
-        svg.text("PKCEBench: operations per second by backend (higher is faster)", x: 20, y: 26, size: 16, weight: "bold")
+        svg.text(
+            "PKCEBench: operations per second by backend (higher is faster)", x: 20, y: 26, size: 16, weight: "bold")
         svg.text(run, x: 20, y: 46, size: 12)
         legend(&svg, backends: backends, x: width - 20, y: 26)
 
@@ -33,7 +34,9 @@ public enum ThroughputChart {
             let cases = rows.filter { $0.operation == operation && $0.size == size }
             let axis = Axis(largest: cases.compactMap(\.opsPerSec).max() ?? 1)
 
-            svg.text("\(operation.rawValue), \(size) \(operation.sizeUnit)", x: originX + 10, y: originY + 18, size: 13, weight: "bold")
+            svg.text(
+                "\(operation.rawValue), \(size) \(operation.sizeUnit)", x: originX + 10, y: originY + 18, size: 13,
+                weight: "bold")
             for tick in axis.ticks {
                 let y = plotBottom - tick / axis.maximum * (plotBottom - plotTop)
                 svg.line(x1: left, y1: y, x2: right, y2: y, stroke: tick == 0 ? "#333333" : "#dddddd")

@@ -78,6 +78,13 @@ public struct Comparison: Sendable {
         cases.contains { $0.verdict.isRegression }
     }
 
+    /// One line warning that the runs were made in different environments, or `nil` when they were not.
+    public var environmentWarning: String? {
+        guard !environmentDifferences.isEmpty else { return nil }
+        return "warning: the runs differ in " + environmentDifferences.joined(separator: "; ")
+            + "; the comparison may reflect that rather than the code"
+    }
+
     /// Whether any verdict rests on the threshold alone, for want of samples.
     public var usedThresholdOnly: Bool {
         cases.contains { $0.method == .threshold }

@@ -56,10 +56,14 @@ public enum ComparisonFormatter {
     static func notes(_ comparison: Comparison) -> [String] {
         let thresholdOnly = comparison.cases.filter { $0.method == .threshold }.count
         guard thresholdOnly > 0 else {
-            return ["verdicts: the change of the median beyond the threshold, and a two-sided Mann-Whitney U test on the samples with p < alpha"]
+            return [
+                "verdicts: the change of the median beyond the threshold, and a two-sided Mann-Whitney U test on the samples with p < alpha"
+            ]
         }
         let threshold = String(format: "%g%%", comparison.criteria.threshold * 100)
-        return ["no samples for \(thresholdOnly) case(s): their verdicts use the \(threshold) threshold alone, without a significance test"]
+        return [
+            "no samples for \(thresholdOnly) case(s): their verdicts use the \(threshold) threshold alone, without a significance test"
+        ]
     }
 
     private static func pValue(_ value: Double) -> String {

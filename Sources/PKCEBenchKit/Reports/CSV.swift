@@ -40,9 +40,12 @@ public enum CSV {
     /// Encodes one record, ending in CRLF.
     ///
     /// A field is quoted when it contains a comma, a double quote, CR or LF, or starts or ends
-    /// with a space; double quotes in it are doubled.
+    /// with a space, and when it is the only field of its record and empty; double quotes in it
+    /// are doubled.
     public static func encodeRecord(_ fields: [String]) -> String {
-        fields.map(encodeField).joined(separator: ",") + "\r\n"
+        // A record of one empty field would be an empty line, which readers skip: quote it.
+        if fields == [""] { return "\"\"\r\n" }
+        return fields.map(encodeField).joined(separator: ",") + "\r\n"
     }
 
     /// Encodes a header and records.

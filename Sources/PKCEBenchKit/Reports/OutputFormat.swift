@@ -43,7 +43,7 @@ public enum SummaryFormatter {
     }
 
     private struct GroupKey: Hashable {
-        let operation: Operation
+        let operation: BenchmarkOperation
         let size: Int
         let threads: Int
 

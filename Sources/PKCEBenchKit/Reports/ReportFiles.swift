@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Reading reports back: the summary and samples CSV files that runs write.
 public enum ReportFiles {
     /// The samples file that belongs to a summary file: `x.csv` → `x.samples.csv`.
@@ -14,7 +20,14 @@ public enum ReportFiles {
     ///   lacks a column, has a bad value, comes from another schema version, or has two rows for
     ///   one case.
     public static func readSummary(at path: String) throws(BenchError) -> [SummaryRow] {
-        let rows = try read(path, columns: ReportSchema.summary, empty: SummaryRow())
+        try summaries(from: contents(of: path), path: path)
+    }
+
+    /// Decodes the contents of a summary file holding one run, as ``readSummary(at:)`` does.
+    ///
+    /// - Parameter path: The file's name, for error messages.
+    public static func summaries(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
+        let rows = try decode(bytes, path: path, columns: ReportSchema.summary, empty: SummaryRow())
         try rejectDuplicates(rows, path: path) { "case \($0.key)" }
         return rows.map(\.row)
     }
@@ -23,7 +36,7 @@ public enum ReportFiles {
     ///
     /// - Throws: As ``readSummary(at:)``, but two rows for one case are an error only within one run.
     public static func readHistory(at path: String) throws(BenchError) -> [SummaryRow] {
-        let rows = try read(path, columns: ReportSchema.summary, empty: SummaryRow())
+        let rows = try decode(contents(of: path), path: path, columns: ReportSchema.summary, empty: SummaryRow())
         try rejectDuplicates(rows, path: path) { "case \($0.key) of run \($0.runID)" }
         return rows.map(\.row)
     }
@@ -32,9 +45,21 @@ public enum ReportFiles {
     ///
     /// - Throws: As ``readSummary(at:)``; two rows for one sample of one case are an error.
     public static func readSamples(at path: String) throws(BenchError) -> [SampleRow] {
-        let rows = try read(path, columns: ReportSchema.samples, empty: SampleRow())
+        try samples(from: contents(of: path), path: path)
+    }
+
+    /// Decodes the contents of a samples file, as ``readSamples(at:)`` does.
+    ///
+    /// - Parameter path: The file's name, for error messages.
+    public static func samples(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SampleRow] {
+        let rows = try decode(bytes, path: path, columns: ReportSchema.samples, empty: SampleRow())
         try rejectDuplicates(rows, path: path) { "sample \($0.sample) of case \($0.key)" }
         return rows.map(\.row)
+    }
+
+    /// The CSV text of summary rows, header first, as every summary file holds it.
+    public static func encodeSummary(_ rows: [SummaryRow]) -> String {
+        ReportSchema.encode(rows, columns: ReportSchema.summary)
     }
 
     /// Writes a run's summary to `path` and its samples beside it, both or neither.
@@ -43,7 +68,8 @@ public enum ReportFiles {
     public static func write(_ report: RunReport, summaryAt path: String) throws(BenchError) {
         var files = AtomicFiles()
         defer { files.discard() }
-        try files.stage(ReportSchema.encode(report.summaries, columns: ReportSchema.summary), at: URL(fileURLWithPath: path))
+        try files.stage(
+            ReportSchema.encode(report.summaries, columns: ReportSchema.summary), at: URL(fileURLWithPath: path))
         try files.stage(
             ReportSchema.encode(report.samples, columns: ReportSchema.samples),
             at: URL(fileURLWithPath: samplesPath(for: path)))
@@ -67,7 +93,10 @@ public enum ReportFiles {
     }
 
     /// The bytes of a file, or a ``BenchError`` (66) saying why there are none.
-    static func contents(of path: String) throws(BenchError) -> Data {
+    ///
+    /// POSIX `read` rather than `Data(contentsOf:)`, which leaks its buffer for an empty file
+    /// (LeakSanitizer reports it).
+    static func contents(of path: String) throws(BenchError) -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw .missing(path, "no such file")
@@ -75,23 +104,33 @@ public enum ReportFiles {
         guard !isDirectory.boolValue else {
             throw .missing(path, "is a directory, not a file")
         }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .missing(path, "cannot be read (\(Self.reason(error)))")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .missing(path, "cannot be read (\(String(cString: strerror(errno))))")
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                throw .missing(path, "cannot be read (\(String(cString: strerror(errno))))")
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
         }
     }
 
-    private static func read<Row>(
-        _ path: String, columns: [Column<Row>], empty: Row
+    private static func decode<Row>(
+        _ bytes: some Collection<UInt8>, path: String, columns: [Column<Row>], empty: Row
     ) throws(BenchError) -> [(line: Int, row: Row)] {
-        let data = try contents(of: path)
         let table: CSVTable
         do {
-            table = try CSV.parse(data)
+            table = try CSV.parse(bytes)
         } catch {
-            throw BenchError(
-                .malformedInput, "\(path):\(error.line)" + (error.column.map { ":\($0)" } ?? "") + ": \(error.message)")
+            let place = "\(path):\(error.line)" + (error.column.map { ":\($0)" } ?? "")
+            throw BenchError(.malformedInput, "\(place): \(error.message)")
         }
         return try ReportSchema.decode(table, columns: columns, empty: empty, path: path)
     }
@@ -109,7 +148,4 @@ public enum ReportFiles {
         }
     }
 
-    private static func reason(_ error: any Error) -> String {
-        (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
-    }
 }

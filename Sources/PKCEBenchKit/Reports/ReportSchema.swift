@@ -69,10 +69,12 @@ public enum ReportSchema {
         }
     }
 
-    private static func operationColumn<Row>(_ field: WritableKeyPath<Row, Operation> & Sendable) -> Column<Row> {
+    private static func operationColumn<Row>(_ field: WritableKeyPath<Row, BenchmarkOperation> & Sendable) -> Column<
+        Row
+    > {
         Column(name: "operation", encode: { $0[keyPath: field].rawValue }) { row, value throws(FieldError) in
-            guard let operation = Operation(rawValue: value) else {
-                let known = Operation.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let operation = BenchmarkOperation(rawValue: value) else {
+                let known = BenchmarkOperation.allCases.map(\.rawValue).joined(separator: ", ")
                 throw FieldError(message: "'\(value)' is not an operation (\(known))")
             }
             row[keyPath: field] = operation

@@ -16,7 +16,7 @@ public struct SummaryRow: Sendable, Equatable, Codable {
     /// The backend's name.
     public var backend = ""
     /// The operation measured.
-    public var operation = Operation.verifier
+    public var operation = BenchmarkOperation.verifier
     /// The verifier length in characters, or the message size in bytes.
     public var size = 0
     /// Threads that ran the case at once.
@@ -147,7 +147,7 @@ public struct SampleRow: Sendable, Equatable, Codable {
     /// The backend's name.
     public var backend = ""
     /// The operation measured.
-    public var operation = Operation.verifier
+    public var operation = BenchmarkOperation.verifier
     /// The verifier length in characters, or the message size in bytes.
     public var size = 0
     /// Threads that ran the case at once.

@@ -17,7 +17,16 @@ private let pendingSignal = Atomic<Int32>(0)
 /// second signal while the first is pending stops the process at once.
 public enum InterruptSignals {
     /// Catches SIGINT and SIGTERM from now on.
+    ///
+    /// Call it before starting threads: it also unblocks both signals on the calling thread, which
+    /// threads started later inherit: a parent may spawn this process with them blocked (the test
+    /// runner's threads do), and a blocked signal would never stop the run.
     public static func install() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber) { received in
                 let (exchanged, _) = pendingSignal.compareExchange(
@@ -39,5 +48,11 @@ public enum InterruptSignals {
     /// The exit status for a signal: 130 for SIGINT, 143 for SIGTERM.
     public static func exitStatus(for signal: Int32) -> ExitStatus {
         signal == SIGTERM ? .terminated : .interrupted
+    }
+
+    /// The error a command stopped by `signal` exits with: its status and a line saying so.
+    public static func error(for signal: Int32) -> BenchError {
+        let status = exitStatus(for: signal)
+        return BenchError(status, "stopped by \(status == .terminated ? "SIGTERM" : "SIGINT"); no report was written")
     }
 }

@@ -5,7 +5,7 @@ public struct Selection: Sendable, Equatable {
     /// Backend names; empty for all.
     public var backends: [String]
     /// Operations; empty for all.
-    public var operations: [Operation]
+    public var operations: [BenchmarkOperation]
     /// Sizes for every selected operation; empty for each operation's defaults.
     public var sizes: [Int]
     /// Threads per case.
@@ -16,7 +16,7 @@ public struct Selection: Sendable, Equatable {
     public static let maximumThreads = 256
 
     /// Creates a selection.
-    public init(backends: [String] = [], operations: [Operation] = [], sizes: [Int] = [], threads: Int = 1) {
+    public init(backends: [String] = [], operations: [BenchmarkOperation] = [], sizes: [Int] = [], threads: Int = 1) {
         self.backends = backends
         self.operations = operations
         self.sizes = sizes
@@ -33,7 +33,7 @@ public struct Selection: Sendable, Equatable {
             throw BenchError(
                 .usage, "unknown backend '\(name)'; valid backends: \(available.joined(separator: ", "))")
         }
-        for operation in operations.isEmpty ? Operation.allCases : operations {
+        for operation in operations.isEmpty ? BenchmarkOperation.allCases : operations {
             for size in sizes where !operation.allowedSizes.contains(size) {
                 let range = operation.allowedSizes
                 throw BenchError(
@@ -52,7 +52,7 @@ public struct Selection: Sendable, Equatable {
     /// - Parameter available: The backends to choose from, in their canonical order.
     public func cases(from available: [any PKCEBackend]) -> [BenchmarkCase] {
         let chosen = available.filter { backends.isEmpty || backends.contains($0.name) }
-        return (operations.isEmpty ? Operation.allCases : operations).flatMap { operation in
+        return (operations.isEmpty ? BenchmarkOperation.allCases : operations).flatMap { operation in
             (sizes.isEmpty ? operation.defaultSizes : sizes).flatMap { size in
                 chosen.map { BenchmarkCase(backend: $0, operation: operation, size: size, threads: threads) }
             }

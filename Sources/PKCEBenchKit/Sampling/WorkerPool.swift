@@ -1,13 +1,16 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Threads that run one case's workload at once, for one sample at a time.
 ///
 /// Each thread prepares and keeps its own workload for every case it runs, so no workload is
 /// ever shared between threads. A sample's time runs from the first thread's start to the last
 /// thread's end, both read on the worker threads, so waking them up is not timed.
-final class WorkerPool: Sendable {
+///
+/// `@unchecked Sendable`: `command` and `reports` are only touched with `lock` held. The lock is
+/// an `NSLock` rather than `Synchronization.Mutex` because ThreadSanitizer cannot see the
+/// ordering `Mutex`'s futex gives on Linux, and reports its critical sections as races.
+final class WorkerPool: @unchecked Sendable {
     /// What the threads do next.
     private enum Command: Sendable {
         case run(index: Int, benchmark: BenchmarkCase, iterations: Int)
@@ -24,8 +27,9 @@ final class WorkerPool: Sendable {
 
     /// The number of threads.
     let count: Int
-    private let command = Mutex<Command>(.stop)
-    private let reports: Mutex<[Report]>
+    private let lock = NSLock()
+    private var command = Command.stop
+    private var reports: [Report]
     private let go: [DispatchSemaphore]
     private let finished = DispatchSemaphore(value: 0)
 
@@ -33,7 +37,7 @@ final class WorkerPool: Sendable {
     init(threads count: Int) {
         precondition(count >= 1, "a pool needs at least one thread")
         self.count = count
-        self.reports = Mutex(Array(repeating: Report(), count: count))
+        self.reports = Array(repeating: Report(), count: count)
         self.go = (0..<count).map { _ in DispatchSemaphore(value: 0) }
         for worker in 0..<count {
             let thread = Thread { [self] in work(as: worker) }
@@ -44,7 +48,7 @@ final class WorkerPool: Sendable {
 
     /// Stops the threads once they finish what they are doing.
     func shutdown() {
-        command.withLock { $0 = .stop }
+        lock.withLock { command = .stop }
         go.forEach { $0.signal() }
     }
 
@@ -57,10 +61,10 @@ final class WorkerPool: Sendable {
     /// - Returns: Nanoseconds from the first thread's start to the last thread's end.
     /// - Throws: The first error a thread reports, from preparing its workload or running it.
     func measure(_ benchmark: BenchmarkCase, index: Int, iterations: Int) throws -> UInt64 {
-        command.withLock { $0 = .run(index: index, benchmark: benchmark, iterations: iterations) }
+        lock.withLock { command = .run(index: index, benchmark: benchmark, iterations: iterations) }
         go.forEach { $0.signal() }
         for _ in 0..<count { finished.wait() }
-        let reports = reports.withLock { $0 }
+        let reports = lock.withLock { self.reports }
         if let error = reports.lazy.compactMap(\.error).first {
             throw error
         }
@@ -73,7 +77,7 @@ final class WorkerPool: Sendable {
         var workloads: [Int: any Workload] = [:]
         while true {
             go[worker].wait()
-            guard case .run(let index, let benchmark, let iterations) = command.withLock({ $0 }) else { return }
+            guard case .run(let index, let benchmark, let iterations) = lock.withLock({ command }) else { return }
             var report = Report()
             do {
                 let workload = try workloads[index] ?? benchmark.makeWorkload()
@@ -84,7 +88,7 @@ final class WorkerPool: Sendable {
             } catch {
                 report.error = error
             }
-            reports.withLock { $0[worker] = report }
+            lock.withLock { reports[worker] = report }
             finished.signal()
         }
     }

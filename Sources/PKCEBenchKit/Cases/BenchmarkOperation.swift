@@ -1,7 +1,7 @@
 import PKCE
 
 /// What a benchmark case measures, one operation at a time.
-public enum Operation: String, CaseIterable, Codable, Comparable, Sendable {
+public enum BenchmarkOperation: String, CaseIterable, Codable, Comparable, Sendable {
     /// `CodeVerifier.generate(length:using:)`: random bytes and their base64url encoding.
     case verifier
     /// `CodeChallenge(verifier:using:)` with `S256`: SHA-256 of the verifier and its encoding.
@@ -50,7 +50,7 @@ public enum Operation: String, CaseIterable, Codable, Comparable, Sendable {
     }
 
     /// Operations order as ``allCases`` lists them, which is the order reports use.
-    public static func < (lhs: Operation, rhs: Operation) -> Bool {
+    public static func < (lhs: BenchmarkOperation, rhs: BenchmarkOperation) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

@@ -1,0 +1,119 @@
+import PKCE
+
+/// One run of the suite, from the correctness gate to the reports: what `bench`, `bench run` and
+/// `bench baseline` do, with the backends passed in so that tests can give it a broken one.
+public struct SuiteRunner {
+    /// The backends to choose cases from, in report order.
+    public var backends: [any PKCEBackend]
+    /// Which cases to measure.
+    public var selection: Selection
+    /// How long and how often.
+    public var plan: SamplingPlan
+    /// Where the reports go.
+    public var results: ResultsDirectory
+    /// What standard output shows.
+    public var format: OutputFormat
+    /// A summary file to compare the run with, and the criteria to use.
+    public var baseline: (path: String, criteria: ComparisonCriteria)?
+    /// Whether the run also becomes `baseline.csv`.
+    public var saveAsBaseline = false
+    /// Reads the run's environment; called once the inputs have been checked.
+    public var environment: () -> RunEnvironment
+    /// Receives standard output's text.
+    public var standardOutput: (String) -> Void
+    /// Receives progress and warnings, one line or redraw at a time.
+    public var progress: ProgressPrinter
+    /// Asked between samples whether a signal asked the run to stop.
+    public var interruption: () -> Int32? = { nil }
+
+    /// Creates a runner; see the properties for what each argument is.
+    public init(
+        backends: [any PKCEBackend], selection: Selection, plan: SamplingPlan, results: ResultsDirectory,
+        format: OutputFormat, environment: @escaping () -> RunEnvironment,
+        standardOutput: @escaping (String) -> Void, progress: ProgressPrinter
+    ) {
+        self.backends = backends
+        self.selection = selection
+        self.plan = plan
+        self.results = results
+        self.format = format
+        self.environment = environment
+        self.standardOutput = standardOutput
+        self.progress = progress
+    }
+
+    /// Runs the suite and writes its reports.
+    ///
+    /// Bad inputs (an unwritable output directory, a malformed history, a missing or malformed
+    /// baseline) fail before anything is measured. A backend that fails the correctness gate is
+    /// not measured; a case that fails during the run is reported as failed; the other cases
+    /// complete and all are written.
+    ///
+    /// - Returns: ``ExitStatus/ok``, or ``ExitStatus/regression`` when the comparison with the
+    ///   baseline found one.
+    /// - Throws: ``BenchError``: 73 or 65 for the output directory, 66 or 65 for the baseline,
+    ///   70 when a backend failed (after the reports are written), 130 or 143 when a signal
+    ///   stopped the run (nothing is written).
+    public func run() throws(BenchError) -> ExitStatus {
+        // The inputs first: a bad baseline must not leave a new, empty output directory behind.
+        let baselineData = try baseline.map { baseline throws(BenchError) in try RunData.load(summaryAt: baseline.path)
+        }
+        try results.prepare()
+        let cases = selection.cases(from: backends)
+        let environment = environment()
+        if environment.build != "release" {
+            progress.note(
+                "warning: this is a debug build; its figures are not representative (use swift run -c release bench)")
+        }
+
+        // Correctness before speed: a backend that gives a wrong answer is not timed.
+        var gateFailures: [String: String] = [:]
+        for backend in backends where cases.contains(where: { $0.backend.name == backend.name }) {
+            if let reason = CorrectnessGate.check(backend) {
+                gateFailures[backend.name] = "failed its correctness check: \(reason)"
+                progress.note("backend \(backend.name) failed its correctness check and is not measured: \(reason)")
+            }
+        }
+        let sampler = Sampler(
+            cases: cases.filter { gateFailures[$0.backend.name] == nil }, plan: plan, observer: progress,
+            interruption: interruption)
+        var measurements: [CaseMeasurement]
+        do {
+            measurements = try sampler.run()
+        } catch {
+            progress.finish()
+            throw InterruptSignals.error(for: error.signal)
+        }
+        progress.finish()
+        measurements += cases.compactMap { benchmark in
+            gateFailures[benchmark.backend.name].map { CaseMeasurement.failed(benchmark.key, reason: $0) }
+        }
+        let report = RunReport(environment: environment, measurements: measurements)
+
+        // A signal that came after the last sample still means: write nothing.
+        if let signal = interruption() { throw InterruptSignals.error(for: signal) }
+        let written = try results.save(report, asBaseline: saveAsBaseline)
+        progress.note("wrote \(written.map(\.lastPathComponent).joined(separator: ", ")) to \(results.url.path)")
+
+        var status = ExitStatus.ok
+        if let baseline, let baselineData {
+            let current = RunData(name: "this run", summaries: report.summaries, samples: report.samples)
+            let comparison = try Comparison(baseline: baselineData, current: current, criteria: baseline.criteria)
+            // Two CSV or JSON documents in one stream would be neither: those formats get the comparison only.
+            if format == .table || format == .markdown {
+                standardOutput(SummaryFormatter.render(report.summaries, as: format) + "\n")
+            }
+            if let warning = comparison.environmentWarning { progress.note(warning) }
+            standardOutput(ComparisonFormatter.render(comparison, as: format))
+            status = comparison.hasRegression ? .regression : .ok
+        } else {
+            standardOutput(SummaryFormatter.render(report.summaries, as: format))
+        }
+
+        if report.hasFailures {
+            let failed = report.summaries.filter { !$0.isOK }.map { "\($0.key)" }
+            throw BenchError(.backendFailed, "\(failed.count) case(s) failed: \(failed.joined(separator: ", "))")
+        }
+        return status
+    }
+}

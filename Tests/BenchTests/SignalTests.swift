@@ -1,0 +1,54 @@
+import Foundation
+import PKCEBenchKit
+import PKCEBenchTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("bench: stopped by a signal", .serialized)
+struct SignalTests {
+    /// Waits until `file` contains `text`, for at most a minute.
+    static func wait(for text: String, in file: URL) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if let contents = try? String(contentsOf: file, encoding: .utf8), contents.contains(text) { return }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        Issue.record("'\(text)' never appeared in \(file.lastPathComponent)")
+    }
+
+    @Test(
+        "SIGINT or SIGTERM mid-run: exit 130 or 143, baseline and history untouched, nothing new written",
+        arguments: [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, Int32(143), "SIGTERM")])
+    func stopped(signal: Int32, status: Int32, name: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let results = ResultsDirectory(path: directory.appendingPathComponent("out").path)
+        try results.prepare()
+        try results.save(SyntheticRun.report(), asBaseline: true)
+        let before = try snapshot(results.url)
+
+        let stderrFile = directory.appendingPathComponent("stderr.log")
+        let result = try bench(["--backend", "swift", "--output", "out"], in: directory, stderrTo: stderrFile) {
+            process in
+            // Signal once measuring has begun: the first case is calibrated.
+            try? Self.wait(for: "calibrated ", in: stderrFile)
+            kill(process.processIdentifier, signal)
+        }
+        #expect(result.status == status)
+        #expect(result.stderrLines.last == "bench: stopped by \(name); no report was written")
+        #expect(result.stdout.isEmpty)
+        #expect(try snapshot(results.url) == before, "the results directory changed")
+    }
+
+    /// Every file in a directory, hidden ones included, with its contents.
+    private func snapshot(_ directory: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            files[name] = try Data(contentsOf: directory.appendingPathComponent(name))
+        }
+        return files
+    }
+}
