@@ -23,7 +23,8 @@ struct Baseline: ParsableCommand {
         let results = ResultsDirectory(path: directory.path)
         guard let source else {
             return try SuiteRun(
-                selection: selection.selection(), plan: measurement.plan(), results: results,
+                selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
+                results: results,
                 format: format.format(), baseline: nil, saveAsBaseline: true
             ).execute()
         }

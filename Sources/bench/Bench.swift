@@ -16,7 +16,7 @@ struct Bench: ParsableCommand {
             66 missing input; 70 a backend failed its correctness check or failed during the run; \
             73 cannot write output; 130/143 interrupted by SIGINT/SIGTERM.
             """,
-        subcommands: [Run.self, Compare.self, Baseline.self, History.self, List.self, Overhead.self],
+        subcommands: [Run.self, Compare.self, Baseline.self, History.self, List.self, Overhead.self, Worker.self],
         defaultSubcommand: Run.self
     )
 

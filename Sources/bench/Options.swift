@@ -79,16 +79,35 @@ struct MeasurementOptions: ParsableArguments {
 
     @Option(
         name: .customLong("sample-time"), parsing: .unconditional,
-        help: "Target duration of one sample in milliseconds. (default: 10, or 2 with --quick)")
+        help: "Target duration of one sample in milliseconds. (default: 10, or 5 with --quick)")
     var sampleTime: Double?
 
     @Option(
         parsing: .unconditional,
-        help: "Warm-up per case in milliseconds, after calibration. (default: 50, or 5 with --quick)")
+        help: "Warm-up per case in milliseconds, after calibration. (default: 20, or 10 with --quick)")
     var warmup: Double?
 
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Processes that measure one after another, each taking a share of the samples, 1-64. (default: 5, or 2 with --quick)"
+    )
+    var processes: Int?
+
     func validate() throws {
-        try usage { () throws(BenchError) in _ = try plan() }
+        try usage { () throws(BenchError) in
+            _ = try plan()
+            _ = try processCount()
+        }
+    }
+
+    /// How many processes measure, checked.
+    func processCount() throws(BenchError) -> Int {
+        let count = processes ?? (quick ? 2 : 5)
+        guard (1...64).contains(count) else {
+            throw BenchError(.usage, "--processes must be 1 to 64, not \(count)")
+        }
+        return count
     }
 
     /// The sampling plan these options make, checked.

@@ -29,7 +29,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         try SuiteRun(
-            selection: selection.selection(), plan: measurement.plan(),
+            selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
             results: ResultsDirectory(path: directory.path), format: format.format(),
             baseline: try baselinePath.map { ($0, try criteria.criteria()) }, saveAsBaseline: saveBaseline
         ).execute()

@@ -4,10 +4,11 @@ import PKCEBackends
 import PKCEBenchKit
 
 /// Wires a run of the suite to this process: the shipped backends, the real environment,
-/// standard output and error, and the signals.
+/// standard output and error, the signals, and `bench worker` processes that measure.
 struct SuiteRun {
     var selection: Selection
     var plan: SamplingPlan
+    var processes: Int
     var results: ResultsDirectory
     var format: OutputFormat
     var baseline: (path: String, criteria: ComparisonCriteria)?
@@ -29,9 +30,20 @@ struct SuiteRun {
         runner.baseline = baseline
         runner.saveAsBaseline = saveAsBaseline
         runner.interruption = { InterruptSignals.received }
+        if processes > 1 {
+            let plan = plan
+            runner.processes = MeasuringProcesses(
+                count: processes, command: { (Self.executable, Worker.arguments(for: $0, plan: plan)) },
+                interruption: { InterruptSignals.received })
+        }
         let status = try runner.run()
         if status != .ok {
             throw ExitCode(status.rawValue)
         }
+    }
+
+    /// This program, to start it again as a worker.
+    static var executable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 }

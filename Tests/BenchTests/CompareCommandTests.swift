@@ -78,7 +78,7 @@ struct CompareCommandTests {
         #expect(document["regression"] as? Bool == false)
         let cases = try #require(document["cases"] as? [[String: Any]])
         #expect(cases.count == 44)
-        #expect(cases.allSatisfy { $0.count == 10 && $0["verdict"] as? String == "unchanged" })
+        #expect(cases.allSatisfy { $0.count == 11 && $0["verdict"] as? String == "unchanged" })
     }
 
     @Test("A debug build against a release build: 65, saying why")

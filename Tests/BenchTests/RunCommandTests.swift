@@ -84,6 +84,25 @@ struct RunCommandTests {
                 """)
     }
 
+    @Test("--processes shares the samples out among that many processes", arguments: [1, 3])
+    func processes(count: Int) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try bench(
+            ["--quick", "--processes", String(count), "--operation", "random", "--output", "out"], in: directory)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let samples = try ReportFiles.readSamples(at: directory.appendingPathComponent("out/latest.samples.csv").path)
+        #expect(samples.count == 4 * 10)
+        #expect(Set(samples.map(\.process)) == Set(0..<count))
+        for key in Set(samples.map(\.key)) {
+            // 10 samples: 4, 3 and 3 from three processes; each process calibrates for itself.
+            let perProcess = Dictionary(grouping: samples.filter { $0.key == key }, by: \.process).mapValues(\.count)
+            #expect(perProcess.values.reduce(0, +) == 10)
+            #expect(perProcess.values.allSatisfy { $0 >= 10 / count })
+        }
+        #expect(result.stderr.contains("measuring in process") == (count > 1))
+    }
+
     @Test("--threads runs every case on that many threads")
     func threads() throws {
         let directory = try temporaryDirectory()

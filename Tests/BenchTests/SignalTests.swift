@@ -33,8 +33,8 @@ struct SignalTests {
         let stderrFile = directory.appendingPathComponent("stderr.log")
         let result = try bench(["--backend", "swift", "--output", "out"], in: directory, stderrTo: stderrFile) {
             process in
-            // Signal once measuring has begun: the first case is calibrated.
-            try? Self.wait(for: "calibrated ", in: stderrFile)
+            // Signal once measuring has begun, in the first measuring process.
+            try? Self.wait(for: "measuring in process 1 of", in: stderrFile)
             kill(process.processIdentifier, signal)
         }
         #expect(result.status == status)

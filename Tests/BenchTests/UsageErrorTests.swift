@@ -61,6 +61,11 @@ struct UsageErrorTests {
             arguments: ["--samples", "1"], message: "bench: --samples must be 2 to 100000, not 1 (see 'bench --help')"),
         BadArguments(
             arguments: ["--samples", "0"], message: "bench: --samples must be 2 to 100000, not 0 (see 'bench --help')"),
+        BadArguments(
+            arguments: ["--processes", "0"], message: "bench: --processes must be 1 to 64, not 0 (see 'bench --help')"),
+        BadArguments(
+            arguments: ["--processes", "65"], message: "bench: --processes must be 1 to 64, not 65 (see 'bench --help')"
+        ),
         BadArguments(arguments: ["--bogus"], message: "bench: Unknown option '--bogus' (see 'bench --help')"),
     ]
 

@@ -51,6 +51,28 @@ struct ComparisonTests {
         #expect(!comparison.hasRegression)
     }
 
+    @Test("A busy machine that delays most samples moves the median but not the fastest sample: unchanged")
+    func disturbedRun() throws {
+        // As seen on a shared machine: in one run, the slower 80% of the samples are half as fast
+        // again, while the rest are as fast as ever.
+        let baseline = SyntheticRun.report()
+        let disturbed = RunReport(
+            environment: baseline.environment,
+            measurements: SyntheticRun.keys.map { key in
+                let samples = baseline.samples.filter { $0.key == key }.map(\.nsPerOp)
+                let cutoff = samples.sorted()[samples.count / 5]
+                return CaseMeasurement(
+                    key: key, iterations: 1000, nanosecondsPerOperation: samples.map { $0 > cutoff ? $0 * 1.5 : $0 },
+                    failure: nil)
+            })
+        let comparison = try Comparison(baseline: Self.data(baseline), current: Self.data(disturbed))
+        #expect(comparison.cases.allSatisfy { ($0.change ?? 0) > 0.05 })
+        // The median and the U test alone would have cried wolf for most cases.
+        let significant = comparison.cases.filter { ($0.pValue ?? 1) < 0.01 }.count
+        #expect(significant > comparison.cases.count / 2, "only \(significant) significant")
+        #expect(comparison.cases.allSatisfy { $0.fastestChange == 0 && $0.verdict == .unchanged })
+    }
+
     @Test("A change within the threshold is unchanged, however significant")
     func withinThreshold() throws {
         let comparison = try Comparison(

@@ -1,8 +1,10 @@
 /// What a comparison concluded about one case.
 public enum Verdict: String, Sendable, Codable, CaseIterable {
-    /// Slower by more than the threshold, and significantly so.
+    /// Slower by more than the threshold at the median and at the fastest sample, and
+    /// significantly so.
     case regressed
-    /// Faster by more than the threshold, and significantly so.
+    /// Faster by more than the threshold at the median and at the fastest sample, and
+    /// significantly so.
     case improved
     /// Neither: within the threshold, or not significant.
     case unchanged
@@ -23,9 +25,11 @@ public enum Verdict: String, Sendable, Codable, CaseIterable {
 
 /// How a case's verdict was reached.
 public enum ComparisonMethod: String, Sendable, Codable {
-    /// The change exceeds the threshold and the Mann–Whitney U test on the samples finds it significant.
+    /// The changes of the median and of the fastest sample exceed the threshold, and the
+    /// Mann–Whitney U test on the samples finds the change significant.
     case mannWhitney = "mann-whitney"
-    /// No samples for the case on one side: the change of the median against the threshold alone.
+    /// No samples for the case on one side: the changes of the median and of the fastest sample
+    /// against the threshold alone.
     case threshold
     /// Nothing to compare.
     case none
@@ -39,8 +43,10 @@ public struct CaseComparison: Sendable, Equatable {
     public let baselineMedian: Double?
     /// The current median nanoseconds per operation, when it has one.
     public let currentMedian: Double?
-    /// `current / baseline − 1`: positive is slower.
+    /// The change of the median: `current / baseline − 1`, positive is slower.
     public let change: Double?
+    /// The change of the fastest sample, `ns_min`: positive is slower.
+    public let fastestChange: Double?
     /// The Mann–Whitney U test's two-sided p-value, when both sides have samples.
     public let pValue: Double?
     /// How the verdict was reached.
@@ -127,30 +133,38 @@ public struct Comparison: Sendable {
         func verdict(_ verdict: Verdict) -> CaseComparison {
             CaseComparison(
                 key: key, baselineMedian: baseline?.nsMedian, currentMedian: current?.nsMedian, change: nil,
-                pValue: nil, method: .none, verdict: verdict)
+                fastestChange: nil, pValue: nil, method: .none, verdict: verdict)
         }
         guard let baseline else { return verdict(.onlyInCurrent) }
         guard let current else { return verdict(.onlyInBaseline) }
         guard let baselineMedian = baseline.nsMedian, baseline.isOK else { return verdict(.failedInBaseline) }
         guard let currentMedian = current.nsMedian, current.isOK else { return verdict(.failedInCurrent) }
 
-        let change = baselineMedian > 0 ? currentMedian / baselineMedian - 1 : 0
+        let change = relativeChange(from: baselineMedian, to: currentMedian)
+        let fastestChange = relativeChange(from: baseline.nsMin ?? baselineMedian, to: current.nsMin ?? currentMedian)
         var pValue: Double?
         if let baselineSamples, let currentSamples {
             pValue = MannWhitneyU(baselineSamples, currentSamples)?.pValue
         }
         let significant = pValue.map { $0 < criteria.alpha } ?? true
+        // A slower build slows every sample, the fastest included; a busy machine delays some
+        // samples and leaves the fastest where it was. Both must move for a verdict.
         let outcome: Verdict =
-            if change > criteria.threshold && significant {
+            if change > criteria.threshold && fastestChange > criteria.threshold && significant {
                 .regressed
-            } else if change < -criteria.threshold && significant {
+            } else if change < -criteria.threshold && fastestChange < -criteria.threshold && significant {
                 .improved
             } else {
                 .unchanged
             }
         return CaseComparison(
-            key: key, baselineMedian: baselineMedian, currentMedian: currentMedian, change: change, pValue: pValue,
-            method: pValue == nil ? .threshold : .mannWhitney, verdict: outcome)
+            key: key, baselineMedian: baselineMedian, currentMedian: currentMedian, change: change,
+            fastestChange: fastestChange, pValue: pValue, method: pValue == nil ? .threshold : .mannWhitney,
+            verdict: outcome)
+    }
+
+    private static func relativeChange(from baseline: Double, to current: Double) -> Double {
+        baseline > 0 ? current / baseline - 1 : 0
     }
 
     private static func differences(_ baseline: SummaryRow?, _ current: SummaryRow?) -> [String] {

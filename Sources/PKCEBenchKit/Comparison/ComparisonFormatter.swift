@@ -4,8 +4,8 @@ import Foundation
 public enum ComparisonFormatter {
     /// The columns of the CSV and JSON forms.
     static let columnNames = [
-        "backend", "operation", "size", "threads", "baseline_ns_median", "current_ns_median", "change_pct", "p_value",
-        "method", "verdict",
+        "backend", "operation", "size", "threads", "baseline_ns_median", "current_ns_median", "change_pct",
+        "fastest_change_pct", "p_value", "method", "verdict",
     ]
 
     /// Renders `comparison` in `format`.
@@ -21,15 +21,15 @@ public enum ComparisonFormatter {
         case .table, .markdown:
             var table = TextTable([
                 ("operation", .left), ("size", .right), ("threads", .right), ("backend", .left),
-                ("baseline ns/op", .right), ("current ns/op", .right), ("change", .right), ("p-value", .right),
-                ("verdict", .left),
+                ("baseline ns/op", .right), ("current ns/op", .right), ("change", .right), ("fastest", .right),
+                ("p-value", .right), ("verdict", .left),
             ])
             for item in comparison.cases {
                 table.append([
                     item.key.operation.rawValue, String(item.key.size), String(item.key.threads), item.key.backend,
                     item.baselineMedian.map(SummaryFormatter.nanoseconds) ?? "",
                     item.currentMedian.map(SummaryFormatter.nanoseconds) ?? "",
-                    item.change.map { String(format: "%+.1f%%", $0 * 100) } ?? "",
+                    item.change.map(percent) ?? "", item.fastestChange.map(percent) ?? "",
                     item.pValue.map(pValue) ?? "", item.verdict.rawValue,
                 ])
             }
@@ -66,6 +66,10 @@ public enum ComparisonFormatter {
         ]
     }
 
+    private static func percent(_ value: Double) -> String {
+        String(format: "%+.1f%%", value * 100)
+    }
+
     private static func pValue(_ value: Double) -> String {
         value < 0.001 ? "<0.001" : String(format: "%.3f", value)
     }
@@ -76,6 +80,7 @@ public enum ComparisonFormatter {
             item.baselineMedian.map { ReportSchema.format($0, decimals: 3) } ?? "",
             item.currentMedian.map { ReportSchema.format($0, decimals: 3) } ?? "",
             item.change.map { ReportSchema.format($0 * 100, decimals: 2) } ?? "",
+            item.fastestChange.map { ReportSchema.format($0 * 100, decimals: 2) } ?? "",
             item.pValue.map { String(format: "%.6g", $0) } ?? "", item.method.rawValue, item.verdict.rawValue,
         ]
     }
@@ -100,13 +105,15 @@ public enum ComparisonFormatter {
         let baselineNsMedian: Double?
         let currentNsMedian: Double?
         let changePct: Double?
+        let fastestChangePct: Double?
         let pValue: Double?
         let method: String
         let verdict: String
 
         enum CodingKeys: String, CodingKey {
             case backend, operation, size, threads, baselineNsMedian = "baseline_ns_median"
-            case currentNsMedian = "current_ns_median", changePct = "change_pct", pValue = "p_value", method, verdict
+            case currentNsMedian = "current_ns_median", changePct = "change_pct"
+            case fastestChangePct = "fastest_change_pct", pValue = "p_value", method, verdict
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -119,6 +126,7 @@ public enum ComparisonFormatter {
             try container.encode(baselineNsMedian, forKey: .baselineNsMedian)
             try container.encode(currentNsMedian, forKey: .currentNsMedian)
             try container.encode(changePct, forKey: .changePct)
+            try container.encode(fastestChangePct, forKey: .fastestChangePct)
             try container.encode(pValue, forKey: .pValue)
             try container.encode(method, forKey: .method)
             try container.encode(verdict, forKey: .verdict)
@@ -133,7 +141,8 @@ public enum ComparisonFormatter {
                 Case(
                     backend: item.key.backend, operation: item.key.operation.rawValue, size: item.key.size,
                     threads: item.key.threads, baselineNsMedian: item.baselineMedian,
-                    currentNsMedian: item.currentMedian, changePct: item.change.map { $0 * 100 }, pValue: item.pValue,
+                    currentNsMedian: item.currentMedian, changePct: item.change.map { $0 * 100 },
+                    fastestChangePct: item.fastestChange.map { $0 * 100 }, pValue: item.pValue,
                     method: item.method.rawValue, verdict: item.verdict.rawValue)
             })
         return encodeJSON(document)

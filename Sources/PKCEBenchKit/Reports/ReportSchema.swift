@@ -50,7 +50,8 @@ public enum ReportSchema {
         schemaColumn(\.schema),
         text("run_id", \.runID), text("backend", \.backend), operationColumn(\.operation),
         count("size", \.size, from: 0),
-        count("threads", \.threads), count("sample", \.sample, from: 0), count("iterations", \.iterations),
+        count("threads", \.threads), count("process", \.process, from: 0), count("sample", \.sample, from: 0),
+        count("iterations", \.iterations),
         Column(name: "ns_per_op", encode: { format($0.nsPerOp, decimals: 3) }) { row, value throws(FieldError) in
             row.nsPerOp = try number(value)
         },

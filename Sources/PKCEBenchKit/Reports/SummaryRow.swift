@@ -2,7 +2,7 @@
 ///
 /// The timing fields are nanoseconds per operation over the case's samples, and `nil` when the
 /// case failed.
-public struct SummaryRow: Sendable, Equatable, Codable {
+public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
     /// The report format's version: ``ReportSchema/version``.
     public var schema = ReportSchema.version
     /// The run this row belongs to: `<UTC timestamp>-<short commit>`.
@@ -25,7 +25,8 @@ public struct SummaryRow: Sendable, Equatable, Codable {
     public var status = SummaryRow.ok
     /// The number of samples taken.
     public var samples = 0
-    /// Operations per thread in each sample.
+    /// Operations per thread in each sample: the median over the samples, since each measuring
+    /// process calibrates anew.
     public var iterations = 0
     /// The median of the samples' nanoseconds per operation.
     public var nsMedian: Double?
@@ -109,17 +110,6 @@ public struct SummaryRow: Sendable, Equatable, Codable {
         }
     }
 
-    /// The case this row measures.
-    public var key: CaseKey {
-        get { CaseKey(backend: backend, operation: operation, size: size, threads: threads) }
-        set {
-            backend = newValue.backend
-            operation = newValue.operation
-            size = newValue.size
-            threads = newValue.threads
-        }
-    }
-
     /// Whether the case has results.
     public var isOK: Bool { status == Self.ok && nsMedian != nil }
 
@@ -139,7 +129,7 @@ public struct SummaryRow: Sendable, Equatable, Codable {
 }
 
 /// One sample of one case: a row of `<run>.samples.csv`.
-public struct SampleRow: Sendable, Equatable, Codable {
+public struct SampleRow: CaseRow, Sendable, Equatable, Codable {
     /// The report format's version: ``ReportSchema/version``.
     public var schema = ReportSchema.version
     /// The run this row belongs to: `<UTC timestamp>-<short commit>`.
@@ -152,6 +142,8 @@ public struct SampleRow: Sendable, Equatable, Codable {
     public var size = 0
     /// Threads that ran the case at once.
     public var threads = 1
+    /// Which of the run's measuring processes took the sample, from 0.
+    public var process = 0
     /// The sample's number within its case, from 0 in the order taken.
     public var sample = 0
     /// Operations per thread in the sample.
@@ -164,18 +156,33 @@ public struct SampleRow: Sendable, Equatable, Codable {
 
     /// The rows of a measured case's samples.
     public static func rows(of measurement: CaseMeasurement, runID: String) -> [SampleRow] {
-        measurement.nanosecondsPerOperation.enumerated().map { index, nanoseconds in
+        measurement.samples.enumerated().map { index, sample in
             var row = SampleRow()
             row.runID = runID
             row.key = measurement.key
+            row.process = sample.process
             row.sample = index
-            row.iterations = measurement.iterations
-            row.nsPerOp = nanoseconds
+            row.iterations = sample.iterations
+            row.nsPerOp = sample.nanosecondsPerOperation
             return row
         }
     }
+}
 
-    /// The case this sample belongs to.
+/// A report row that belongs to one case, and the key its four case columns make.
+public protocol CaseRow {
+    /// The backend's name.
+    var backend: String { get set }
+    /// The operation measured.
+    var operation: BenchmarkOperation { get set }
+    /// The verifier length in characters, or the message size in bytes.
+    var size: Int { get set }
+    /// Threads that ran the case at once.
+    var threads: Int { get set }
+}
+
+extension CaseRow {
+    /// The case this row belongs to.
     public var key: CaseKey {
         get { CaseKey(backend: backend, operation: operation, size: size, threads: threads) }
         set {

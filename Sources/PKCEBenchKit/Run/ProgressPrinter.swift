@@ -8,6 +8,8 @@ public final class ProgressPrinter: SamplingObserver {
     private let isTerminal: Bool
     private let write: (String) -> Void
     private let caseCount: Int
+    private let prefix: String
+    private let quietOffTerminal: Bool
     private var calibratedCount = 0
     private var lastDraw: UInt64 = 0
 
@@ -15,14 +17,21 @@ public final class ProgressPrinter: SamplingObserver {
     ///
     /// - Parameters:
     ///   - caseCount: How many cases the run has.
+    ///   - prefix: Put before every progress line, such as `process 2/5: `.
+    ///   - quietOffTerminal: Off a terminal, print nothing but failures: for a measuring process
+    ///     whose parent reports on it.
     ///   - isTerminal: Whether standard error is a terminal.
     ///   - write: Where the text goes; standard error by default.
     public init(
         caseCount: Int,
+        prefix: String = "",
+        quietOffTerminal: Bool = false,
         isTerminal: Bool = isatty(STDERR_FILENO) != 0,
         write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
     ) {
         self.caseCount = caseCount
+        self.prefix = prefix
+        self.quietOffTerminal = quietOffTerminal
         self.isTerminal = isTerminal
         self.write = write
     }
@@ -40,10 +49,10 @@ public final class ProgressPrinter: SamplingObserver {
     /// On a terminal, shows which case is being calibrated; otherwise, a line with its iterations.
     public func calibrated(_ key: CaseKey, iterations: Int, nanosecondsPerOperation: Double) {
         calibratedCount += 1
-        let estimate = SummaryFormatter.nanoseconds(nanosecondsPerOperation)
         if isTerminal {
-            draw("calibrating \(calibratedCount)/\(caseCount): \(key)")
-        } else {
+            draw("\(prefix)calibrating \(calibratedCount)/\(caseCount): \(key)")
+        } else if !quietOffTerminal {
+            let estimate = SummaryFormatter.nanoseconds(nanosecondsPerOperation)
             write("calibrated \(key): \(iterations) iterations per sample, about \(estimate) ns/op\n")
         }
     }
@@ -57,21 +66,33 @@ public final class ProgressPrinter: SamplingObserver {
     public func sampled(_ key: CaseKey, done: Int, of total: Int, remainingSeconds: Double) {
         guard isTerminal else { return }
         let percent = done * 100 / max(total, 1)
-        draw("sampling \(percent)% (\(done)/\(total)) \(key), about \(Int(remainingSeconds.rounded(.up))) s left")
+        draw(
+            "\(prefix)sampling \(percent)% (\(done)/\(total)) \(key), "
+                + "about \(Int(remainingSeconds.rounded(.up))) s left")
     }
 
     /// Off a terminal, a line with the case's median and its spread.
     public func finished(_ key: CaseKey, nanosecondsPerOperation: [Double]) {
-        guard !isTerminal, let statistics = Statistics(nanosecondsPerOperation) else { return }
+        guard !isTerminal && !quietOffTerminal, let statistics = Statistics(nanosecondsPerOperation) else { return }
         let median = SummaryFormatter.nanoseconds(statistics.median)
         let cv = String(format: "%.1f", statistics.coefficientOfVariation * 100)
         write("measured \(key): median \(median) ns/op ±\(cv)% over \(statistics.count) samples\n")
     }
 
-    /// Redraws the progress line, at most 20 times a second.
-    private func draw(_ line: String) {
+    /// A measuring process starts: a line off a terminal, the progress line on one.
+    public func process(_ index: Int, of count: Int, remainingSeconds: Double?) {
+        let left = remainingSeconds.map { ", about \(Int($0.rounded(.up))) s left" } ?? ""
+        if isTerminal {
+            draw("measuring in process \(index + 1) of \(count)\(left)", force: true)
+        } else {
+            write("measuring in process \(index + 1) of \(count)\(left)\n")
+        }
+    }
+
+    /// Redraws the progress line, at most 20 times a second unless forced.
+    private func draw(_ line: String, force: Bool = false) {
         let now = MonotonicClock.now()
-        guard now - lastDraw > 50_000_000 else { return }
+        guard force || now - lastDraw > 50_000_000 else { return }
         lastDraw = now
         write("\r\u{1B}[K" + line)
     }

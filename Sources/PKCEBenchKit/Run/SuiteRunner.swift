@@ -25,6 +25,9 @@ public struct SuiteRunner {
     public var progress: ProgressPrinter
     /// Asked between samples whether a signal asked the run to stop.
     public var interruption: () -> Int32? = { nil }
+    /// The processes that measure, when the samples are to come from several; `nil` to measure
+    /// in this process.
+    public var processes: MeasuringProcesses?
 
     /// Creates a runner; see the properties for what each argument is.
     public init(
@@ -74,16 +77,7 @@ public struct SuiteRunner {
                 progress.note("backend \(backend.name) failed its correctness check and is not measured: \(reason)")
             }
         }
-        let sampler = Sampler(
-            cases: cases.filter { gateFailures[$0.backend.name] == nil }, plan: plan, observer: progress,
-            interruption: interruption)
-        var measurements: [CaseMeasurement]
-        do {
-            measurements = try sampler.run()
-        } catch {
-            progress.finish()
-            throw InterruptSignals.error(for: error.signal)
-        }
+        var measurements = try measure(cases.filter { gateFailures[$0.backend.name] == nil })
         progress.finish()
         measurements += cases.compactMap { benchmark in
             gateFailures[benchmark.backend.name].map { CaseMeasurement.failed(benchmark.key, reason: $0) }
@@ -115,5 +109,34 @@ public struct SuiteRunner {
             throw BenchError(.backendFailed, "\(failed.count) case(s) failed: \(failed.joined(separator: ", "))")
         }
         return status
+    }
+
+    /// Samples the cases that passed the gate, in this process or in several.
+    private func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> [CaseMeasurement] {
+        guard let processes else {
+            do {
+                return try Sampler(cases: cases, plan: plan, observer: progress, interruption: interruption).run()
+            } catch {
+                progress.finish()
+                throw InterruptSignals.error(for: error.signal)
+            }
+        }
+        var narrowed = selection
+        narrowed.backends = backends.map(\.name).filter { name in cases.contains { $0.backend.name == name } }
+        let measurements: [CaseMeasurement]
+        do {
+            measurements = try processes.measure(cases, selection: narrowed, plan: plan, progress: progress)
+        } catch {
+            progress.finish()
+            throw error
+        }
+        for measurement in measurements {
+            if let failure = measurement.failure {
+                progress.failed(measurement.key, reason: failure)
+            } else {
+                progress.finished(measurement.key, nanosecondsPerOperation: measurement.nanosecondsPerOperation)
+            }
+        }
+        return measurements
     }
 }

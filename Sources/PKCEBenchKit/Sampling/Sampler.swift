@@ -1,26 +1,70 @@
+/// One sample: a timed run of a case's operation, `iterations` times on each thread.
+public struct Sample: Sendable, Equatable {
+    /// Operations per thread.
+    public var iterations: Int
+    /// The sample's wall time over `iterations × threads`.
+    public var nanosecondsPerOperation: Double
+    /// Which of the run's measuring processes took it, from 0.
+    public var process: Int
+
+    /// Creates a sample.
+    public init(iterations: Int, nanosecondsPerOperation: Double, process: Int = 0) {
+        self.iterations = iterations
+        self.nanosecondsPerOperation = nanosecondsPerOperation
+        self.process = process
+    }
+}
+
 /// The samples of one case, or why it has none.
 public struct CaseMeasurement: Sendable {
     /// The case measured.
     public let key: CaseKey
-    /// Operations per thread in each sample, chosen by calibration.
-    public let iterations: Int
-    /// Nanoseconds per operation of each sample, in the order taken; for N threads, a sample's wall
-    /// time divided by N × ``iterations``, so that throughput is the aggregate.
-    public let nanosecondsPerOperation: [Double]
+    /// The samples, in the order taken; empty when the case failed.
+    public let samples: [Sample]
     /// Why the case failed, if it did; its samples are then discarded.
     public let failure: String?
 
-    /// A case that was measured, or failed after `iterations` had been chosen.
-    public init(key: CaseKey, iterations: Int, nanosecondsPerOperation: [Double], failure: String?) {
+    /// A case with its samples, or a failure.
+    public init(key: CaseKey, samples: [Sample], failure: String?) {
         self.key = key
-        self.iterations = iterations
-        self.nanosecondsPerOperation = nanosecondsPerOperation
+        self.samples = failure == nil ? samples : []
         self.failure = failure
+    }
+
+    /// A case measured in one process, every sample with the same iterations.
+    public init(key: CaseKey, iterations: Int, nanosecondsPerOperation: [Double], failure: String?) {
+        self.init(
+            key: key,
+            samples: nanosecondsPerOperation.map { Sample(iterations: iterations, nanosecondsPerOperation: $0) },
+            failure: failure)
     }
 
     /// A case that was not measured, and why.
     public static func failed(_ key: CaseKey, reason: String) -> CaseMeasurement {
-        CaseMeasurement(key: key, iterations: 0, nanosecondsPerOperation: [], failure: reason)
+        CaseMeasurement(key: key, samples: [], failure: reason)
+    }
+
+    /// Nanoseconds per operation of each sample, in the order taken.
+    public var nanosecondsPerOperation: [Double] {
+        samples.map(\.nanosecondsPerOperation)
+    }
+
+    /// The median of the samples' iterations: calibration picks them anew in each process.
+    public var iterations: Int {
+        let sorted = samples.map(\.iterations).sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    /// The measurements of one case from several processes as one: their samples in process
+    /// order, or the first failure.
+    ///
+    /// - Precondition: every part measures `key`.
+    static func merging(_ parts: [CaseMeasurement], key: CaseKey) -> CaseMeasurement {
+        precondition(parts.allSatisfy { $0.key == key }, "merging measurements of different cases")
+        if let failure = parts.lazy.compactMap(\.failure).first {
+            return .failed(key, reason: failure)
+        }
+        return CaseMeasurement(key: key, samples: parts.flatMap(\.samples), failure: nil)
     }
 }
 
@@ -56,6 +100,8 @@ public struct Sampler {
     public weak var observer: (any SamplingObserver)?
     /// Asked between samples whether to stop; returns the signal received, if any.
     public let interruption: () -> Int32?
+    /// The number this process's samples carry, when several processes measure one run.
+    public var process = 0
 
     /// Creates a sampler.
     ///
@@ -127,8 +173,9 @@ public struct Sampler {
         return cases.indices.map { index in
             CaseMeasurement(
                 key: cases[index].key,
-                iterations: iterations[index],
-                nanosecondsPerOperation: failures[index] == nil ? samples[index] : [],
+                samples: samples[index].map {
+                    Sample(iterations: iterations[index], nanosecondsPerOperation: $0, process: process)
+                },
                 failure: failures[index])
         }
     }

@@ -18,11 +18,11 @@ public struct SamplingPlan: Sendable, Equatable {
         self.samples = samples
     }
 
-    /// The default: 10 ms samples, 30 of them per case, after 50 ms of warm-up.
-    public static let standard = SamplingPlan(warmup: .milliseconds(50), sampleTime: .milliseconds(10), samples: 30)
+    /// The default: 10 ms samples, 30 of them per case, after 20 ms of warm-up.
+    public static let standard = SamplingPlan(warmup: .milliseconds(20), sampleTime: .milliseconds(10), samples: 30)
 
     /// `--quick`: the whole default suite in a few seconds, for smoke tests and CI, not for decisions.
-    public static let quick = SamplingPlan(warmup: .milliseconds(5), sampleTime: .milliseconds(2), samples: 10)
+    public static let quick = SamplingPlan(warmup: .milliseconds(10), sampleTime: .milliseconds(5), samples: 10)
 }
 
 extension Duration {

@@ -1,0 +1,196 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Measures a run's cases in several processes, one after another, and pools their samples.
+///
+/// A process's timings carry biases of their own: where address-space randomisation placed code
+/// and data, which core the process ran on, what else the machine did meanwhile. Measured here,
+/// the fastest sample of one case moved by up to 10% from one process to the next while staying
+/// within 1% inside a process; pooling samples from several processes averages that out, as
+/// pyperf does with its worker processes. Each process calibrates, warms up and samples every
+/// case, interleaved, and takes an even share of the samples.
+public struct MeasuringProcesses {
+    /// What a measuring process is told to do.
+    public struct Assignment: Sendable {
+        /// Its number, from 0.
+        public let index: Int
+        /// How many processes there are.
+        public let count: Int
+        /// The cases it measures: the run's selection, narrowed to the backends that passed the
+        /// correctness gate.
+        public let selection: Selection
+        /// How many samples of each case it takes.
+        public let samples: Int
+        /// Where it writes its report: a summary CSV, with the samples CSV beside it.
+        public let reportPath: String
+    }
+
+    /// How many processes to use; fewer when there are not at least two samples for each.
+    public var count: Int
+    /// The program and arguments that carry out an assignment: normally `bench worker …`.
+    public var command: (Assignment) -> (executable: String, arguments: [String])
+    /// Asked while a process runs whether a signal asked the run to stop.
+    public var interruption: () -> Int32?
+
+    /// Creates a measurer; see the properties for what each argument is.
+    public init(
+        count: Int, command: @escaping (Assignment) -> (executable: String, arguments: [String]),
+        interruption: @escaping () -> Int32?
+    ) {
+        self.count = count
+        self.command = command
+        self.interruption = interruption
+    }
+
+    /// Measures `cases`, which `selection` makes, with `plan`, its samples shared out among the
+    /// processes.
+    ///
+    /// - Returns: One measurement per case, in the order of `cases`, with the samples of every
+    ///   process; a case that failed in any process is failed.
+    /// - Throws: ``BenchError``: 130 or 143 when a signal stopped the run (the running process
+    ///   is stopped too); 70 when a process crashed or wrote no report; 73 when the temporary
+    ///   directory for their reports cannot be made.
+    public func measure(
+        _ cases: [BenchmarkCase], selection: Selection, plan: SamplingPlan, progress: ProgressPrinter?
+    ) throws(BenchError) -> [CaseMeasurement] {
+        guard !cases.isEmpty else { return [] }
+        let processes = max(1, min(count, plan.samples / 2))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkcebench-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotWrite(directory.path, "cannot create a directory for the measuring processes")
+        }
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        var parts: [CaseKey: [CaseMeasurement]] = [:]
+        let started = MonotonicClock.now()
+        for index in 0..<processes {
+            let elapsed = Double(MonotonicClock.now() - started) / 1e9
+            progress?.process(
+                index, of: processes,
+                remainingSeconds: index == 0 ? nil : elapsed / Double(index) * Double(processes - index))
+            let assignment = Assignment(
+                index: index, count: processes, selection: selection,
+                samples: plan.samples / processes + (index < plan.samples % processes ? 1 : 0),
+                reportPath: directory.appendingPathComponent("process-\(index).csv").path)
+            try run(assignment)
+            let measured = try read(assignment, cases: cases)
+            for measurement in measured {
+                parts[measurement.key, default: []].append(measurement)
+            }
+        }
+        return cases.map { CaseMeasurement.merging(parts[$0.key] ?? [], key: $0.key) }
+    }
+
+    /// Runs one process to its end, stopping it when a signal asks the run to stop.
+    private func run(_ assignment: Assignment) throws(BenchError) {
+        let (executable, arguments) = command(assignment)
+        let process = try ChildProcess(executable: executable, arguments: arguments)
+        while true {
+            if let status = process.poll() {
+                switch status {
+                case .exited(0):
+                    return
+                case .exited(let code):
+                    throw BenchError(.backendFailed, "measuring process \(assignment.index + 1) exited with \(code)")
+                case .signalled(let signal):
+                    throw BenchError(
+                        .backendFailed, "measuring process \(assignment.index + 1) died of signal \(signal)")
+                }
+            }
+            if let signal = interruption() {
+                process.stop(with: signal)
+                throw InterruptSignals.error(for: signal)
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// The measurements a finished process reported.
+    private func read(_ assignment: Assignment, cases: [BenchmarkCase]) throws(BenchError) -> [CaseMeasurement] {
+        let summaries = try ReportFiles.readSummary(at: assignment.reportPath)
+        let samples = Dictionary(
+            grouping: try ReportFiles.readSamples(at: ReportFiles.samplesPath(for: assignment.reportPath)), by: \.key)
+        let reported = Dictionary(summaries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        return cases.map { benchmark in
+            let key = benchmark.key
+            guard let row = reported[key] else {
+                return .failed(key, reason: "measuring process \(assignment.index + 1) did not report it")
+            }
+            guard row.isOK else { return .failed(key, reason: row.error) }
+            let taken = (samples[key] ?? []).sorted { $0.sample < $1.sample }.map {
+                Sample(iterations: $0.iterations, nanosecondsPerOperation: $0.nsPerOp, process: assignment.index)
+            }
+            return CaseMeasurement(key: key, samples: taken, failure: nil)
+        }
+    }
+}
+
+/// A child process started with `posix_spawn`, its standard output discarded and its standard
+/// error shared with this process. (Foundation's `Process` leaks under LeakSanitizer.)
+private final class ChildProcess {
+    enum Status {
+        case exited(Int32)
+        case signalled(Int32)
+    }
+
+    private let pid: pid_t
+    private var finished: Status?
+
+    init(executable: String, arguments: [String]) throws(BenchError) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+
+        // The child starts with default handlers and nothing blocked, whatever this process set.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        sigaddset(&handled, SIGINT)
+        sigaddset(&handled, SIGTERM)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &handled)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        guard status == 0 else {
+            throw BenchError(
+                .backendFailed, "cannot start a measuring process (\(executable)): \(String(cString: strerror(status)))"
+            )
+        }
+        self.pid = pid
+    }
+
+    /// The status once the process has ended; `nil` while it runs.
+    func poll() -> Status? {
+        if let finished { return finished }
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        guard result == pid else { return nil }
+        // WIFEXITED and WEXITSTATUS are macros Swift cannot import.
+        finished = status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
+        return finished
+    }
+
+    /// Passes `signal` on and waits for the process to end.
+    func stop(with signal: Int32) {
+        guard poll() == nil else { return }
+        kill(pid, signal)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+}
