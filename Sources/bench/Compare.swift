@@ -28,7 +28,7 @@ struct Compare: ParsableCommand {
         let baseline = try RunData.load(summaryAt: baselinePath)
         let current = try RunData.load(summaryAt: currentPath)
         let comparison = try Comparison(baseline: baseline, current: current, criteria: criteria)
-        if let warning = comparison.environmentWarning {
+        for warning in comparison.warnings {
             FileHandle.standardError.write(Data("bench: \(warning)\n".utf8))
         }
         print(ComparisonFormatter.render(comparison, as: format), terminator: "")

@@ -74,12 +74,12 @@ struct MeasurementOptions: ParsableArguments {
     )
     var quick = false
 
-    @Option(parsing: .unconditional, help: "Samples per case, at least 2. (default: 30, or 10 with --quick)")
+    @Option(parsing: .unconditional, help: "Samples per case, at least 2. (default: 90, or 10 with --quick)")
     var samples: Int?
 
     @Option(
         name: .customLong("sample-time"), parsing: .unconditional,
-        help: "Target duration of one sample in milliseconds. (default: 10, or 5 with --quick)")
+        help: "Target duration of one sample in milliseconds. (default: 5)")
     var sampleTime: Double?
 
     @Option(

@@ -18,6 +18,7 @@ struct ComparisonTests {
         #expect(comparison.cases.allSatisfy { $0.verdict == .unchanged && $0.change == 0 && $0.pValue == 1 })
         #expect(!comparison.hasRegression)
         #expect(comparison.environmentDifferences.isEmpty)
+        #expect(comparison.warnings.isEmpty)
     }
 
     @Test("Two runs with different noise: nothing changed")
@@ -71,6 +72,11 @@ struct ComparisonTests {
         let significant = comparison.cases.filter { ($0.pValue ?? 1) < 0.01 }.count
         #expect(significant > comparison.cases.count / 2, "only \(significant) significant")
         #expect(comparison.cases.allSatisfy { $0.fastestChange == 0 && $0.verdict == .unchanged })
+        // And the reader is told that the current run was too noisy to see a small regression.
+        #expect(comparison.warnings.count == 1)
+        #expect(
+            comparison.warnings.first?.hasPrefix(
+                "warning: \(disturbed.environment.runID) was measured on a busy machine") == true)
     }
 
     @Test("A change within the threshold is unchanged, however significant")

@@ -84,11 +84,28 @@ public struct Comparison: Sendable {
         cases.contains { $0.verdict.isRegression }
     }
 
-    /// One line warning that the runs were made in different environments, or `nil` when they were not.
-    public var environmentWarning: String? {
-        guard !environmentDifferences.isEmpty else { return nil }
-        return "warning: the runs differ in " + environmentDifferences.joined(separator: "; ")
-            + "; the comparison may reflect that rather than the code"
+    /// How disturbed each run was, by name: over its cases, the median of how far the median
+    /// sits above the fastest sample. A quiet run here measures 2 to 4%; one that other tenants
+    /// slowed, 8 to 40%.
+    public let disturbance: [(run: String, median: Double)]
+
+    /// The warnings a reader needs before trusting the verdicts: runs made in different
+    /// environments, and runs so disturbed that a regression of the threshold's size could hide
+    /// under their noise. One line each.
+    public var warnings: [String] {
+        var lines: [String] = []
+        if !environmentDifferences.isEmpty {
+            lines.append(
+                "warning: the runs differ in " + environmentDifferences.joined(separator: "; ")
+                    + "; the comparison may reflect that rather than the code")
+        }
+        for (run, median) in disturbance where median > criteria.threshold {
+            lines.append(
+                "warning: \(run) was measured on a busy machine: the median of a typical case is "
+                    + String(format: "%.0f%%", median * 100) + " above its fastest sample, so a smaller "
+                    + "regression may go unseen; measure again")
+        }
+        return lines
     }
 
     /// Whether any verdict rests on the threshold alone, for want of samples.
@@ -116,6 +133,13 @@ public struct Comparison: Sendable {
         }
         self.criteria = criteria
         self.environmentDifferences = Self.differences(baseline.summaries.first, current.summaries.first)
+        self.disturbance = [baseline, current].compactMap { run in
+            let spreads = run.summaries.compactMap { row -> Double? in
+                guard row.isOK, let median = row.nsMedian, let fastest = row.nsMin, fastest > 0 else { return nil }
+                return median / fastest - 1
+            }
+            return Statistics(spreads).map { (run.name, $0.median) }
+        }
 
         let baselineRows = Dictionary(uniqueKeysWithValues: baseline.summaries.map { ($0.key, $0) })
         let currentRows = Dictionary(uniqueKeysWithValues: current.summaries.map { ($0.key, $0) })

@@ -97,7 +97,7 @@ public struct SuiteRunner {
             if format == .table || format == .markdown {
                 standardOutput(SummaryFormatter.render(report.summaries, as: format) + "\n")
             }
-            if let warning = comparison.environmentWarning { progress.note(warning) }
+            comparison.warnings.forEach(progress.note)
             standardOutput(ComparisonFormatter.render(comparison, as: format))
             status = comparison.hasRegression ? .regression : .ok
         } else {
