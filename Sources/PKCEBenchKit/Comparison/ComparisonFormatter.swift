@@ -57,7 +57,8 @@ public enum ComparisonFormatter {
         let thresholdOnly = comparison.cases.filter { $0.method == .threshold }.count
         guard thresholdOnly > 0 else {
             return [
-                "verdicts: the change of the median beyond the threshold, and a two-sided Mann-Whitney U test on the samples with p < alpha"
+                "verdicts: the median and the fastest sample both changed beyond the threshold, "
+                    + "and a two-sided Mann-Whitney U test on the samples gives p < alpha"
             ]
         }
         let threshold = String(format: "%g%%", comparison.criteria.threshold * 100)

@@ -8,6 +8,8 @@ public struct HistoryTrend: Sendable, Equatable {
         public let commit: String
         /// The median nanoseconds per operation, or `nil` when the case failed in that run.
         public let nsMedian: Double?
+        /// The fastest sample's nanoseconds per operation: what a busy machine moves least.
+        public let nsMin: Double?
         /// The change against the previous run that has a figure: positive is slower.
         public let change: Double?
     }
@@ -37,7 +39,9 @@ public struct HistoryTrend: Sendable, Equatable {
                 var change: Double?
                 if let median, let previous, previous > 0 { change = median / previous - 1 }
                 if let median { previous = median }
-                return Point(runID: row.runID, commit: row.commit, nsMedian: median, change: change)
+                return Point(
+                    runID: row.runID, commit: row.commit, nsMedian: median, nsMin: row.isOK ? row.nsMin : nil,
+                    change: change)
             }
             return HistoryTrend(key: key, points: points)
         }
@@ -48,7 +52,9 @@ public struct HistoryTrend: Sendable, Equatable {
 public enum HistoryFormatter {
     /// Renders `trends` in `format`: one row per case and run, grouped by case.
     public static func render(_ trends: [HistoryTrend], as format: OutputFormat) -> String {
-        let header = ["operation", "size", "threads", "backend", "run_id", "commit", "ns_median", "change_pct"]
+        let header = [
+            "operation", "size", "threads", "backend", "run_id", "commit", "ns_median", "ns_min", "change_pct",
+        ]
         let rows = trends.flatMap { trend in
             trend.points.map { point in
                 (trend.key, point)
@@ -62,6 +68,7 @@ public enum HistoryFormatter {
                     [
                         key.operation.rawValue, String(key.size), String(key.threads), key.backend, point.runID,
                         point.commit, point.nsMedian.map { ReportSchema.format($0, decimals: 3) } ?? "",
+                        point.nsMin.map { ReportSchema.format($0, decimals: 3) } ?? "",
                         point.change.map { ReportSchema.format($0 * 100, decimals: 2) } ?? "",
                     ]
                 })
@@ -70,13 +77,13 @@ public enum HistoryFormatter {
                 rows.map { key, point in
                     Record(
                         operation: key.operation.rawValue, size: key.size, threads: key.threads, backend: key.backend,
-                        runID: point.runID, commit: point.commit, nsMedian: point.nsMedian,
+                        runID: point.runID, commit: point.commit, nsMedian: point.nsMedian, nsMin: point.nsMin,
                         changePct: point.change.map { $0 * 100 })
                 })
         case .table, .markdown:
             var table = TextTable([
                 ("operation", .left), ("size", .right), ("threads", .right), ("backend", .left), ("run", .left),
-                ("commit", .left), ("median ns/op", .right), ("change", .right),
+                ("commit", .left), ("median ns/op", .right), ("change", .right), ("fastest ns/op", .right),
             ])
             var groupStarts: Set<Int> = []
             for trend in trends {
@@ -87,6 +94,7 @@ public enum HistoryFormatter {
                         trend.key.backend, point.runID, point.commit,
                         point.nsMedian.map(SummaryFormatter.nanoseconds) ?? "failed",
                         point.change.map { String(format: "%+.1f%%", $0 * 100) } ?? "",
+                        point.nsMin.map(SummaryFormatter.nanoseconds) ?? "",
                     ])
                 }
             }
@@ -102,10 +110,11 @@ public enum HistoryFormatter {
         let runID: String
         let commit: String
         let nsMedian: Double?
+        let nsMin: Double?
         let changePct: Double?
 
         enum CodingKeys: String, CodingKey {
-            case operation, size, threads, backend, runID = "run_id", commit, nsMedian = "ns_median"
+            case operation, size, threads, backend, runID = "run_id", commit, nsMedian = "ns_median", nsMin = "ns_min"
             case changePct = "change_pct"
         }
     }
