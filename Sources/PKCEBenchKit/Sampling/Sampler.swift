@@ -97,7 +97,7 @@ public struct Sampler {
     /// How long and how often.
     public let plan: SamplingPlan
     /// Told about progress; may be `nil`.
-    public weak var observer: (any SamplingObserver)?
+    public var observer: (any SamplingObserver)?
     /// Asked between samples whether to stop; returns the signal received, if any.
     public let interruption: () -> Int32?
     /// The number this process's samples carry, when several processes measure one run.
@@ -189,20 +189,34 @@ public struct Sampler {
     /// - Returns: The iterations, and the nanoseconds per operation the estimate rests on.
     private func calibrate(_ benchmark: BenchmarkCase, index: Int, pool: WorkerPool) throws -> (Int, Double) {
         let target = plan.sampleTime.nanoseconds
-        // Grow until one measurement lasts a tenth of a sample, long enough to estimate from.
+        func measure(_ iterations: Int) throws -> Double {
+            Double(try pool.measure(benchmark, index: index, iterations: iterations))
+        }
+        // Grow until one measurement lasts a tenth of a sample, long enough to estimate from, and
+        // doubling the iterations nearly doubles the time. Without the second condition a fixed
+        // cost per measurement (waking the threads, a descheduled process) could pass for the
+        // cost of the case and make every sample one iteration long.
         var iterations = 1
-        var elapsed = Double(try pool.measure(benchmark, index: index, iterations: iterations))
-        while elapsed < target / 10 {
-            let growth = elapsed > 0 ? min(10, max(2, (target / 10) / elapsed * 1.5)) : 10
-            iterations = Int((Double(iterations) * growth).rounded(.up))
-            elapsed = Double(try pool.measure(benchmark, index: index, iterations: iterations))
+        var elapsed = try measure(iterations)
+        while true {
+            if elapsed >= target / 10 {
+                let doubled = try measure(iterations * 2)
+                let scales = doubled >= elapsed * 1.5
+                iterations *= 2
+                elapsed = doubled
+                if scales || elapsed >= target * 10 { break }
+            } else {
+                let growth = elapsed > 0 ? min(10, max(2, (target / 10) / elapsed * 1.5)) : 10
+                iterations = Int((Double(iterations) * growth).rounded(.up))
+                elapsed = try measure(iterations)
+            }
         }
         var fastest = elapsed / Double(iterations)
         iterations = max(1, Int((target / fastest).rounded()))
 
         let warmupEnd = MonotonicClock.now() + UInt64(plan.warmup.nanoseconds)
         repeat {
-            elapsed = Double(try pool.measure(benchmark, index: index, iterations: iterations))
+            elapsed = try measure(iterations)
             fastest = min(fastest, elapsed / Double(iterations))
         } while MonotonicClock.now() < warmupEnd
         return (max(1, Int((target / fastest).rounded())), fastest / Double(benchmark.threads))
