@@ -14,25 +14,40 @@ struct MeasuringProcessesTests {
         MeasuringProcesses(count: 2, command: { _ in ("/bin/sh", ["-c", script]) }, interruption: interruption)
     }
 
-    @Test("A process that exits with an error fails the run with 70")
-    func exitStatus() {
-        #expect(throws: BenchError(.backendFailed, "measuring process 1 exited with 3")) {
-            try Self.processes("exit 3").measure(Self.cases, selection: Selection(), plan: Self.plan, progress: nil)
-        }
+    /// What measuring ``cases`` with processes that run `script` reports.
+    static func measure(_ script: String) throws -> [CaseMeasurement] {
+        try processes(script).measure(cases, selection: Selection(), plan: plan, progress: nil)
     }
 
-    @Test("A process that dies of a signal fails the run with 70")
-    func crash() {
-        #expect(throws: BenchError(.backendFailed, "measuring process 1 died of signal 9")) {
-            try Self.processes("kill -9 $$").measure(Self.cases, selection: Selection(), plan: Self.plan, progress: nil)
-        }
+    @Test(
+        "A process that fails fails every case with its reason, and no process runs after it",
+        arguments: [
+            ("exit 3", "measuring process 1 exited with 3"),
+            ("kill -9 $$", "measuring process 1 died of signal 9"),
+        ])
+    func processFails(script: String, reason: String) throws {
+        let measurements = try Self.measure(script)
+        #expect(measurements.map(\.key) == Self.cases.map(\.key))
+        #expect(measurements.allSatisfy { $0.failure == reason && $0.samples.isEmpty })
     }
 
-    @Test("A process that writes no report fails the run")
-    func noReport() {
-        #expect(throws: BenchError.self) {
-            try Self.processes("exit 0").measure(Self.cases, selection: Selection(), plan: Self.plan, progress: nil)
-        }
+    @Test("A process that exits 0 without a report fails every case, saying so")
+    func noReport() throws {
+        let measurements = try Self.measure("exit 0")
+        let failure = try #require(measurements.first?.failure)
+        #expect(failure.hasPrefix("measuring process 1 wrote no readable report: "))
+        #expect(failure.contains("process-0.csv: no such file"))
+    }
+
+    @Test(
+        "A process stopped by Ctrl-C before this one noticed stops the run, not fails it",
+        arguments: [
+            ("exit 130", BenchError(.interrupted, "stopped by SIGINT; no report was written")),
+            ("exit 143", BenchError(.terminated, "stopped by SIGTERM; no report was written")),
+            ("kill -INT $$", BenchError(.interrupted, "stopped by SIGINT; no report was written")),
+        ])
+    func childInterrupted(script: String, error: BenchError) {
+        #expect(throws: error) { try Self.measure(script) }
     }
 
     @Test("A signal stops the running process and the run, with the signal's status")

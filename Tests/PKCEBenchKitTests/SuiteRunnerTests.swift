@@ -76,6 +76,34 @@ struct SuiteRunnerTests {
         #expect(!output.stderr.contains("calibrated sha256/wrong-digest"))
     }
 
+    @Test("A measuring process that crashes fails its cases in the reports, and the run exits 70")
+    func processCrashes() throws {
+        var (runner, _) = try Self.runner([SwiftBackend()], operations: [.random])
+        defer { try? FileManager.default.removeItem(at: runner.results.url) }
+        runner.processes = MeasuringProcesses(
+            count: 2, command: { _ in ("/bin/sh", ["-c", "kill -SEGV $$"]) }, interruption: { nil })
+        #expect(throws: BenchError(.backendFailed, "1 case(s) failed: random/swift/32")) { try runner.run() }
+        let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
+        #expect(rows.map(\.error) == ["measuring process 1 died of signal 11"])
+    }
+
+    @Test("A baseline of another build configuration is refused before anything is measured or created")
+    func baselineOfAnotherBuild() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let baseline = directory.appendingPathComponent("debug.csv").path
+        try ReportFiles.write(SyntheticRun.report(build: "debug"), summaryAt: baseline)
+
+        var (runner, output) = try Self.runner([SwiftBackend()], operations: [.random])
+        try FileManager.default.removeItem(at: runner.results.url)
+        runner.baseline = (baseline, ComparisonCriteria())
+        let error = try #require(throws: BenchError.self) { try runner.run() }
+        #expect(error.status == .malformedInput)
+        #expect(error.message.contains("(debug build) with this run (release build)"))
+        #expect(!FileManager.default.fileExists(atPath: runner.results.url.path))
+        #expect(!output.stderr.contains("calibrated"))
+    }
+
     @Test("A signal before the reports are written: nothing is written, and the status says which signal")
     func interrupted() throws {
         var (runner, _) = try Self.runner([SwiftBackend()], operations: [.random])

@@ -119,6 +119,20 @@ public struct Comparison: Sendable {
         cases.contains { $0.method == .threshold }
     }
 
+    /// Checks that a run made by `builds` may be compared with `baseline`, before it is measured.
+    ///
+    /// - Throws: ``BenchError`` (65) when one is a debug build and the other a release build:
+    ///   debug figures say nothing about release performance.
+    public static func requireSameBuild(_ baseline: RunData, _ name: String, builds: Set<String>) throws(BenchError) {
+        let baselineBuilds = Set(baseline.summaries.map(\.build))
+        guard baselineBuilds != builds && !baselineBuilds.isEmpty && !builds.isEmpty else { return }
+        throw BenchError(
+            .malformedInput,
+            "cannot compare \(baseline.name) (\(baselineBuilds.sorted().joined(separator: ", ")) build) with "
+                + "\(name) (\(builds.sorted().joined(separator: ", ")) build): "
+                + "figures of a debug build say nothing about a release build")
+    }
+
     /// Compares two runs.
     ///
     /// - Parameters:
@@ -128,15 +142,7 @@ public struct Comparison: Sendable {
     /// - Throws: ``BenchError`` (65) when one file is a debug build and the other a release build:
     ///   debug figures say nothing about release performance.
     public init(baseline: RunData, current: RunData, criteria: ComparisonCriteria = .init()) throws(BenchError) {
-        let baselineBuilds = Set(baseline.summaries.map(\.build))
-        let currentBuilds = Set(current.summaries.map(\.build))
-        if baselineBuilds != currentBuilds && !baselineBuilds.isEmpty && !currentBuilds.isEmpty {
-            throw BenchError(
-                .malformedInput,
-                "cannot compare \(baseline.name) (\(baselineBuilds.sorted().joined(separator: ", ")) build) with "
-                    + "\(current.name) (\(currentBuilds.sorted().joined(separator: ", ")) build): "
-                    + "figures of a debug build say nothing about a release build")
-        }
+        try Self.requireSameBuild(baseline, current.name, builds: Set(current.summaries.map(\.build)))
         self.criteria = criteria
         self.environmentDifferences = Self.differences(baseline.summaries.first, current.summaries.first)
         self.disturbance = [baseline, current].compactMap { run in

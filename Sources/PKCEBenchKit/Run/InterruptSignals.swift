@@ -50,6 +50,15 @@ public enum InterruptSignals {
         signal == SIGTERM ? .terminated : .interrupted
     }
 
+    /// The signal behind an exit status of 130 or 143, as a stopped `bench` process exits with.
+    public static func signalNumber(forExitStatus status: Int32) -> Int32? {
+        switch ExitStatus(rawValue: status) {
+        case .interrupted: SIGINT
+        case .terminated: SIGTERM
+        default: nil
+        }
+    }
+
     /// The error a command stopped by `signal` exits with: its status and a line saying so.
     public static func error(for signal: Int32) -> BenchError {
         let status = exitStatus(for: signal)

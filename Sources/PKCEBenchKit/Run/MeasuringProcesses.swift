@@ -51,10 +51,10 @@ public struct MeasuringProcesses {
     /// processes.
     ///
     /// - Returns: One measurement per case, in the order of `cases`, with the samples of every
-    ///   process; a case that failed in any process is failed.
+    ///   process; a case that failed in any process is failed, and every case is failed when a
+    ///   process exited with an error, died, or wrote no readable report.
     /// - Throws: ``BenchError``: 130 or 143 when a signal stopped the run (the running process
-    ///   is stopped too); 70 when a process crashed or wrote no report; 73 when the temporary
-    ///   directory for their reports cannot be made.
+    ///   is stopped too); 73 when the temporary directory for their reports cannot be made.
     public func measure(
         _ cases: [BenchmarkCase], selection: Selection, plan: SamplingPlan, progress: ProgressPrinter?
     ) throws(BenchError) -> [CaseMeasurement] {
@@ -79,8 +79,20 @@ public struct MeasuringProcesses {
                 index: index, count: processes, selection: selection,
                 samples: plan.samples / processes + (index < plan.samples % processes ? 1 : 0),
                 reportPath: directory.appendingPathComponent("process-\(index).csv").path)
-            try run(assignment)
-            let measured = try read(assignment, cases: cases)
+            // A process's failure is not tied to one case: every case fails with it, and the
+            // processes left are spared a crash that would most likely repeat.
+            switch run(assignment) {
+            case .finished: break
+            case .failed(let reason): return cases.map { .failed($0.key, reason: reason) }
+            case .interrupted(let signal): throw InterruptSignals.error(for: signal)
+            }
+            let measured: [CaseMeasurement]
+            do {
+                measured = try read(assignment, cases: cases)
+            } catch {
+                let reason = "measuring process \(index + 1) wrote no readable report: \(error.message)"
+                return cases.map { .failed($0.key, reason: reason) }
+            }
             for measurement in measured {
                 parts[measurement.key, default: []].append(measurement)
             }
@@ -88,27 +100,44 @@ public struct MeasuringProcesses {
         return cases.map { CaseMeasurement.merging(parts[$0.key] ?? [], key: $0.key) }
     }
 
+    /// How a measuring process ended.
+    private enum Outcome {
+        case finished
+        case failed(String)
+        case interrupted(Int32)
+    }
+
     /// Runs one process to its end, stopping it when a signal asks the run to stop.
-    private func run(_ assignment: Assignment) throws(BenchError) {
+    ///
+    /// A terminal's Ctrl-C reaches the process and this one at once, and the process may be the
+    /// first to exit: its 130 or 143, or its death by SIGINT or SIGTERM, means the run was
+    /// interrupted, not that measuring failed.
+    private func run(_ assignment: Assignment) -> Outcome {
         let (executable, arguments) = command(assignment)
-        let process = try ChildProcess(executable: executable, arguments: arguments)
+        let process: ChildProcess
+        do {
+            process = try ChildProcess(executable: executable, arguments: arguments)
+        } catch {
+            return .failed(error.message)
+        }
+        let name = "measuring process \(assignment.index + 1)"
         while true {
-            if let status = process.poll() {
-                switch status {
-                case .exited(0):
-                    return
-                case .exited(let code):
-                    throw BenchError(.backendFailed, "measuring process \(assignment.index + 1) exited with \(code)")
-                case .signalled(let signal):
-                    throw BenchError(
-                        .backendFailed, "measuring process \(assignment.index + 1) died of signal \(signal)")
-                }
-            }
             if let signal = interruption() {
                 process.stop(with: signal)
-                throw InterruptSignals.error(for: signal)
+                return .interrupted(signal)
             }
-            usleep(20_000)
+            switch process.poll() {
+            case nil:
+                usleep(20_000)
+            case .exited(0):
+                return .finished
+            case .exited(let code):
+                if let signal = InterruptSignals.signalNumber(forExitStatus: code) { return .interrupted(signal) }
+                return .failed("\(name) exited with \(code)")
+            case .signalled(let signal):
+                if signal == SIGINT || signal == SIGTERM { return .interrupted(signal) }
+                return .failed("\(name) died of signal \(signal)")
+            }
         }
     }
 

@@ -48,7 +48,7 @@ public struct SuiteRunner {
     /// Runs the suite and writes its reports.
     ///
     /// Bad inputs (an unwritable output directory, a malformed history, a missing or malformed
-    /// baseline) fail before anything is measured. A backend that fails the correctness gate is
+    /// baseline, a baseline of another build configuration) fail before anything is measured. A backend that fails the correctness gate is
     /// not measured; a case that fails during the run is reported as failed; the other cases
     /// complete and all are written.
     ///
@@ -61,9 +61,12 @@ public struct SuiteRunner {
         // The inputs first: a bad baseline must not leave a new, empty output directory behind.
         let baselineData = try baseline.map { baseline throws(BenchError) in try RunData.load(summaryAt: baseline.path)
         }
+        let environment = environment()
+        if let baselineData {
+            try Comparison.requireSameBuild(baselineData, "this run", builds: [environment.build])
+        }
         try results.prepare()
         let cases = selection.cases(from: backends)
-        let environment = environment()
         if environment.build != "release" {
             progress.note(
                 "warning: this is a debug build; its figures are not representative (use swift run -c release bench)")
