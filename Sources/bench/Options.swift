@@ -129,7 +129,7 @@ struct MeasurementOptions: ParsableArguments {
     }
 
     private func milliseconds(_ value: Double, option: String, allowZero: Bool) throws(BenchError) -> Duration {
-        let lowest = allowZero ? "0" : "more than 0"
+        let lowest = allowZero ? "at least 0" : "more than 0"
         guard value.isFinite, allowZero ? value >= 0 : value > 0, value <= 60_000 else {
             throw BenchError(.usage, "\(option) must be \(lowest) and at most 60000 milliseconds, not \(value)")
         }

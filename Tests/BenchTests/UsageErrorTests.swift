@@ -56,7 +56,7 @@ struct UsageErrorTests {
         ),
         BadArguments(
             arguments: ["--warmup", "-5"],
-            message: "bench: --warmup must be 0 and at most 60000 milliseconds, not -5.0 (see 'bench --help')"),
+            message: "bench: --warmup must be at least 0 and at most 60000 milliseconds, not -5.0 (see 'bench --help')"),
         BadArguments(
             arguments: ["--samples", "1"], message: "bench: --samples must be 2 to 100000, not 1 (see 'bench --help')"),
         BadArguments(
@@ -65,6 +65,11 @@ struct UsageErrorTests {
             arguments: ["--processes", "0"], message: "bench: --processes must be 1 to 64, not 0 (see 'bench --help')"),
         BadArguments(
             arguments: ["--processes", "65"], message: "bench: --processes must be 1 to 64, not 65 (see 'bench --help')"
+        ),
+        BadArguments(
+            arguments: ["--operation", "sha256", "--size", "1048576", "--threads", "64"],
+            message:
+                "bench: --size 1048576 on 64 threads is more than 16 MiB of input; use fewer threads or a smaller size (see 'bench --help')"
         ),
         BadArguments(arguments: ["--bogus"], message: "bench: Unknown option '--bogus' (see 'bench --help')"),
     ]

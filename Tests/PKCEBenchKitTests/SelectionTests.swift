@@ -23,6 +23,15 @@ struct SelectionTests {
         #expect(cases.map(\.key.description) == ["sha256/swift/0×3", "sha256/swift/100×3"])
     }
 
+    @Test("A name or size given twice selects its cases once")
+    func duplicates() {
+        let selection = Selection(
+            backends: ["swift", "swift"], operations: [.sha256, .random, .sha256], sizes: [64, 64, 32])
+        let cases = selection.cases(from: [SwiftBackend()])
+        #expect(cases.map(\.key.description) == ["sha256/swift/64", "sha256/swift/32", "random/swift/64", "random/swift/32"])
+        #expect(Set(cases.map(\.key)).count == cases.count)
+    }
+
     struct Invalid: Sendable, CustomTestStringConvertible {
         let selection: Selection
         let message: String
@@ -47,6 +56,9 @@ struct SelectionTests {
             message: "size 32 is invalid for verifier: it takes 43 to 128 characters"),
         Invalid(selection: Selection(threads: 0), message: "--threads must be 1 to 256, not 0"),
         Invalid(selection: Selection(threads: 100_000), message: "--threads must be 1 to 256, not 100000"),
+        Invalid(
+            selection: Selection(operations: [.sha256], sizes: [1 << 20], threads: 32),
+            message: "--size 1048576 on 32 threads is more than 16 MiB of input; use fewer threads or a smaller size"),
     ]
 
     @Test("Invalid selections are usage errors that say what is valid", arguments: invalid)

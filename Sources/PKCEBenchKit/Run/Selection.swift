@@ -15,11 +15,17 @@ public struct Selection: Sendable, Equatable {
     /// and short of exhausting the process's thread limit.
     public static let maximumThreads = 256
 
-    /// Creates a selection.
+    /// The most input one case may hold across its threads: `--size` × `--threads` for sha256 and
+    /// random, each thread holding its own buffers.
+    public static let maximumInputBytes = 1 << 24
+
+    /// Creates a selection; a name or size given more than once counts once.
     public init(backends: [String] = [], operations: [BenchmarkOperation] = [], sizes: [Int] = [], threads: Int = 1) {
-        self.backends = backends
-        self.operations = operations
-        self.sizes = sizes
+        // A name given twice selects its cases once: two rows for one case would make the report
+        // one that no reader accepts.
+        self.backends = backends.uniqued()
+        self.operations = operations.uniqued()
+        self.sizes = sizes.uniqued()
         self.threads = threads
     }
 
@@ -45,6 +51,15 @@ public struct Selection: Sendable, Equatable {
         guard (1...Self.maximumThreads).contains(threads) else {
             throw BenchError(.usage, "--threads must be 1 to \(Self.maximumThreads), not \(threads)")
         }
+        let largest = sizes.max() ?? 0
+        if operations.isEmpty || operations.contains(where: \.reportsByteThroughput),
+            largest.multipliedReportingOverflow(by: threads).partialValue > Self.maximumInputBytes
+        {
+            throw BenchError(
+                .usage,
+                "--size \(largest) on \(threads) threads is more than \(Self.maximumInputBytes >> 20) MiB of input; "
+                    + "use fewer threads or a smaller size")
+        }
     }
 
     /// The selected cases, in report order.
@@ -57,5 +72,13 @@ public struct Selection: Sendable, Equatable {
                 chosen.map { BenchmarkCase(backend: $0, operation: operation, size: size, threads: threads) }
             }
         }
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each only at its first occurrence.
+    fileprivate func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
     }
 }
