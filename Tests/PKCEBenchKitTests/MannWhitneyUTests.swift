@@ -59,6 +59,16 @@ struct MannWhitneyUTests {
         #expect(forward.u + backward.u == Double(reference.x.count * reference.y.count))
     }
 
+    @Test("The exact p-value stays exact, and quick, when the other sample is large")
+    func exactWithLargeSample() throws {
+        // Every x below every y: U = 0, and one arrangement in C(n + 3, 3) is that extreme on each side.
+        let y = (4...20_003).map(Double.init)
+        let test = try #require(MannWhitneyU([1, 2, 3], y))
+        let arrangements = 20_003.0 * 20_002 * 20_001 / 6
+        #expect(test.u == 0)
+        #expect(abs(test.pValue - 2 / arrangements) <= 1e-9 * (2 / arrangements))
+    }
+
     @Test("An empty sample gives no test")
     func empty() {
         #expect(MannWhitneyU([], [1, 2]) == nil)

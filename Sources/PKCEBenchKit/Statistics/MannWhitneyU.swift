@@ -62,30 +62,28 @@ public struct MannWhitneyU: Sendable, Equatable {
 
     /// P(U ≥ `u`) for samples of `m` and `n` values without ties, from the exact distribution of U.
     ///
-    /// The number of arrangements with U = k satisfies
-    /// `f(m, n, k) = f(m − 1, n, k − n) + f(m, n − 1, k)`; this builds it up column by column.
+    /// The counts of arrangements by U are the coefficients of the Gaussian binomial coefficient
+    /// `[m + n choose m]_q = ∏ (1 − q^(n+i)) / (1 − q^i)` for i = 1…m. Each step of the product is
+    /// again such a coefficient, so the counts never go negative; with m the smaller sample, the
+    /// cost is m² n, which stays small when one sample holds at most 8 values and the other
+    /// thousands.
     private static func exactSurvival(atLeast u: Int, _ m: Int, _ n: Int) -> Double {
-        // counts[i][k]: arrangements of i values of the first sample among j of the second with U = k.
-        var counts = [[Double]](repeating: [1], count: m + 1)
-        for j in 1...n {
-            var next = [[Double]](repeating: [], count: m + 1)
-            next[0] = [1]
-            for i in 1...m {
-                let size = i * j + 1
-                var row = [Double](repeating: 0, count: size)
-                for k in 0..<size {
-                    // The largest of the i + j values belongs to the first sample (adds j to U) or to the second.
-                    let fromFirst = k >= j && k - j < next[i - 1].count ? next[i - 1][k - j] : 0
-                    let fromSecond = k < counts[i].count ? counts[i][k] : 0
-                    row[k] = fromFirst + fromSecond
-                }
-                next[i] = row
+        let (m, n) = (min(m, n), max(m, n))  // U's distribution is the same either way round.
+        var counts = [Double](repeating: 0, count: m * n + m + 1)
+        counts[0] = 1
+        for i in stride(from: 1, through: m, by: 1) {
+            // × (1 − q^(n+i)), from the top so that each term reads the previous coefficients.
+            for k in stride(from: i * n + i, through: n + i, by: -1) {
+                counts[k] -= counts[k - n - i]
             }
-            counts = next
+            // ÷ (1 − q^i): c[k] = a[k] + c[k − i], from the bottom.
+            for k in stride(from: i, through: i * n + i, by: 1) {
+                counts[k] += counts[k - i]
+            }
         }
-        let distribution = counts[m]
+        let distribution = counts[...(m * n)]
         let total = distribution.reduce(0, +)
-        let tail = distribution.indices.filter { $0 >= u }.reduce(0) { $0 + distribution[$1] }
+        let tail = distribution[min(max(u, 0), m * n)...].reduce(0, +)
         return tail / total
     }
 }
