@@ -15,16 +15,23 @@ public func fuzzCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(again.header == table.header, "the header changed in a round trip")
         precondition(again.records.map(\.fields) == table.records.map(\.fields), "records changed in a round trip")
     }
-    // Errors are fine; a trap is not. Every error must name the file.
+    // Errors are fine; a trap is not. Every error must name the file and be one line.
     do {
         _ = try ReportFiles.summaries(from: bytes, path: "fuzz.csv")
     } catch {
-        precondition(error.message.hasPrefix("fuzz.csv"), "an error that does not name the file")
+        checkMessage(error, names: "fuzz.csv")
     }
     do {
         _ = try ReportFiles.samples(from: bytes, path: "fuzz.samples.csv")
     } catch {
-        precondition(error.message.hasPrefix("fuzz.samples.csv"), "an error that does not name the file")
+        checkMessage(error, names: "fuzz.samples.csv")
     }
     return 0
+}
+
+private func checkMessage(_ error: BenchError, names path: String) {
+    precondition(error.message.hasPrefix(path), "an error that does not name the file")
+    precondition(
+        !error.message.unicodeScalars.contains { $0.properties.generalCategory == .control },
+        "an error that is not one line")
 }

@@ -30,9 +30,16 @@ struct Bench: ParsableCommand {
             fail(error.message, status: error.status.rawValue)
         } catch {
             let code = exitCode(for: error)
-            guard code == .validationFailure else { exit(withError: error) }
-            let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-            fail("\(message) (see 'bench --help')", status: code.rawValue)
+            if code == .validationFailure {
+                let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+                fail("\(message) (see 'bench --help')", status: code.rawValue)
+            }
+            // --help and --version exit 0 with their text; an error nobody anticipated is a
+            // failure of the software (70), never 1, which means a regression.
+            guard code == .success || error is ExitCode else {
+                fail(BenchError(.backendFailed, String(describing: error)).message, status: ExitStatus.backendFailed.rawValue)
+            }
+            exit(withError: error)
         }
     }
 

@@ -73,4 +73,16 @@ struct ChartTests {
         #expect(lines.allSatisfy { (Self.attribute("points", of: $0) ?? "").split(separator: " ").count == 2 })
         #expect(svg.contains("ns/op (median)"))
     }
+
+    @Test("A value too large for any axis is drawn at the top, and the chart still ends")
+    func hugeValues() throws {
+        var rows = SyntheticRun.report().summaries
+        rows[0].opsPerSec = 1.7e308
+        rows[1].nsMedian = .greatestFiniteMagnitude
+        for svg in [ThroughputChart.svg(rows), HistoryChart.svg(rows)] {
+            _ = try XMLDocument(xmlString: svg)
+            #expect(!svg.contains("inf") && !svg.contains("nan"))
+        }
+        #expect(try Self.elements("rect", class: "bar", in: ThroughputChart.svg(rows)).count == 44)
+    }
 }

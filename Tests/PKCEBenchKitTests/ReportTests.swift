@@ -88,6 +88,42 @@ struct ReportTests {
         #expect(try ReportFiles.readSummary(at: results.latest.path).allSatisfy { $0.runID == "run-2" })
     }
 
+    @Test("A run appends under the history's own header, whatever its column order")
+    func historyInItsOwnOrder() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let results = ResultsDirectory(path: directory.path)
+        try results.save(sampleReport(runID: "run-1"))
+        // Someone moved the first column last and added a note column.
+        let table = try CSV.parse(Array(try Data(contentsOf: results.history)))
+        let header = Array(table.header.dropFirst()) + [table.header[0], "note"]
+        let records = table.records.map { Array($0.fields.dropFirst()) + [$0.fields[0], "kept"] }
+        try Data(CSV.encode(header: header, records: records).utf8).write(to: results.history)
+
+        try results.prepare()
+        try results.save(sampleReport(runID: "run-2", scale: 1.1))
+        let history = try ReportFiles.readHistory(at: results.history.path)
+        #expect(history.map(\.runID) == ["run-1", "run-1", "run-1", "run-2", "run-2", "run-2"])
+        #expect(history.suffix(3).map(\.nsMedian) == [220, 110, nil])
+        let notes = try CSV.parse(Array(try Data(contentsOf: results.history))).records.map { $0.fields.last }
+        #expect(notes == ["kept", "kept", "kept", "", "", ""])
+    }
+
+    @Test("Temporary files of a run that was killed are removed; another running process's stay")
+    func abandonedTemporaryFiles() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // pid_max is at most 2²², so this process cannot exist.
+        let abandoned = directory.appendingPathComponent(".latest.csv.99999999.tmp")
+        let running = directory.appendingPathComponent(".latest.csv.\(getpid()).tmp")
+        let unrelated = directory.appendingPathComponent(".notes.tmp")
+        for file in [abandoned, running, unrelated] { try Data("x".utf8).write(to: file) }
+        try ResultsDirectory(path: directory.path).prepare()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+                == [running, unrelated].map(\.lastPathComponent).sorted())
+    }
+
     @Test("A baseline is written with the run when asked")
     func baseline() throws {
         let directory = try temporaryDirectory()
@@ -162,6 +198,25 @@ struct ReportReadingTests {
         #expect(throws: BenchError(.missingInput, "\(path): is a directory, not a file")) {
             try ReportFiles.readSummary(at: path)
         }
+    }
+
+    @Test("A device or a FIFO is 66, not read forever")
+    func notRegular() throws {
+        #expect(throws: BenchError(.missingInput, "/dev/zero: is not a regular file")) {
+            try ReportFiles.readSummary(at: "/dev/zero")
+        }
+    }
+
+    @Test("A field with a line break stays one line in the error message")
+    func oneLineMessages() throws {
+        // The first field of the second line, the schema version, becomes "1⏎x".
+        var lines = validSummary().components(separatedBy: "\r\n")
+        lines[1] = "\"1\nx\"" + lines[1].drop { $0 != "," }
+        let path = try file(lines.joined(separator: "\r\n"))
+        #expect(throws: BenchError(.malformedInput, #"\#(path):2: column schema (1): '1\nx' is not a schema version"#)) {
+            try ReportFiles.readSummary(at: path)
+        }
+        #expect(BenchError(.malformedInput, "a\nb\tc\u{1B}").message == #"a\nb\tc\u{1B}"#)
     }
 
     @Test("An empty file is 65")

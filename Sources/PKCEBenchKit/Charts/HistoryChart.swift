@@ -23,7 +23,7 @@ public enum HistoryChart {
         let axis = Axis(largest: rows.compactMap(\.nsMedian).max() ?? 1)
         let plotRight = width - right
         for tick in axis.ticks {
-            let y = plotBottom - tick / axis.maximum * plotHeight
+            let y = plotBottom - axis.fraction(tick) * plotHeight
             svg.line(x1: left, y1: y, x2: plotRight, y2: y, stroke: tick == 0 ? "#333333" : "#dddddd")
             svg.text(String(format: "%g", tick), x: left - 6, y: y + 4, anchor: .end, size: 11)
         }
@@ -41,7 +41,7 @@ public enum HistoryChart {
             let byRun = Dictionary(
                 (medians[key] ?? []).map { ($0.runID, $0.nsMedian ?? 0) }, uniquingKeysWith: { a, _ in a })
             let points = runs.enumerated().compactMap { position, run in
-                byRun[run].map { (x(position), plotBottom - $0 / axis.maximum * plotHeight, $0, run) }
+                byRun[run].map { (x(position), plotBottom - axis.fraction($0) * plotHeight, $0, run) }
             }
             svg.polyline(
                 points.map { ($0.0, $0.1) }, stroke: color, attributes: [("class", "trend"), ("data-case", "\(key)")])

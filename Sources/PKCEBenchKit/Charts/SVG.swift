@@ -100,13 +100,21 @@ struct Axis {
     let ticks: [Double]
 
     /// An axis that holds `largest`, with about five ticks at 1, 2 or 5 × 10ⁿ.
+    ///
+    /// Values past 10³⁰⁰, which no measurement produces but a hand-edited file might hold, are
+    /// drawn at the top: the axis would otherwise overflow to infinity.
     init(largest: Double) {
-        let largest = largest > 0 && largest.isFinite ? largest : 1
+        let largest = largest > 0 && largest.isFinite ? min(largest, 1e300) : 1
         let rough = largest / 5
         let magnitude = pow(10, (log10(rough)).rounded(.down))
         let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? 10 * magnitude
         let top = (largest / step).rounded(.up) * step
         maximum = top
         ticks = stride(from: 0.0, through: top + step / 2, by: step).map { $0 }
+    }
+
+    /// Where `value` sits on the axis, from 0 at its origin to 1 at its maximum, clamped.
+    func fraction(_ value: Double) -> Double {
+        value.isFinite ? min(max(value / maximum, 0), 1) : (value > 0 ? 1 : 0)
     }
 }

@@ -38,7 +38,7 @@ public enum ThroughputChart {
                 "\(operation.rawValue), \(size) \(operation.sizeUnit)", x: originX + 10, y: originY + 18, size: 13,
                 weight: "bold")
             for tick in axis.ticks {
-                let y = plotBottom - tick / axis.maximum * (plotBottom - plotTop)
+                let y = plotBottom - axis.fraction(tick) * (plotBottom - plotTop)
                 svg.line(x1: left, y1: y, x2: right, y2: y, stroke: tick == 0 ? "#333333" : "#dddddd")
                 svg.text(SummaryFormatter.siPrefixed(tick), x: left - 5, y: y + 4, anchor: .end, size: 10)
             }
@@ -54,7 +54,7 @@ public enum ThroughputChart {
                     svg.text("failed", x: center, y: plotBottom - 4, anchor: .middle, size: 10)
                     continue
                 }
-                let height = opsPerSec / axis.maximum * (plotBottom - plotTop)
+                let height = axis.fraction(opsPerSec) * (plotBottom - plotTop)
                 svg.rect(
                     x: center - barWidth / 2, y: plotBottom - height, width: barWidth, height: height,
                     fill: color(of: backend, in: backends),

@@ -64,4 +64,19 @@ struct AtomicFiles {
         }
         pending.removeAll()
     }
+
+    /// Removes the temporary files in `directory` that a process no longer running left behind:
+    /// one killed between staging and renaming, by a second Ctrl-C say, has no chance to.
+    ///
+    /// A file whose process still runs is another run's, in the middle of its writing, and stays.
+    static func removeAbandoned(in directory: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            let parts = name.dropLast(4).split(separator: ".")
+            guard let pid = parts.last.flatMap({ pid_t($0) }), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                unlink(directory.appendingPathComponent(name).path)
+            }
+        }
+    }
 }

@@ -28,9 +28,14 @@ public struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
 
     /// Creates an error.
+    ///
+    /// Control characters in `message` (a newline in a field quoted from a file, say) are written
+    /// as escapes, so that the message stays one line.
     public init(_ status: ExitStatus, _ message: String) {
         self.status = status
-        self.message = message
+        self.message = message.unicodeScalars.map { scalar in
+            scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+        }.joined()
     }
 
     /// The message.

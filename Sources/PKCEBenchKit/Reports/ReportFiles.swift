@@ -92,7 +92,11 @@ public enum ReportFiles {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
 
-    /// The bytes of a file, or a ``BenchError`` (66) saying why there are none.
+    /// The largest file read as a report: a year of full runs on every commit is a few tens of MiB.
+    static let maximumFileSize = 1 << 30
+
+    /// The bytes of a regular file, or a ``BenchError`` saying why there are none: 66 when it is
+    /// missing, unreadable or not a regular file, 65 when it is larger than ``maximumFileSize``.
     ///
     /// POSIX `read` rather than `Data(contentsOf:)`, which leaks its buffer for an empty file
     /// (LeakSanitizer reports it).
@@ -109,7 +113,16 @@ public enum ReportFiles {
             throw .missing(path, "cannot be read (\(String(cString: strerror(errno))))")
         }
         defer { close(descriptor) }
+        // A FIFO or a device (/dev/zero) would be read forever; a report is a file of bounded size.
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw .missing(path, "is not a regular file")
+        }
+        guard status.st_size <= maximumFileSize else {
+            throw .malformed(path, "is larger than \(maximumFileSize >> 20) MiB, too large for a report")
+        }
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(status.st_size))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -119,6 +132,9 @@ public enum ReportFiles {
             }
             if count == 0 { return bytes }
             bytes += chunk[..<count]
+            guard bytes.count <= maximumFileSize else {
+                throw .malformed(path, "is larger than \(maximumFileSize >> 20) MiB, too large for a report")
+            }
         }
     }
 

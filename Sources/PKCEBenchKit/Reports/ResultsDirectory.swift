@@ -26,7 +26,7 @@ public struct ResultsDirectory: Sendable {
 
     /// Makes sure reports can be written, before anything is measured: creates the directory when
     /// it is missing, checks that it is a writable directory, and that `history.csv`, if there,
-    /// can be appended to.
+    /// can be appended to. Temporary files that a killed run left behind are removed.
     ///
     /// - Throws: ``BenchError``: 73 when the directory cannot be created or written; 65 when
     ///   `history.csv` is malformed, so that a run never appends to a file it cannot read back.
@@ -43,6 +43,7 @@ public struct ResultsDirectory: Sendable {
                 throw .cannotWrite(url.path, "the directory cannot be created")
             }
         }
+        AtomicFiles.removeAbandoned(in: url)
         // Permission bits do not tell the whole story (root, read-only mounts): try to write.
         var probe = AtomicFiles()
         defer { probe.discard() }
@@ -111,10 +112,19 @@ public struct ResultsDirectory: Sendable {
         guard FileManager.default.fileExists(atPath: history.path) else {
             return ReportSchema.encode(report.summaries, columns: ReportSchema.summary)
         }
-        var existing = String(decoding: try ReportFiles.contents(of: history.path), as: UTF8.self)
+        let bytes = try ReportFiles.contents(of: history.path)
+        // The rows go in under the file's own header, whose order may differ from ours (a file
+        // someone sorted the columns of) and which may hold columns we do not write (left empty).
+        // ``prepare()`` has checked that it parses and holds every column we need.
+        let header = (try? CSV.parse(bytes).header) ?? ReportSchema.summaryColumnNames
+        let columns = header.map { name in
+            ReportSchema.summary.first { $0.name == name }
+                ?? Column(name: name, encode: { _ in "" }, decode: { _, _ in })
+        }
+        var existing = String(decoding: bytes, as: UTF8.self)
         if let last = existing.utf8.last, last != UInt8(ascii: "\n") {
             existing += "\r\n"
         }
-        return existing + ReportSchema.encodeRecords(report.summaries, columns: ReportSchema.summary)
+        return existing + ReportSchema.encodeRecords(report.summaries, columns: columns)
     }
 }
