@@ -8,9 +8,11 @@ struct Compare: ParsableCommand {
         abstract: "Compare two runs case by case; exit 1 when a case regressed.",
         discussion: """
             Reads each summary CSV and the .samples.csv beside it when there is one. A case \
-            regressed when its median is slower by more than --threshold percent and a two-sided \
-            Mann-Whitney U test on the samples gives p < --alpha; improved symmetrically. Without \
-            samples, the threshold alone decides, and the output says so.
+            regressed when its median and its fastest sample are both slower by more than \
+            --threshold percent and a two-sided Mann-Whitney U test on the samples gives \
+            p < --alpha; improved symmetrically. (A busy machine slows some samples, a slower \
+            build every one, the fastest included.) Without samples, the threshold alone decides, \
+            and the output says so.
             """)
 
     @Argument(help: ArgumentHelp("The baseline summary CSV.", valueName: "baseline"))
