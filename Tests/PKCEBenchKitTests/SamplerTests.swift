@@ -48,6 +48,15 @@ struct SamplerTests {
         }
     }
 
+    @Test("A case's loop runs outside the sampler too, as Benchmarks/ runs it")
+    func caseLoop() throws {
+        let loop = try CaseLoop(BenchmarkCase(backend: SwiftBackend(), operation: .verify, size: 43))
+        // Every presented verifier matches its stored challenge: one point each.
+        #expect(try loop.run(iterations: 100) == 100)
+        let failing = try CaseLoop(BenchmarkCase(backend: FailingLaterBackend(failingAfter: 0), operation: .random, size: 32))
+        #expect(throws: FailingLaterBackend.error) { try failing.run(iterations: 1) }
+    }
+
     @Test("The empty case is measured like any other")
     func overheadIsMeasured() throws {
         let overhead = try #require(try HarnessOverhead.measure(plan: Self.plan))

@@ -45,3 +45,27 @@ public struct BenchmarkCase: Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// A case's timed loop with its inputs prepared for one thread, for a harness other than
+/// ``Sampler`` to run: the package-benchmark suite in `Benchmarks/` runs these same loops, so the
+/// two harnesses measure the same work.
+public final class CaseLoop {
+    private let workload: any Workload
+
+    /// Prepares the inputs `benchmark` needs on one thread.
+    ///
+    /// - Throws: The backend's error when preparing the inputs needs randomness and it fails.
+    public init(_ benchmark: BenchmarkCase) throws {
+        self.workload = try benchmark.makeWorkload()
+    }
+
+    /// Runs the operation `iterations` times, each on another of the prepared inputs.
+    ///
+    /// - Returns: A checksum of the results, for the caller to consume so that the optimiser
+    ///   cannot remove the work.
+    /// - Throws: The first error an operation throws.
+    public func run(iterations: Int) throws -> UInt64 {
+        try workload.run(iterations: iterations)
+    }
+}
+

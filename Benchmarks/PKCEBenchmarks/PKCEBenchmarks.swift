@@ -1,0 +1,53 @@
+import Benchmark
+import PKCE
+import PKCEBackends
+import PKCEBenchKit
+
+/// Every case of `bench`'s default suite (operation × backend × size, from the harness's own
+/// case list), each running the very loop `bench` times, a thousand operations per iteration.
+///
+/// Wall clock and throughput are per operation (package-benchmark divides by the scaling
+/// factor); `mallocCountTotal` per iteration is deterministic and gated by `Thresholds/`.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: 5,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(1),
+        maxIterations: 1_000,
+        // Allocation counts do not vary from run to run: any change is a change.
+        thresholds: [.mallocCountTotal: .init(relative: [:], absolute: [.p90: 0])]
+    )
+
+    let backends: [any PKCEBackend]
+    do {
+        backends = try allBackends()
+    } catch {
+        fatalError("a backend cannot be set up: \(error)")
+    }
+    for benchmarkCase in Selection().cases(from: backends) {
+        let name = [benchmarkCase.operation.rawValue, benchmarkCase.backend.name, String(benchmarkCase.size)]
+            .joined(separator: ".")
+        // Correctness before speed, as in `bench`: a backend that gives a wrong answer is not timed.
+        let loop: CaseLoop
+        do {
+            if let failure = CorrectnessGate.check(benchmarkCase.backend) {
+                throw CorrectnessFailure(backend: benchmarkCase.backend.name, reason: failure)
+            }
+            loop = try CaseLoop(benchmarkCase)
+        } catch {
+            Benchmark(name) { benchmark in benchmark.error(String(describing: error)) }
+            continue
+        }
+        Benchmark(name) { benchmark throws in
+            blackHole(try loop.run(iterations: benchmark.scaledIterations.count))
+        }
+    }
+}
+
+struct CorrectnessFailure: Error, CustomStringConvertible {
+    let backend: String
+    let reason: String
+    var description: String { "\(backend) failed its correctness check: \(reason)" }
+}
