@@ -16,12 +16,7 @@ struct SuiteRun {
 
     func execute() throws {
         InterruptSignals.install()
-        let backends: [any PKCEBackend]
-        do {
-            backends = try allBackends()
-        } catch {
-            throw BenchError(.backendFailed, "a backend cannot be set up: \(error)")
-        }
+        let backends = try shippedBackends()
         var runner = SuiteRunner(
             backends: backends, selection: selection, plan: plan, results: results, format: format,
             environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
@@ -47,3 +42,15 @@ struct SuiteRun {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 }
+
+/// The backends this package ships, in report order.
+///
+/// - Throws: ``BenchError`` (70) when one cannot be set up (`sodium_init` failing, say).
+func shippedBackends() throws(BenchError) -> [any PKCEBackend] {
+    do {
+        return try allBackends()
+    } catch {
+        throw BenchError(.backendFailed, "a backend cannot be set up: \(error)")
+    }
+}
+

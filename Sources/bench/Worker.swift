@@ -24,12 +24,7 @@ struct Worker: ParsableCommand {
 
     func run() throws {
         InterruptSignals.install()
-        let backends: [any PKCEBackend]
-        do {
-            backends = try allBackends()
-        } catch {
-            throw BenchError(.backendFailed, "a backend cannot be set up: \(error)")
-        }
+        let backends = try shippedBackends()
         let cases = try selection.selection().cases(from: backends)
         var sampler = Sampler(
             cases: cases, plan: try measurement.plan(),
