@@ -80,6 +80,11 @@ enum SHA256 {
     }
 
     /// Processes one 64-byte block (§6.2.2).
+    ///
+    /// Written for speed without leaving safe arithmetic's meaning: wrapping additions (`&+`),
+    /// masking shifts, the schedule in a stack buffer without bounds checks in release builds, and
+    /// the rounds unrolled eight at a time so that the working variables change roles instead of
+    /// being moved (as C implementations do with their round macros).
     @inline(__always)
     private static func compress(
         _ state: inout State,
@@ -88,23 +93,25 @@ enum SHA256 {
         constants k: UnsafeBufferPointer<UInt32>
     ) {
         for t in 0..<16 {
-            w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: t * 4, as: UInt32.self))
+            w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: t &* 4, as: UInt32.self))
         }
         for t in 16..<64 {
-            let s0 = w[t - 15].rotatedRight(7) ^ w[t - 15].rotatedRight(18) ^ (w[t - 15] >> 3)
-            let s1 = w[t - 2].rotatedRight(17) ^ w[t - 2].rotatedRight(19) ^ (w[t - 2] >> 10)
-            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+            let x = w[t &- 15], y = w[t &- 2]
+            let s0 = x.rotatedRight(7) ^ x.rotatedRight(18) ^ (x &>> 3)
+            let s1 = y.rotatedRight(17) ^ y.rotatedRight(19) ^ (y &>> 10)
+            w[t] = w[t &- 16] &+ s0 &+ w[t &- 7] &+ s1
         }
 
         var (a, b, c, d, e, f, g, h) = (state.a, state.b, state.c, state.d, state.e, state.f, state.g, state.h)
-        for t in 0..<64 {
-            let sigma1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let choose = (e & f) ^ (~e & g)
-            let t1 = h &+ sigma1 &+ choose &+ k[t] &+ w[t]
-            let sigma0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = sigma0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        for t in stride(from: 0, to: 64, by: 8) {
+            round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t])
+            round(h, a, b, &c, d, e, f, &g, k[t &+ 1] &+ w[t &+ 1])
+            round(g, h, a, &b, c, d, e, &f, k[t &+ 2] &+ w[t &+ 2])
+            round(f, g, h, &a, b, c, d, &e, k[t &+ 3] &+ w[t &+ 3])
+            round(e, f, g, &h, a, b, c, &d, k[t &+ 4] &+ w[t &+ 4])
+            round(d, e, f, &g, h, a, b, &c, k[t &+ 5] &+ w[t &+ 5])
+            round(c, d, e, &f, g, h, a, &b, k[t &+ 6] &+ w[t &+ 6])
+            round(b, c, d, &e, f, g, h, &a, k[t &+ 7] &+ w[t &+ 7])
         }
         state.a &+= a
         state.b &+= b
@@ -115,12 +122,30 @@ enum SHA256 {
         state.g &+= g
         state.h &+= h
     }
+
+    /// One round of §6.2.2 step 3, with the variables in the roles of a…h: instead of shifting
+    /// every variable down, the caller rotates which variable plays which role, and only the two
+    /// that change (d becomes the new e, h the new a) are written.
+    @inline(__always)
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+        _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32,
+        _ constantPlusWord: UInt32
+    ) {
+        let sigma1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+        let choose = g ^ (e & (f ^ g))  // (e ∧ f) ⊕ (¬e ∧ g)
+        let t1 = h &+ sigma1 &+ choose &+ constantPlusWord
+        let sigma0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+        let majority = (a & b) | (c & (a | b))  // (a ∧ b) ⊕ (a ∧ c) ⊕ (b ∧ c)
+        d = d &+ t1
+        h = t1 &+ sigma0 &+ majority
+    }
 }
 
 extension UInt32 {
     /// ROTR^n(x) of FIPS 180-4 §3.2.
     @inline(__always)
     fileprivate func rotatedRight(_ count: UInt32) -> UInt32 {
-        self >> count | self << (32 - count)
+        self &>> count | self &<< (32 &- count)
     }
 }
