@@ -41,6 +41,17 @@ struct CSVTests {
                     ]))
     }
 
+    @Test("A quote followed by a combining mark is doubled (found by FuzzCSV)")
+    func quoteBeforeCombiningMark() throws {
+        // U+07EB, an N'Ko combining mark, joins the quote before it into one Character; escaping
+        // by Character left that quote single, and the output did not read back.
+        let records = [["\"\u{07EB}x"], [" \u{0301}"]]
+        let encoded = CSV.encode(header: ["h"], records: records)
+        #expect(encoded == "h\r\n\"\"\"\u{07EB}x\"\r\n\" \u{0301}\"\r\n")
+        let table = try CSVTests.parse(encoded)
+        #expect(table.records.map { $0.fields.map { Array($0.utf8) } } == records.map { $0.map { Array($0.utf8) } })
+    }
+
     @Test("The writer quotes only what needs it and ends records with CRLF")
     func encoding() {
         #expect(CSV.encodeRecord(["a", "b c", "d,e", "f\"g", ""]) == "a,b c,\"d,e\",\"f\"\"g\",\r\n")

@@ -53,16 +53,25 @@ public enum CSV {
         ([header] + records).map(encodeRecord).joined()
     }
 
+    /// Works on UTF-8 bytes, as the reader does. A `Character` would not do: a quote followed by a
+    /// combining mark is one character that is not `"`, and would go out undoubled (found by FuzzCSV).
     private static func encodeField(_ field: String) -> String {
         let needsQuotes =
             field.utf8.contains { $0 == comma || $0 == quote || $0 == cr || $0 == lf }
-            || field.first == " " || field.last == " "
+            || field.utf8.first == space || field.utf8.last == space
         guard needsQuotes else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var quoted: [UInt8] = [quote]
+        quoted.reserveCapacity(field.utf8.count + 2)
+        for byte in field.utf8 {
+            if byte == quote { quoted.append(quote) }
+            quoted.append(byte)
+        }
+        quoted.append(quote)
+        return String(decoding: quoted, as: UTF8.self)
     }
 
     private static let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"),
-        lf = UInt8(ascii: "\n")
+        lf = UInt8(ascii: "\n"), space = UInt8(ascii: " ")
 
     /// Parses a CSV file whose first record is its header.
     ///
