@@ -1,10 +1,37 @@
 #ifndef CPKCEOPENSSL_SHIM_H
 #define CPKCEOPENSSL_SHIM_H
 
+// SHA256_Init/Update/Final are deprecated in OpenSSL 3.0 in favour of EVP, but they remain in
+// every 3.x release; this shim is the one place that calls them, so silence the deprecation here
+// rather than in every Swift file.
+#define OPENSSL_SUPPRESS_DEPRECATED 1
+
+#include <stddef.h>
+#include <stdint.h>
+
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/opensslv.h>
 #include <openssl/rand.h>
+#include <openssl/sha.h>
+
+/// SHA-256 of `count` bytes at `message` into the 32 bytes at `digest`, with the context on the
+/// stack: no algorithm fetch, no lock and no heap allocation.
+///
+/// OpenSSL 3.0's EVP interface allocates the digest's state on every `EVP_DigestInit_ex2` (and
+/// on every `EVP_MD_CTX_copy_ex`), even with the algorithm fetched once and the context reused;
+/// the low-level functions run the same assembly (SHA-NI where the CPU has it) without that.
+/// The context holds the last block of the message, which may be a secret verifier, so it is
+/// wiped before returning.
+///
+/// Returns 1 on success, 0 on failure (which OpenSSL documents for none of these inputs).
+static inline int CPKCEOpenSSL_sha256(const void *message, size_t count, uint8_t *digest) {
+    SHA256_CTX context;
+    int ok = SHA256_Init(&context) == 1 && SHA256_Update(&context, message, count) == 1
+             && SHA256_Final(digest, &context) == 1;
+    OPENSSL_cleanse(&context, sizeof context);
+    return ok;
+}
 
 #endif
