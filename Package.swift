@@ -19,7 +19,8 @@ let package = Package(
     targets: [
         // MARK: - C libraries
 
-        // getrandom(2) and explicit_bzero(3): Swift's Glibc module exports neither.
+        // getrandom(2) and explicit_bzero(3), which Swift's Glibc module does not export, and what
+        // the compiler targets, which Swift's #if cannot see.
         .systemLibrary(name: "CPKCESystem"),
         .systemLibrary(
             name: "CPKCEOpenSSL",
@@ -43,12 +44,15 @@ let package = Package(
         // MARK: - The benchmark
 
         // The harness: cases, sampling, statistics, environment, reports, comparison. It takes its
-        // backends from the caller, so it builds without any C library.
-        .target(name: "PKCEBenchKit", dependencies: ["PKCE"]),
+        // backends and its allocation counter from the caller, so it links no C library.
+        .target(name: "PKCEBenchKit", dependencies: ["PKCE", "CPKCESystem"]),
+        // Counts allocations per thread by defining malloc and its kin in the executable that links
+        // it: only bench, never a library product, so no user of PKCE gets an interposed malloc.
+        .target(name: "CPKCEMallocCounter"),
         .executableTarget(
             name: "bench",
             dependencies: [
-                "PKCEBenchKit", "PKCEBackends",
+                "PKCEBenchKit", "PKCEBackends", "CPKCEMallocCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -19,4 +19,41 @@ static inline void CPKCESystem_zeroize(void *buffer, size_t count) {
     explicit_bzero(buffer, count);
 }
 
+/// The instruction set this code is compiled for, from the compiler's predefined macros.
+///
+/// Swift passes its `-target-cpu` to the C headers it imports, so in a Swift module this tells
+/// what the Swift code itself was compiled for, which Swift's own `#if` cannot: `x86-64` by
+/// default, up to `x86-64-v4` (AVX-512) with `-target-cpu native` on a machine that has it.
+static inline const char *CPKCESystem_targetCPU(void) {
+#if defined(__x86_64__)
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512CD__) && defined(__AVX512DQ__) \
+    && defined(__AVX512VL__)
+    return "x86-64-v4";
+#elif defined(__AVX2__) && defined(__BMI2__) && defined(__FMA__)
+    return "x86-64-v3";
+#elif defined(__SSE4_2__) && defined(__POPCNT__) && defined(__SSSE3__)
+    return "x86-64-v2";
+#else
+    return "x86-64";
+#endif
+#elif defined(__aarch64__)
+    return "arm64";
+#else
+    return "unknown";
+#endif
+}
+
+/// The number of messages the pure-Swift batch SHA-256 hashes at once: as many 32-bit lanes as
+/// one vector register holds on the target, 4 on baseline x86-64 (SSE2), 8 with AVX2, 16 with
+/// AVX-512. Wider vectors than the registers run out of registers and spill.
+static inline int CPKCESystem_sha256Lanes(void) {
+#if defined(__AVX512F__)
+    return 16;
+#elif defined(__AVX2__)
+    return 8;
+#else
+    return 4;
+#endif
+}
+
 #endif

@@ -25,6 +25,7 @@ struct SuiteRun {
         runner.baseline = baseline
         runner.saveAsBaseline = saveAsBaseline
         runner.interruption = { InterruptSignals.received }
+        runner.allocationCounter = processAllocationCounter
         if processes > 1 {
             let plan = plan
             runner.processes = MeasuringProcesses(

@@ -32,6 +32,7 @@ struct Worker: ParsableCommand {
                 caseCount: cases.count, prefix: "process \(process + 1)/\(count): ", quietOffTerminal: true),
             interruption: { InterruptSignals.received })
         sampler.process = process
+        sampler.allocationCounter = processAllocationCounter
         let measurements: [CaseMeasurement]
         do {
             measurements = try sampler.run()

@@ -75,7 +75,9 @@ struct MalformedInputTests {
         BadFile(
             name: "a record with a field too many",
             contents: editedSummary { lines in lines[5] += ",extra" },
-            message: ":6: the record has 30 fields; the header has 29"),
+            message:
+                ":6: the record has \(ReportSchema.summaryColumnNames.count + 1) fields; the header has \(ReportSchema.summaryColumnNames.count)"
+        ),
         BadFile(
             name: "an unterminated quote",
             contents: editedSummary { lines in lines[2] = "\"" + lines[2] },

@@ -32,6 +32,23 @@ struct RunCommandTests {
         #expect(samples.count == 44 * 10)
         #expect(Set(samples.map(\.key)) == Set(expectedCases))
 
+        // The malloc interposer counts every case's allocations, except in a sanitized build, where
+        // it steps aside and the column stays empty. The exact counts of the hashing cases hold in
+        // a debug build too: only swift-crypto's SHA256 allocates, its context.
+        if processIsSanitized {
+            #expect(summaries.allSatisfy { $0.allocsPerOp == nil })
+        } else {
+            for row in summaries {
+                switch row.operation {
+                case .random: #expect(row.allocsPerOp == 0, "\(row.key)")
+                case .sha256: #expect(row.allocsPerOp == (row.backend == "crypto" ? 1 : 0), "\(row.key)")
+                case .verifier, .challenge, .verify: #expect((row.allocsPerOp ?? -1) >= 0, "\(row.key)")
+                }
+            }
+            #expect(samples.allSatisfy { $0.allocations != nil })
+        }
+        #expect(summaries.allSatisfy { $0.targetCPU == BuildConfiguration.targetCPU })
+
         let header = try String(contentsOf: output.appendingPathComponent("latest.csv"), encoding: .utf8)
             .prefix { $0 != "\r\n" }.split(separator: ",").map(String.init)
         #expect(header == ReportSchema.summaryColumnNames)

@@ -40,6 +40,30 @@ struct SamplerTests {
         #expect(measurements[2].failure == nil)
     }
 
+    @Test("Allocations are counted around the timed loop of every thread, and only there", arguments: [1, 3])
+    func countsAllocations(threads: Int) throws {
+        // The test backend's "allocations" are its sha256 calls: exactly one per operation, if the
+        // counter is read on the measuring thread just before and after the loop, and every
+        // thread's count is added up. Calibration and warm-up call sha256 too, and must not count.
+        var sampler = Sampler(
+            cases: [BenchmarkCase(backend: CallCountingBackend(), operation: .sha256, size: 64, threads: threads)],
+            plan: Self.plan)
+        sampler.allocationCounter = CallCountingBackend.counter
+        let measurement = try #require(try sampler.run().first)
+        #expect(measurement.samples.count == 5)
+        for sample in measurement.samples {
+            #expect(sample.allocations == sample.iterations * threads)
+        }
+        #expect(measurement.allocationsPerOperation == 1)
+
+        // Without a counter, nothing is claimed.
+        let uncounted = try Sampler(
+            cases: [BenchmarkCase(backend: SwiftBackend(), operation: .sha256, size: 64)], plan: Self.plan
+        ).run()
+        #expect(uncounted.first?.samples.allSatisfy { $0.allocations == nil } == true)
+        #expect(uncounted.first?.allocationsPerOperation == nil)
+    }
+
     @Test("A signal stops the run between samples")
     func interruption() {
         let cases = [BenchmarkCase(backend: SwiftBackend(), operation: .sha256, size: 64)]

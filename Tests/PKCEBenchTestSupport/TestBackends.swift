@@ -1,4 +1,6 @@
+import Foundation
 import PKCE
+import PKCEBenchKit
 import Synchronization
 
 /// SwiftBackend with one bit of every digest flipped: plausible output, wrong answer.
@@ -70,4 +72,42 @@ public final class FailingLaterBackend: PKCEBackend {
     public func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
         SwiftBackend().sha256(message, into: digest)
     }
+}
+
+/// SwiftBackend that counts its `sha256` calls on each thread, with an ``AllocationCounter`` that
+/// reads that count: tests use it to check that the harness brackets exactly the timed loop, on
+/// the thread that runs it, and adds up every thread's count.
+public struct CallCountingBackend: PKCEBackend {
+    private static let key = "PKCEBenchTestSupport.CallCountingBackend.calls"
+
+    /// Creates the backend.
+    public init() {}
+
+    /// Its name in reports.
+    public var name: String { "call-counting" }
+
+    /// A counter that reports the calling thread's `sha256` calls as its allocations.
+    public static let counter = AllocationCounter { callsOnThisThread }
+
+    private static var callsOnThisThread: UInt64 {
+        get { Thread.current.threadDictionary[key] as? UInt64 ?? 0 }
+        set { Thread.current.threadDictionary[key] = newValue }
+    }
+
+    /// Fills the buffer as the type's summary says.
+    public func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {
+        try SwiftBackend().fillRandom(buffer)
+    }
+
+    /// Hashes as the type's summary says.
+    public func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
+        Self.callsOnThisThread += 1
+        SwiftBackend().sha256(message, into: digest)
+    }
+}
+
+/// Whether this process runs under AddressSanitizer or ThreadSanitizer, whose allocators the
+/// `bench` binary's allocation counter steps aside for.
+public let processIsSanitized: Bool = ["__asan_init", "__tsan_init"].contains { (symbol: String) in
+    dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol) != nil
 }

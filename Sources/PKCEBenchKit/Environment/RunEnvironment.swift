@@ -1,3 +1,4 @@
+internal import CPKCESystem
 import Foundation
 
 /// How and where a run was made: recorded in every row of its reports, so that results are
@@ -13,6 +14,9 @@ public struct RunEnvironment: Sendable, Equatable {
     public var commit: String
     /// `release` or `debug`: the configuration this binary was compiled in.
     public var build: String
+    /// The instruction set the Swift code was compiled for, as ``BuildConfiguration/targetCPU``
+    /// gives it: `x86-64` unless a flag such as `-target-cpu native` asked for more.
+    public var targetCPU: String
     /// The CPU model, from `/proc/cpuinfo`.
     public var cpu: String
     /// The CPU features that change these results (`sha_ni avx2 avx512f`), those present, space-separated.
@@ -30,13 +34,15 @@ public struct RunEnvironment: Sendable, Equatable {
 
     /// Creates an environment from known values; ``capture(libraryVersions:at:)`` reads the real ones.
     public init(
-        runID: String, timestamp: String, commit: String, build: String, cpu: String, cpuFlags: String,
+        runID: String, timestamp: String, commit: String, build: String,
+        targetCPU: String = BuildConfiguration.targetCPU, cpu: String, cpuFlags: String,
         cores: Int, kernel: String, swift: String, openssl: String, libsodium: String
     ) {
         self.runID = runID
         self.timestamp = timestamp
         self.commit = commit
         self.build = build
+        self.targetCPU = targetCPU
         self.cpu = cpu
         self.cpuFlags = cpuFlags
         self.cores = cores
@@ -60,6 +66,7 @@ public struct RunEnvironment: Sendable, Equatable {
             timestamp: stamp.iso8601,
             commit: commit,
             build: BuildConfiguration.current,
+            targetCPU: BuildConfiguration.targetCPU,
             cpu: SystemFacts.cpuModel(),
             cpuFlags: SystemFacts.cpuFlags(),
             cores: ProcessInfo.processInfo.activeProcessorCount,
@@ -71,7 +78,7 @@ public struct RunEnvironment: Sendable, Equatable {
 
     /// The fields whose difference makes timings incomparable, by column name, for warnings.
     public var comparableFacts: KeyValuePairs<String, String> {
-        ["cpu": cpu, "swift": swift, "openssl": openssl, "libsodium": libsodium]
+        ["cpu": cpu, "target_cpu": targetCPU, "swift": swift, "openssl": openssl, "libsodium": libsodium]
     }
 }
 
@@ -88,6 +95,17 @@ public enum BuildConfiguration {
 
     /// Whether figures from this binary are representative of optimised code.
     public static var isRelease: Bool { current == "release" }
+
+    /// The instruction set the Swift code was compiled for: `x86-64`, `x86-64-v2`, `x86-64-v3`
+    /// (AVX2) or `x86-64-v4` (AVX-512), the x86-64 microarchitecture levels; `arm64` and others
+    /// by name.
+    ///
+    /// `swift build` compiles for the baseline of the architecture; `-Xswiftc -target-cpu
+    /// -Xswiftc native` for the build machine. Swift's `#if` cannot tell them apart, but the
+    /// compiler hands its target CPU to the C headers it imports, whose predefined macros can.
+    public static var targetCPU: String {
+        String(cString: CPKCESystem_targetCPU())
+    }
 }
 
 /// A run's start time in the two forms the reports use.

@@ -28,7 +28,8 @@ public enum SummaryFormatter {
         case .table, .markdown:
             var table = TextTable([
                 ("operation", .left), ("size", .right), ("threads", .right), ("backend", .left),
-                ("median ns/op", .right), ("ops/s", .right), ("MB/s", .right), ("±cv", .right), ("", .left),
+                ("median ns/op", .right), ("ops/s", .right), ("MB/s", .right), ("±cv", .right),
+                ("allocs/op", .right), ("", .left),
             ])
             var groupStarts: Set<Int> = []
             let groups = Dictionary(grouping: rows.indices) { GroupKey(rows[$0]) }
@@ -55,13 +56,14 @@ public enum SummaryFormatter {
     private static func cells(_ row: SummaryRow, fastest: Bool) -> [String] {
         let head = [row.operation.rawValue, String(row.size), String(row.threads), row.backend]
         guard row.isOK, let median = row.nsMedian else {
-            return head + ["failed", "", "", "", row.error]
+            return head + ["failed", "", "", "", "", row.error]
         }
         return head + [
             nanoseconds(median),
             row.opsPerSec.map(siPrefixed) ?? "",
             row.mbPerSec.map { String(format: "%.1f", $0) } ?? "",
             row.cv.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
+            row.allocsPerOp.map(allocations) ?? "",
             fastest ? "fastest" : "",
         ]
     }
@@ -73,6 +75,11 @@ public enum SummaryFormatter {
         case ..<10_000: String(format: "%.1f", value)
         default: String(format: "%.0f", value)
         }
+    }
+
+    /// `0`, `1`, `1.02`: allocations per operation, whole where they are.
+    static func allocations(_ value: Double) -> String {
+        abs(value - value.rounded()) < 0.005 ? String(format: "%.0f", value) : String(format: "%.2f", value)
     }
 
     /// `3.32 M`, `845 k`, `12.0`.

@@ -5,6 +5,10 @@ struct Column<Row>: Sendable {
     let name: String
     let encode: @Sendable (Row) -> String
     let decode: @Sendable (inout Row, String) throws(FieldError) -> Void
+    /// Whether a file without this column is malformed. Columns added after version 1 are not
+    /// required, so that older reports (a committed baseline, a long history) still read; their
+    /// rows keep the field's empty value.
+    var isRequired = true
 }
 
 /// Why a field could not be read; the caller adds the file, line and column.
@@ -13,7 +17,7 @@ struct FieldError: Error {
 }
 
 /// The columns of the reports, in order. Their names are stable: a change that renames, removes
-/// or reinterprets one raises ``version``.
+/// or reinterprets one raises ``version``; a new column is added as optional instead.
 public enum ReportSchema {
     /// The format's version, written in every row's `schema` column.
     public static let version = 1
@@ -44,6 +48,8 @@ public enum ReportSchema {
         text("cpu", \.cpu), text("cpu_flags", \.cpuFlags), count("cores", \.cores, from: 0),
         text("kernel", \.kernel), text("swift", \.swift), text("openssl", \.openssl),
         text("libsodium", \.libsodium), text("error", \.error),
+        // Added after version 1, at the end so that no column moves.
+        optional(text("target_cpu", \.targetCPU)), optional(measure("allocs_per_op", \.allocsPerOp, decimals: 3)),
     ]
 
     static let samples: [Column<SampleRow>] = [
@@ -55,9 +61,24 @@ public enum ReportSchema {
         Column(name: "ns_per_op", encode: { format($0.nsPerOp, decimals: 3) }) { row, value throws(FieldError) in
             row.nsPerOp = try number(value)
         },
+        optional(
+            Column(name: "allocations", encode: { $0.allocations.map(String.init) ?? "" }) {
+                row, value throws(FieldError) in
+                guard !value.isEmpty else { return row.allocations = nil }
+                guard let count = Int(value), count >= 0 else {
+                    throw FieldError(message: "'\(value)' is not a whole number of at least 0")
+                }
+                row.allocations = count
+            }),
     ]
 
     // MARK: - Kinds of column
+
+    private static func optional<Row>(_ column: Column<Row>) -> Column<Row> {
+        var column = column
+        column.isRequired = false
+        return column
+    }
 
     private static func schemaColumn<Row>(_ field: WritableKeyPath<Row, Int> & Sendable) -> Column<Row> {
         Column(name: "schema", encode: { String($0[keyPath: field]) }) { row, value throws(FieldError) in
@@ -142,18 +163,21 @@ public enum ReportSchema {
     static func decode<Row>(
         _ table: CSVTable, columns: [Column<Row>], empty: Row, path: String
     ) throws(BenchError) -> [(line: Int, row: Row)] {
-        var positions: [Int] = []
+        var present: [(column: Column<Row>, position: Int)] = []
         for column in columns {
             guard let position = table.header.firstIndex(of: column.name) else {
-                throw .malformed(path, line: 1, "the required column '\(column.name)' is missing")
+                guard !column.isRequired else {
+                    throw .malformed(path, line: 1, "the required column '\(column.name)' is missing")
+                }
+                continue
             }
-            positions.append(position)
+            present.append((column, position))
         }
         var rows: [(line: Int, row: Row)] = []
         rows.reserveCapacity(table.records.count)
         for record in table.records {
             var row = empty
-            for (column, position) in zip(columns, positions) {
+            for (column, position) in present {
                 do {
                     try column.decode(&row, record.fields[position])
                 } catch {

@@ -13,6 +13,9 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
     public var commit = ""
     /// `release` or `debug`.
     public var build = ""
+    /// The instruction set the Swift code was compiled for, such as `x86-64` or `x86-64-v4`;
+    /// empty in reports written before the column existed.
+    public var targetCPU = ""
     /// The backend's name.
     public var backend = ""
     /// The operation measured.
@@ -46,6 +49,8 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
     public var opsPerSec: Double?
     /// `size × ops_per_sec / 10⁶` for `sha256` and `random`; `nil` for the verifier operations.
     public var mbPerSec: Double?
+    /// Heap allocations per operation over every sample; `nil` where they were not counted.
+    public var allocsPerOp: Double?
     /// The CPU model.
     public var cpu = ""
     /// Which of `sha_ni avx2 avx512f` the CPU has.
@@ -78,6 +83,7 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
         timestamp = environment.timestamp
         commit = environment.commit
         build = environment.build
+        targetCPU = environment.targetCPU
         cpu = environment.cpu
         cpuFlags = environment.cpuFlags
         cores = environment.cores
@@ -88,6 +94,7 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
         key = measurement.key
         iterations = measurement.iterations
         samples = measurement.nanosecondsPerOperation.count
+        allocsPerOp = measurement.allocationsPerOperation
         if let failure = measurement.failure {
             status = Self.failed
             error = failure
@@ -116,14 +123,17 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
     /// The environment the row was measured in.
     public var environment: RunEnvironment {
         RunEnvironment(
-            runID: runID, timestamp: timestamp, commit: commit, build: build, cpu: cpu, cpuFlags: cpuFlags,
+            runID: runID, timestamp: timestamp, commit: commit, build: build, targetCPU: targetCPU, cpu: cpu,
+            cpuFlags: cpuFlags,
             cores: cores, kernel: kernel, swift: swift, openssl: openssl, libsodium: libsodium)
     }
 
     enum CodingKeys: String, CodingKey {
-        case schema, runID = "run_id", timestamp, commit, build, backend, operation, size, threads, status, samples
+        case schema, runID = "run_id", timestamp, commit, build, targetCPU = "target_cpu", backend, operation, size
+        case threads, status, samples
         case iterations, nsMedian = "ns_median", nsP10 = "ns_p10", nsP90 = "ns_p90", nsMin = "ns_min"
         case nsMean = "ns_mean", nsStddev = "ns_stddev", cv, opsPerSec = "ops_per_sec", mbPerSec = "mb_per_sec"
+        case allocsPerOp = "allocs_per_op"
         case cpu, cpuFlags = "cpu_flags", cores, kernel, swift, openssl, libsodium, error
     }
 }
@@ -150,6 +160,8 @@ public struct SampleRow: CaseRow, Sendable, Equatable, Codable {
     public var iterations = 0
     /// The sample's wall time over `iterations × threads`.
     public var nsPerOp = 0.0
+    /// Heap allocations during the sample, all threads together; `nil` where they were not counted.
+    public var allocations: Int?
 
     /// An empty row, for decoding.
     public init() {}
@@ -164,6 +176,7 @@ public struct SampleRow: CaseRow, Sendable, Equatable, Codable {
             row.sample = index
             row.iterations = sample.iterations
             row.nsPerOp = sample.nanosecondsPerOperation
+            row.allocations = sample.allocations
             return row
         }
     }

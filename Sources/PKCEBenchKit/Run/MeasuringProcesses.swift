@@ -154,7 +154,9 @@ public struct MeasuringProcesses {
             }
             guard row.isOK else { return .failed(key, reason: row.error) }
             let taken = (samples[key] ?? []).sorted { $0.sample < $1.sample }.map {
-                Sample(iterations: $0.iterations, nanosecondsPerOperation: $0.nsPerOp, process: assignment.index)
+                Sample(
+                    iterations: $0.iterations, nanosecondsPerOperation: $0.nsPerOp, process: assignment.index,
+                    allocations: $0.allocations)
             }
             return CaseMeasurement(key: key, samples: taken, failure: nil)
         }

@@ -28,6 +28,8 @@ public struct SuiteRunner {
     /// The processes that measure, when the samples are to come from several; `nil` to measure
     /// in this process.
     public var processes: MeasuringProcesses?
+    /// Counts allocations when this process measures; measuring processes bring their own.
+    public var allocationCounter: AllocationCounter?
 
     /// Creates a runner; see the properties for what each argument is.
     public init(
@@ -118,7 +120,9 @@ public struct SuiteRunner {
     private func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> [CaseMeasurement] {
         guard let processes else {
             do {
-                return try Sampler(cases: cases, plan: plan, observer: progress, interruption: interruption).run()
+                var sampler = Sampler(cases: cases, plan: plan, observer: progress, interruption: interruption)
+                sampler.allocationCounter = allocationCounter
+                return try sampler.run()
             } catch {
                 progress.finish()
                 throw InterruptSignals.error(for: error.signal)

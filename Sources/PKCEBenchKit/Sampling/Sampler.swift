@@ -6,12 +6,15 @@ public struct Sample: Sendable, Equatable {
     public var nanosecondsPerOperation: Double
     /// Which of the run's measuring processes took it, from 0.
     public var process: Int
+    /// Heap allocations during the timed loops, all threads together; `nil` when not counted.
+    public var allocations: Int?
 
     /// Creates a sample.
-    public init(iterations: Int, nanosecondsPerOperation: Double, process: Int = 0) {
+    public init(iterations: Int, nanosecondsPerOperation: Double, process: Int = 0, allocations: Int? = nil) {
         self.iterations = iterations
         self.nanosecondsPerOperation = nanosecondsPerOperation
         self.process = process
+        self.allocations = allocations
     }
 }
 
@@ -47,6 +50,19 @@ public struct CaseMeasurement: Sendable {
     /// Nanoseconds per operation of each sample, in the order taken.
     public var nanosecondsPerOperation: [Double] {
         samples.map(\.nanosecondsPerOperation)
+    }
+
+    /// Heap allocations per operation over all samples, or `nil` when any sample was not counted.
+    public var allocationsPerOperation: Double? {
+        guard !samples.isEmpty else { return nil }
+        var allocations = 0
+        var operations = 0
+        for sample in samples {
+            guard let counted = sample.allocations else { return nil }
+            allocations += counted
+            operations += sample.iterations * key.threads
+        }
+        return operations > 0 ? Double(allocations) / Double(operations) : nil
     }
 
     /// The median of the samples' iterations: calibration picks them anew in each process.
@@ -102,6 +118,8 @@ public struct Sampler {
     public let interruption: () -> Int32?
     /// The number this process's samples carry, when several processes measure one run.
     public var process = 0
+    /// Counts the allocations of every sample, if given.
+    public var allocationCounter: AllocationCounter?
 
     /// Creates a sampler.
     ///
@@ -127,12 +145,13 @@ public struct Sampler {
     /// - Throws: ``Interrupted`` when ``interruption`` reports a signal.
     public func run() throws(Interrupted) -> [CaseMeasurement] {
         guard let threads = cases.first?.threads else { return [] }
-        let pool = WorkerPool(threads: threads)
+        let pool = WorkerPool(threads: threads, allocationCounter: allocationCounter)
         defer { pool.shutdown() }
 
         var iterations = [Int](repeating: 0, count: cases.count)
         var failures = [String?](repeating: nil, count: cases.count)
         var samples = [[Double]](repeating: [], count: cases.count)
+        var allocations = [[Int?]](repeating: [], count: cases.count)
 
         for (index, benchmark) in cases.enumerated() {
             try checkInterruption()
@@ -155,8 +174,9 @@ public struct Sampler {
             try checkInterruption()
             let benchmark = cases[index]
             do {
-                let elapsed = try pool.measure(benchmark, index: index, iterations: iterations[index])
-                samples[index].append(Double(elapsed) / Double(iterations[index] * threads))
+                let measured = try pool.measure(benchmark, index: index, iterations: iterations[index])
+                samples[index].append(Double(measured.elapsed) / Double(iterations[index] * threads))
+                allocations[index].append(measured.allocations.map { Int(clamping: $0) })
             } catch {
                 failures[index] = String(describing: error)
                 observer?.failed(benchmark.key, reason: String(describing: error))
@@ -173,8 +193,9 @@ public struct Sampler {
         return cases.indices.map { index in
             CaseMeasurement(
                 key: cases[index].key,
-                samples: samples[index].map {
-                    Sample(iterations: iterations[index], nanosecondsPerOperation: $0, process: process)
+                samples: zip(samples[index], allocations[index]).map {
+                    Sample(
+                        iterations: iterations[index], nanosecondsPerOperation: $0, process: process, allocations: $1)
                 },
                 failure: failures[index])
         }
@@ -190,7 +211,7 @@ public struct Sampler {
     private func calibrate(_ benchmark: BenchmarkCase, index: Int, pool: WorkerPool) throws -> (Int, Double) {
         let target = plan.sampleTime.nanoseconds
         func measure(_ iterations: Int) throws -> Double {
-            Double(try pool.measure(benchmark, index: index, iterations: iterations))
+            Double(try pool.measure(benchmark, index: index, iterations: iterations).elapsed)
         }
         // Grow until one measurement lasts a tenth of a sample, long enough to estimate from, and
         // doubling the iterations nearly doubles the time. Without the second condition a fixed

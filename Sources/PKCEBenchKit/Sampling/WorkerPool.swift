@@ -21,12 +21,22 @@ final class WorkerPool: @unchecked Sendable {
     private struct Report: Sendable {
         var start: UInt64 = 0
         var end: UInt64 = 0
+        var allocations: UInt64 = 0
         var checksum: UInt64 = 0
         var error: (any Error)?
     }
 
+    /// What one run of a case on every thread took.
+    struct Measurement {
+        /// Nanoseconds from the first thread's start to the last thread's end.
+        var elapsed: UInt64
+        /// Heap allocations of the timed loops, all threads together; `nil` when not counted.
+        var allocations: UInt64?
+    }
+
     /// The number of threads.
     let count: Int
+    private let allocationCounter: AllocationCounter?
     private let lock = NSLock()
     private var command = Command.stop
     private var reports: [Report]
@@ -34,9 +44,14 @@ final class WorkerPool: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts `count` threads, which wait for ``measure(_:index:iterations:)``.
-    init(threads count: Int) {
+    ///
+    /// - Parameters:
+    ///   - count: The number of threads.
+    ///   - allocationCounter: Counts each thread's allocations around its timed loop, if given.
+    init(threads count: Int, allocationCounter: AllocationCounter? = nil) {
         precondition(count >= 1, "a pool needs at least one thread")
         self.count = count
+        self.allocationCounter = allocationCounter
         self.reports = Array(repeating: Report(), count: count)
         self.go = (0..<count).map { _ in DispatchSemaphore(value: 0) }
         for worker in 0..<count {
@@ -58,9 +73,10 @@ final class WorkerPool: @unchecked Sendable {
     ///   - benchmark: The case.
     ///   - index: A number that identifies the case, so that each thread keeps its workload.
     ///   - iterations: Operations per thread.
-    /// - Returns: Nanoseconds from the first thread's start to the last thread's end.
+    /// - Returns: The time from the first thread's start to the last thread's end, and the
+    ///   allocations of the timed loops when a counter was given.
     /// - Throws: The first error a thread reports, from preparing its workload or running it.
-    func measure(_ benchmark: BenchmarkCase, index: Int, iterations: Int) throws -> UInt64 {
+    func measure(_ benchmark: BenchmarkCase, index: Int, iterations: Int) throws -> Measurement {
         lock.withLock { command = .run(index: index, benchmark: benchmark, iterations: iterations) }
         go.forEach { $0.signal() }
         for _ in 0..<count { finished.wait() }
@@ -70,7 +86,9 @@ final class WorkerPool: @unchecked Sendable {
         }
         let start = reports.map(\.start).min() ?? 0
         let end = reports.map(\.end).max() ?? 0
-        return end - start
+        return Measurement(
+            elapsed: end - start,
+            allocations: allocationCounter.map { _ in reports.reduce(0) { $0 + $1.allocations } })
     }
 
     private func work(as worker: Int) {
@@ -82,9 +100,11 @@ final class WorkerPool: @unchecked Sendable {
             do {
                 let workload = try workloads[index] ?? benchmark.makeWorkload()
                 workloads[index] = workload
+                let allocationsBefore = allocationCounter?.threadAllocations() ?? 0
                 report.start = MonotonicClock.now()
                 report.checksum = try workload.run(iterations: iterations)
                 report.end = MonotonicClock.now()
+                report.allocations = (allocationCounter?.threadAllocations() ?? 0) &- allocationsBefore
             } catch {
                 report.error = error
             }
