@@ -32,6 +32,12 @@ public struct CodeChallenge: Hashable, Sendable {
         self.method = method
     }
 
+    /// A challenge this module derived with `S256`: 43 base64url characters, not checked again.
+    init(s256Value value: String) {
+        self.value = value
+        self.method = .s256
+    }
+
     /// Validates a challenge received from elsewhere, such as an authorization request.
     ///
     /// An `S256` challenge is exactly 43 base64url characters, with no padding, ending in a

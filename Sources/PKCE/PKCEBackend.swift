@@ -28,12 +28,31 @@ public protocol PKCEBackend: Sendable {
     ///   - digest: Receives the 32-byte digest in its first ``sha256ByteCount`` bytes; it must be at
     ///     least that large.
     func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer)
+
+    /// Derives the `S256` challenges of many verifiers at once (RFC 7636 §4.2).
+    ///
+    /// The result is what ``CodeChallenge/init(verifier:method:using:)`` gives for each verifier
+    /// with ``ChallengeMethod/s256``, in the same order. The default implementation does exactly
+    /// that, one verifier at a time; a backend that can hash several messages at once overrides
+    /// it, as ``SwiftBackend`` does with SIMD.
+    ///
+    /// - Parameter verifiers: The verifiers, in any number.
+    /// - Returns: One challenge per verifier, in order.
+    func challenges(for verifiers: [CodeVerifier]) -> [CodeChallenge]
 }
 
 /// The size of a SHA-256 digest in bytes.
 public let sha256ByteCount = 32
 
 extension PKCEBackend {
+    /// Derives the `S256` challenges of `verifiers` one at a time, with ``sha256(_:into:)``.
+    ///
+    /// - Parameter verifiers: The verifiers, in any number.
+    /// - Returns: One challenge per verifier, in order.
+    public func challenges(for verifiers: [CodeVerifier]) -> [CodeChallenge] {
+        verifiers.map { CodeChallenge(verifier: $0, using: self) }
+    }
+
     /// Computes the SHA-256 digest (FIPS 180-4) of `message`.
     ///
     /// A convenience over ``sha256(_:into:)`` that allocates the result.

@@ -11,14 +11,14 @@ struct CaseFilterOptions: ParsableArguments {
 
     @Option(
         name: .customLong("operation"), parsing: .singleValue,
-        help: "Operations, repeated or comma-separated: verifier, challenge, verify, sha256, random. (default: all)")
+        help: "Operations, repeated or comma-separated: verifier, challenge, challenge-batch, verify, sha256, random. (default: all)")
     var operationNames: [String] = []
 
     @Option(
         name: .customLong("size"), parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
-            "Sizes for every selected operation, repeated or comma-separated: the verifier length in characters (43-128) for verifier, challenge and verify; bytes for sha256 and random.",
-            discussion: "Defaults: verifier 43,128; challenge 43,55,56,128; verify 43; sha256 64,1024,16384; random 32."
+            "Sizes for every selected operation, repeated or comma-separated: the verifier length in characters (43-128) for verifier, challenge, challenge-batch and verify; bytes for sha256 and random.",
+            discussion: "Defaults: verifier 43,128; challenge 43,55,56,128; challenge-batch 43,128; verify 43; sha256 64,1024,16384; random 32."
         ))
     var sizeValues: [String] = []
 

@@ -39,6 +39,7 @@ public struct BenchmarkCase: Sendable, CustomStringConvertible {
         switch operation {
         case .verifier: VerifierWorkload(backend: backend, length: size)
         case .challenge: try ChallengeWorkload(backend: backend, length: size)
+        case .challengeBatch: try ChallengeBatchWorkload(backend: backend, length: size)
         case .verify: try VerifyWorkload(backend: backend, length: size)
         case .sha256: SHA256Workload(backend: backend, size: size)
         case .random: RandomWorkload(backend: backend, size: size)

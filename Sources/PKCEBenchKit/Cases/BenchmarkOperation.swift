@@ -6,6 +6,9 @@ public enum BenchmarkOperation: String, CaseIterable, Codable, Comparable, Senda
     case verifier
     /// `CodeChallenge(verifier:using:)` with `S256`: SHA-256 of the verifier and its encoding.
     case challenge
+    /// `PKCEBackend.challenges(for:)` on batches of ``challengeBatchSize`` verifiers; one
+    /// operation is one verifier's challenge, so the figures compare with ``challenge``'s.
+    case challengeBatch = "challenge-batch"
     /// `CodeChallenge.verify(presented:against:using:)`: the token endpoint's whole check.
     case verify
     /// `PKCEBackend.sha256(_:into:)` over `size` bytes.
@@ -21,6 +24,7 @@ public enum BenchmarkOperation: String, CaseIterable, Codable, Comparable, Senda
         switch self {
         case .verifier: [43, 128]
         case .challenge: [43, 55, 56, 128]
+        case .challengeBatch: [43, 128]
         case .verify: [43]
         case .sha256: [64, 1024, 16_384]
         case .random: [32]
@@ -33,7 +37,7 @@ public enum BenchmarkOperation: String, CaseIterable, Codable, Comparable, Senda
     /// 1 MiB; the case keeps 16 inputs of that size in memory.
     public var allowedSizes: ClosedRange<Int> {
         switch self {
-        case .verifier, .challenge, .verify: CodeVerifier.allowedLengths
+        case .verifier, .challenge, .challengeBatch, .verify: CodeVerifier.allowedLengths
         case .sha256: 0...(1 << 20)
         case .random: 1...(1 << 20)
         }
@@ -48,6 +52,11 @@ public enum BenchmarkOperation: String, CaseIterable, Codable, Comparable, Senda
     public var sizeUnit: String {
         reportsByteThroughput ? "bytes" : "characters"
     }
+
+    /// How many verifiers one call of the `challenge-batch` case derives challenges for: a
+    /// multiple of every lane count (4, 8, 16), as a server hashing stored verifiers in bulk
+    /// would pass, and small enough to stay in the L1 cache.
+    public static let challengeBatchSize = 64
 
     /// Operations order as ``allCases`` lists them, which is the order reports use.
     public static func < (lhs: BenchmarkOperation, rhs: BenchmarkOperation) -> Bool {

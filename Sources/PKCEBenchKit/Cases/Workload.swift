@@ -70,6 +70,47 @@ final class ChallengeWorkload: Workload {
     }
 }
 
+/// `challenges(for:)` over batches of 64 verifiers, 16 different batches in turn. One operation is
+/// one verifier: `run(iterations:)` derives `iterations` challenges, in whole batches and, at the
+/// end, one shorter batch prepared beforehand, so that no call allocates an input array.
+final class ChallengeBatchWorkload: Workload {
+    let backend: any PKCEBackend
+    let batches: [[CodeVerifier]]
+    /// `shortBatches[n]`: the first `n` verifiers of the first batch, for the end of a run.
+    let shortBatches: [[CodeVerifier]]
+
+    init(backend: any PKCEBackend, length: Int) throws {
+        let size = BenchmarkOperation.challengeBatchSize
+        self.backend = backend
+        let batches = try (0..<inputCount).map { _ in
+            try (0..<size).map { _ in try CodeVerifier.generate(length: length, using: SwiftBackend()) }
+        }
+        self.batches = batches
+        self.shortBatches = (0..<size).map { Array(batches[0].prefix($0)) }
+    }
+
+    func run(iterations: Int) throws -> UInt64 {
+        derive(with: backend, iterations: iterations)
+    }
+
+    private func derive(with backend: some PKCEBackend, iterations: Int) -> UInt64 {
+        let size = BenchmarkOperation.challengeBatchSize
+        var checksum: UInt64 = 0
+        var done = 0
+        var batch = 0
+        while done < iterations {
+            let count = min(size, iterations - done)
+            let verifiers = count == size ? batches[batch & (inputCount - 1)] : shortBatches[count]
+            for challenge in backend.challenges(for: verifiers) {
+                checksum &+= UInt64(challenge.value.utf8.last ?? 0)
+            }
+            done += count
+            batch += 1
+        }
+        return checksum
+    }
+}
+
 /// The token endpoint's check of a presented verifier string against a stored S256 challenge.
 ///
 /// Every check is expected to pass; one that does not is a wrong result, which voids the sample.

@@ -3,9 +3,9 @@ import PKCE
 /// The check every backend passes before any of its cases is timed.
 ///
 /// A fast wrong answer is worth nothing, so a backend is measured only when it reproduces the
-/// RFC 7636 Appendix B challenge, verifies it, matches FIPS 180-4 SHA-256 examples, agrees with
-/// the pure-Swift SHA-256 on messages either side of every padding boundary, and gives random
-/// bytes that are not constant.
+/// RFC 7636 Appendix B challenge, verifies it, derives the same challenges in a batch as one at a
+/// time, matches FIPS 180-4 SHA-256 examples, agrees with the pure-Swift SHA-256 on messages
+/// either side of every padding boundary, and gives random bytes that are not constant.
 public enum CorrectnessGate {
     /// RFC 7636 Appendix B.
     static let appendixBVerifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
@@ -48,6 +48,24 @@ public enum CorrectnessGate {
             _ = try CodeChallenge.verify(presented: appendixBVerifier, against: stored, using: backend)
         } catch {
             return "the RFC 7636 Appendix B verifier does not verify: \(error)"
+        }
+
+        // Batches: lengths of one, two and three blocks mixed, in numbers that leave a lane
+        // group short, against the one-at-a-time result.
+        do {
+            let batch = try (0..<21).map { index in
+                try CodeVerifier.generate(length: [43, 55, 56, 119, 120, 128][index % 6], using: SwiftBackend())
+            }
+            for count in [1, 5, 21] {
+                let verifiers = Array(batch.prefix(count))
+                if backend.challenges(for: verifiers).map(\.value)
+                    != verifiers.map({ CodeChallenge(verifier: $0, using: backend).value })
+                {
+                    return "challenges(for:) of \(count) verifiers differs from deriving them one at a time"
+                }
+            }
+        } catch {
+            return "cannot make verifiers for the batch check: \(error)"
         }
 
         let reference = SwiftBackend()

@@ -1,0 +1,68 @@
+@testable import PKCE
+import PKCEBackends
+import Testing
+
+@Suite("Challenges in batches: the same as one at a time")
+struct BatchChallengeTests {
+    /// One verifier of every length, 43…128: one, two and three SHA-256 blocks, and the padding
+    /// boundaries at 55/56 and 119/120 characters.
+    static let everyLength = CodeVerifier.allowedLengths.map { length in
+        try! CodeVerifier.generate(length: length, using: SwiftBackend())
+    }
+
+    static func oneAtATime(_ verifiers: some Sequence<CodeVerifier>) -> [String] {
+        verifiers.map { CodeChallenge(verifier: $0, using: SwiftBackend()).value }
+    }
+
+    /// The pure-Swift batch with `lanes` lanes, whichever the compile target would pick.
+    static func batch(_ verifiers: [CodeVerifier], lanes: Int) -> [String] {
+        let challenges =
+            switch lanes {
+            case 4: SHA256Lanes.challenges(for: verifiers, lanes: SIMD4<UInt32>.self)
+            case 8: SHA256Lanes.challenges(for: verifiers, lanes: SIMD8<UInt32>.self)
+            default: SHA256Lanes.challenges(for: verifiers, lanes: SIMD16<UInt32>.self)
+            }
+        return challenges.map(\.value)
+    }
+
+    @Test("Every backend's challenges(for:) agrees with its single path, every length in one batch", arguments: backends)
+    func everyBackend(backend: any PKCEBackend) {
+        let batch = backend.challenges(for: Self.everyLength)
+        #expect(batch.map(\.value) == Self.everyLength.map { CodeChallenge(verifier: $0, using: backend).value })
+        #expect(batch.allSatisfy { $0.method == .s256 })
+        #expect(backend.challenges(for: []).isEmpty)
+    }
+
+    @Test("RFC 7636 Appendix B in a batch, in every lane position", arguments: backends)
+    func appendixB(backend: any PKCEBackend) throws {
+        let vector = Vectors.appendixB
+        let appendixB = try CodeVerifier(validating: vector.verifier)
+        let others = Array(Self.everyLength.prefix(20))
+        for position in 0...others.count {
+            var verifiers = others
+            verifiers.insert(appendixB, at: position)
+            #expect(backend.challenges(for: verifiers)[position].value == vector.challenge)
+        }
+    }
+
+    /// Batches of 0 to 40 verifiers of mixed lengths: every remainder modulo 4, 8 and 16 lanes.
+    @Test("Each lane width, batches that do not fill the lanes, lanes ending at different blocks", arguments: [4, 8, 16], 0...40)
+    func laneWidths(lanes: Int, count: Int) {
+        // Lengths of one, two and three blocks side by side, so that lanes finish at different blocks.
+        let verifiers = (0..<count).map { Self.everyLength[($0 * 37) % Self.everyLength.count] }
+        #expect(Self.batch(verifiers, lanes: lanes) == Self.oneAtATime(verifiers))
+    }
+
+    @Test("Each lane width on one verifier of every length 43…128", arguments: [4, 8, 16])
+    func laneWidthsEveryLength(lanes: Int) {
+        #expect(Self.batch(Self.everyLength, lanes: lanes) == Self.oneAtATime(Self.everyLength))
+    }
+
+    @Test("Each lane width on batches of one length, for every length 43…128", arguments: [4, 8, 16])
+    func laneWidthsUniform(lanes: Int) throws {
+        for length in CodeVerifier.allowedLengths {
+            let verifiers = try (0..<(lanes + 3)).map { _ in try CodeVerifier.generate(length: length, using: SwiftBackend()) }
+            #expect(Self.batch(verifiers, lanes: lanes) == Self.oneAtATime(verifiers), "length \(length)")
+        }
+    }
+}
