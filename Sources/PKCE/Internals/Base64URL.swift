@@ -16,28 +16,40 @@ enum Base64URL {
     /// - Precondition: `output.count <= encodedCount(of: bytes.count)`.
     static func encode(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) {
         precondition(output.count <= encodedCount(of: bytes.count), "base64url output longer than its input encodes")
+        guard let input = bytes.baseAddress, let characters = output.baseAddress else { return }
         let table = alphabet.utf8Start
-        var input = 0
-        var out = 0
-        // Whole 3-byte groups into whole 4-character groups: the hot path.
-        while input + 3 <= bytes.count && out + 4 <= output.count {
-            let group = UInt32(bytes[input]) << 16 | UInt32(bytes[input + 1]) << 8 | UInt32(bytes[input + 2])
-            output[out] = table[Int(group >> 18 & 0x3F)]
-            output[out + 1] = table[Int(group >> 12 & 0x3F)]
-            output[out + 2] = table[Int(group >> 6 & 0x3F)]
-            output[out + 3] = table[Int(group & 0x3F)]
-            input += 3
-            out += 4
+        let (inputCount, outputCount) = (bytes.count, output.count)
+        var read = 0
+        var written = 0
+        // Six bytes into eight characters at a time, read as one big-endian 64-bit word (whose last
+        // two bytes are the next group's): a third fewer instructions per byte than three bytes at
+        // a time. Every challenge and verifier passes through here.
+        while read &+ 8 <= inputCount && written &+ 8 <= outputCount {
+            let word = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: read, as: UInt64.self))
+            for index in 0..<8 {
+                characters[written &+ index] = table[Int(truncatingIfNeeded: word &>> (58 &- 6 &* index)) & 0x3F]
+            }
+            read &+= 6
+            written &+= 8
+        }
+        // Whole 3-byte groups into whole 4-character groups.
+        while read &+ 3 <= inputCount && written &+ 4 <= outputCount {
+            let group = UInt32(bytes[read]) << 16 | UInt32(bytes[read &+ 1]) << 8 | UInt32(bytes[read &+ 2])
+            for index in 0..<4 {
+                characters[written &+ index] = table[Int(group &>> (18 &- 6 &* UInt32(index)) & 0x3F)]
+            }
+            read &+= 3
+            written &+= 4
         }
         // The rest: a group cut short by the end of the input (missing bits are zero) or of the output.
-        guard out < output.count else { return }
+        guard written < outputCount else { return }
         var group: UInt32 = 0
-        for offset in 0..<3 where input + offset < bytes.count {
-            group |= UInt32(bytes[input + offset]) << UInt32(16 - 8 * offset)
+        for offset in 0..<3 where read + offset < inputCount {
+            group |= UInt32(bytes[read + offset]) << UInt32(16 - 8 * offset)
         }
-        for shift in stride(from: 18, through: 0, by: -6) where out < output.count {
-            output[out] = table[Int(group >> UInt32(shift) & 0x3F)]
-            out += 1
+        for shift in stride(from: 18, through: 0, by: -6) where written < outputCount {
+            characters[written] = table[Int(group >> UInt32(shift) & 0x3F)]
+            written += 1
         }
     }
 

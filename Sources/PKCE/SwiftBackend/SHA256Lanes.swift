@@ -80,6 +80,17 @@ enum SHA256Lanes {
         }
     }
 
+    /// Copies the UTF-8 of a string that is not stored contiguously (bridged, or a substring's
+    /// copy), for ``hash(_:blocks:scratch:digests:)``.
+    private static func copyUTF8(of value: String, to padded: UnsafeMutableRawBufferPointer) -> Int {
+        var value = value
+        return value.withUTF8 { message in
+            precondition(message.count <= CodeVerifier.allowedLengths.upperBound, "a verifier is too long")
+            padded.copyMemory(from: UnsafeRawBufferPointer(message))
+            return message.count
+        }
+    }
+
     /// Hashes up to `V.scalarCount` verifiers and writes their digests, 32 bytes per lane, to
     /// `digests`.
     ///
@@ -94,20 +105,27 @@ enum SHA256Lanes {
         digests: UnsafeMutableRawBufferPointer
     ) {
         let laneBytes = blocksPerLane * 64
-        blocks.initializeMemory(as: UInt8.self, repeating: 0)
         var blockCounts = V()
-        for (lane, verifier) in verifiers.enumerated() {
-            var value = verifier.value
-            let length = value.withUTF8 { message in
-                precondition(message.count <= CodeVerifier.allowedLengths.upperBound, "a verifier is too long")
-                UnsafeMutableRawBufferPointer(rebasing: blocks[(lane * laneBytes)...])
-                    .copyMemory(from: UnsafeRawBufferPointer(message))
-                return message.count
+        for lane in 0..<V.scalarCount {
+            let padded = UnsafeMutableRawBufferPointer(rebasing: blocks[(lane * laneBytes)..<((lane + 1) * laneBytes)])
+            guard lane < verifiers.count else {
+                // No message: a lane of zeros, hashed and never read.
+                padded.initializeMemory(as: UInt8.self, repeating: 0)
+                continue
             }
+            // Read in place: copying the string out of the array would cost a retain and a release.
+            let length =
+                verifiers[verifiers.startIndex + lane].value.utf8.withContiguousStorageIfAvailable { message in
+                    precondition(message.count <= CodeVerifier.allowedLengths.upperBound, "a verifier is too long")
+                    padded.copyMemory(from: UnsafeRawBufferPointer(message))
+                    return message.count
+                } ?? copyUTF8(of: verifiers[verifiers.startIndex + lane].value, to: padded)
+            // Padding (§5.1.1): 0x80, zeros, and the length in bits, big-endian, ending the block.
             let count = (length + 9 + 63) / 64
-            blocks[lane * laneBytes + length] = 0x80
-            blocks.storeBytes(
-                of: (UInt64(length) &* 8).bigEndian, toByteOffset: lane * laneBytes + count * 64 - 8, as: UInt64.self)
+            padded[length] = 0x80
+            UnsafeMutableRawBufferPointer(rebasing: padded[(length + 1)..<(count * 64 - 8)])
+                .initializeMemory(as: UInt8.self, repeating: 0)
+            padded.storeBytes(of: (UInt64(length) &* 8).bigEndian, toByteOffset: count * 64 - 8, as: UInt64.self)
             blockCounts[lane] = UInt32(count)
         }
 
