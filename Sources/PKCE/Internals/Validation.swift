@@ -16,17 +16,19 @@ func validate(
     lengths: ClosedRange<Int>,
     isAllowed: (UInt8) -> Bool
 ) throws(PKCEError) {
-    let utf8 = value.utf8
-    var position = 0
-    for index in utf8.indices {
-        guard isAllowed(utf8[index]) else {
-            // Every byte before this one was ASCII, so the byte offset is also the scalar offset,
-            // and `index` starts a scalar.
-            throw .invalidCharacter(parameter, character: value.unicodeScalars[index], position: position)
-        }
-        position += 1
+    // A native string's UTF-8 is contiguous: scan the bytes directly, which the token endpoint
+    // does on every request, rather than step through String.UTF8View's indices.
+    let firstDisallowed =
+        value.utf8.withContiguousStorageIfAvailable { bytes in bytes.firstIndex { !isAllowed($0) } }
+        ?? value.utf8.firstIndex { !isAllowed($0) }.map { value.utf8.distance(from: value.utf8.startIndex, to: $0) }
+    if let position = firstDisallowed {
+        // Every byte before this one was ASCII, so the byte offset is also the scalar offset,
+        // and the byte starts a scalar.
+        let index = value.utf8.index(value.utf8.startIndex, offsetBy: position)
+        throw .invalidCharacter(parameter, character: value.unicodeScalars[index], position: position)
     }
-    guard lengths.contains(position) else {
-        throw .invalidLength(parameter, length: position)
+    let length = value.utf8.count
+    guard lengths.contains(length) else {
+        throw .invalidLength(parameter, length: length)
     }
 }
