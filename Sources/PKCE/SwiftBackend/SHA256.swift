@@ -1,7 +1,7 @@
 /// SHA-256 as FIPS 180-4 §6.2 defines it, over a message held in memory.
 ///
-/// Nothing is allocated on the heap: the state lives in locals, the message schedule and the padded
-/// final blocks in stack buffers, which are wiped before returning.
+/// Nothing is allocated on the heap: the state lives in locals, the message schedule's last 16 words
+/// and the padded final blocks in a stack buffer, which is wiped before returning.
 enum SHA256 {
     /// The round constants K₀…K₆₃ (§4.2.2): the first 32 bits of the fractional parts of the cube
     /// roots of the first 64 primes.
@@ -37,36 +37,34 @@ enum SHA256 {
     static func hash(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
         precondition(digest.count >= sha256ByteCount, "a SHA-256 digest needs 32 bytes")
         var state = State()
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-            withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { tail in
-                // Padding (§5.1.1): the bytes after the last whole block, a 1 bit, zeros, and the
-                // message length in bits as a 64-bit big-endian integer, filling one block, or two
-                // when fewer than 9 bytes are left in the first.
-                let wholeBlocks = message.count / 64
-                let remaining = message.count - wholeBlocks * 64
-                let tailBlocks = remaining < 56 ? 1 : 2
-                let tail = UnsafeMutableRawBufferPointer(rebasing: tail[..<(tailBlocks * 64)])
-                tail.initializeMemory(as: UInt8.self, repeating: 0)
-                if remaining > 0 {
-                    tail.copyMemory(from: UnsafeRawBufferPointer(rebasing: message[(wholeBlocks * 64)...]))
-                }
-                tail[remaining] = 0x80
-                tail.storeBytes(
-                    of: (UInt64(message.count) &* 8).bigEndian, toByteOffset: tail.count - 8, as: UInt64.self)
-
-                // One loop over the message's blocks and then the tail's, so that the compression
-                // function, unrolled, is inlined once.
-                for block in 0..<(wholeBlocks + tailBlocks) {
-                    let start: UnsafeRawPointer =
-                        block < wholeBlocks
-                        ? message.baseAddress! + block &* 64
-                        : UnsafeRawPointer(tail.baseAddress!) + (block &- wholeBlocks) &* 64
-                    compress(&state, block: start, schedule: schedule)
-                }
-                // Both buffers hold the message, or words made from it: a verifier is a secret.
-                zeroize(tail)
-                zeroize(UnsafeMutableRawBufferPointer(schedule))
+        // One stack buffer: the message schedule's last 16 words, then up to two padded blocks.
+        withUnsafeTemporaryAllocation(byteCount: 64 + 128, alignment: 16) { scratch in
+            let schedule = scratch.baseAddress!.bindMemory(to: UInt32.self, capacity: 16)
+            // Padding (§5.1.1): the bytes after the last whole block, a 1 bit, zeros, and the
+            // message length in bits as a 64-bit big-endian integer, filling one block, or two
+            // when fewer than 9 bytes are left in the first.
+            let wholeBlocks = message.count / 64
+            let remaining = message.count - wholeBlocks * 64
+            let tailBlocks = remaining < 56 ? 1 : 2
+            let tail = UnsafeMutableRawBufferPointer(rebasing: scratch[64..<(64 + tailBlocks * 64)])
+            tail.initializeMemory(as: UInt8.self, repeating: 0)
+            if remaining > 0 {
+                tail.copyMemory(from: UnsafeRawBufferPointer(rebasing: message[(wholeBlocks * 64)...]))
             }
+            tail[remaining] = 0x80
+            tail.storeBytes(of: (UInt64(message.count) &* 8).bigEndian, toByteOffset: tail.count - 8, as: UInt64.self)
+
+            // One loop over the message's blocks and then the tail's, so that the compression
+            // function, unrolled, is inlined once.
+            for block in 0..<(wholeBlocks + tailBlocks) {
+                let start: UnsafeRawPointer =
+                    block < wholeBlocks
+                    ? message.baseAddress! + block &* 64
+                    : UnsafeRawPointer(tail.baseAddress!) + (block &- wholeBlocks) &* 64
+                compress(&state, block: start, schedule: schedule)
+            }
+            // The buffer holds the message, or words made from it: a verifier is a secret.
+            zeroize(UnsafeMutableRawBufferPointer(rebasing: scratch[..<(64 + tailBlocks * 64)]))
         }
         digest.storeBytes(of: state.a.bigEndian, toByteOffset: 0, as: UInt32.self)
         digest.storeBytes(of: state.b.bigEndian, toByteOffset: 4, as: UInt32.self)
@@ -98,7 +96,7 @@ enum SHA256 {
     private static func compress(
         _ state: inout State,
         block: UnsafeRawPointer,
-        schedule w: UnsafeMutableBufferPointer<UInt32>
+        schedule w: UnsafeMutablePointer<UInt32>
     ) {
         for t in 0..<16 {
             w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: t &* 4, as: UInt32.self))
@@ -106,7 +104,7 @@ enum SHA256 {
         var (a, b, c, d, e, f, g, h) = (state.a, state.b, state.c, state.d, state.e, state.f, state.g, state.h)
         var bXorC = b ^ c
         let k = roundConstants
-        // Round t with constant K_t and word W_t; after each of rounds 0…47, word t + 16.
+        // Round t with constant K_t and word W_t (in w[t % 16]); after each of rounds 0…47, word t + 16.
         round(a, b, c, &d, e, f, g, &h, k.0 &+ w[0], &bXorC)
         expand(w, 0)
         round(h, a, b, &c, d, e, f, &g, k.1 &+ w[1], &bXorC)
@@ -139,86 +137,86 @@ enum SHA256 {
         expand(w, 14)
         round(b, c, d, &e, f, g, h, &a, k.15 &+ w[15], &bXorC)
         expand(w, 15)
-        round(a, b, c, &d, e, f, g, &h, k.16 &+ w[16], &bXorC)
+        round(a, b, c, &d, e, f, g, &h, k.16 &+ w[0], &bXorC)
         expand(w, 16)
-        round(h, a, b, &c, d, e, f, &g, k.17 &+ w[17], &bXorC)
+        round(h, a, b, &c, d, e, f, &g, k.17 &+ w[1], &bXorC)
         expand(w, 17)
-        round(g, h, a, &b, c, d, e, &f, k.18 &+ w[18], &bXorC)
+        round(g, h, a, &b, c, d, e, &f, k.18 &+ w[2], &bXorC)
         expand(w, 18)
-        round(f, g, h, &a, b, c, d, &e, k.19 &+ w[19], &bXorC)
+        round(f, g, h, &a, b, c, d, &e, k.19 &+ w[3], &bXorC)
         expand(w, 19)
-        round(e, f, g, &h, a, b, c, &d, k.20 &+ w[20], &bXorC)
+        round(e, f, g, &h, a, b, c, &d, k.20 &+ w[4], &bXorC)
         expand(w, 20)
-        round(d, e, f, &g, h, a, b, &c, k.21 &+ w[21], &bXorC)
+        round(d, e, f, &g, h, a, b, &c, k.21 &+ w[5], &bXorC)
         expand(w, 21)
-        round(c, d, e, &f, g, h, a, &b, k.22 &+ w[22], &bXorC)
+        round(c, d, e, &f, g, h, a, &b, k.22 &+ w[6], &bXorC)
         expand(w, 22)
-        round(b, c, d, &e, f, g, h, &a, k.23 &+ w[23], &bXorC)
+        round(b, c, d, &e, f, g, h, &a, k.23 &+ w[7], &bXorC)
         expand(w, 23)
-        round(a, b, c, &d, e, f, g, &h, k.24 &+ w[24], &bXorC)
+        round(a, b, c, &d, e, f, g, &h, k.24 &+ w[8], &bXorC)
         expand(w, 24)
-        round(h, a, b, &c, d, e, f, &g, k.25 &+ w[25], &bXorC)
+        round(h, a, b, &c, d, e, f, &g, k.25 &+ w[9], &bXorC)
         expand(w, 25)
-        round(g, h, a, &b, c, d, e, &f, k.26 &+ w[26], &bXorC)
+        round(g, h, a, &b, c, d, e, &f, k.26 &+ w[10], &bXorC)
         expand(w, 26)
-        round(f, g, h, &a, b, c, d, &e, k.27 &+ w[27], &bXorC)
+        round(f, g, h, &a, b, c, d, &e, k.27 &+ w[11], &bXorC)
         expand(w, 27)
-        round(e, f, g, &h, a, b, c, &d, k.28 &+ w[28], &bXorC)
+        round(e, f, g, &h, a, b, c, &d, k.28 &+ w[12], &bXorC)
         expand(w, 28)
-        round(d, e, f, &g, h, a, b, &c, k.29 &+ w[29], &bXorC)
+        round(d, e, f, &g, h, a, b, &c, k.29 &+ w[13], &bXorC)
         expand(w, 29)
-        round(c, d, e, &f, g, h, a, &b, k.30 &+ w[30], &bXorC)
+        round(c, d, e, &f, g, h, a, &b, k.30 &+ w[14], &bXorC)
         expand(w, 30)
-        round(b, c, d, &e, f, g, h, &a, k.31 &+ w[31], &bXorC)
+        round(b, c, d, &e, f, g, h, &a, k.31 &+ w[15], &bXorC)
         expand(w, 31)
-        round(a, b, c, &d, e, f, g, &h, k.32 &+ w[32], &bXorC)
+        round(a, b, c, &d, e, f, g, &h, k.32 &+ w[0], &bXorC)
         expand(w, 32)
-        round(h, a, b, &c, d, e, f, &g, k.33 &+ w[33], &bXorC)
+        round(h, a, b, &c, d, e, f, &g, k.33 &+ w[1], &bXorC)
         expand(w, 33)
-        round(g, h, a, &b, c, d, e, &f, k.34 &+ w[34], &bXorC)
+        round(g, h, a, &b, c, d, e, &f, k.34 &+ w[2], &bXorC)
         expand(w, 34)
-        round(f, g, h, &a, b, c, d, &e, k.35 &+ w[35], &bXorC)
+        round(f, g, h, &a, b, c, d, &e, k.35 &+ w[3], &bXorC)
         expand(w, 35)
-        round(e, f, g, &h, a, b, c, &d, k.36 &+ w[36], &bXorC)
+        round(e, f, g, &h, a, b, c, &d, k.36 &+ w[4], &bXorC)
         expand(w, 36)
-        round(d, e, f, &g, h, a, b, &c, k.37 &+ w[37], &bXorC)
+        round(d, e, f, &g, h, a, b, &c, k.37 &+ w[5], &bXorC)
         expand(w, 37)
-        round(c, d, e, &f, g, h, a, &b, k.38 &+ w[38], &bXorC)
+        round(c, d, e, &f, g, h, a, &b, k.38 &+ w[6], &bXorC)
         expand(w, 38)
-        round(b, c, d, &e, f, g, h, &a, k.39 &+ w[39], &bXorC)
+        round(b, c, d, &e, f, g, h, &a, k.39 &+ w[7], &bXorC)
         expand(w, 39)
-        round(a, b, c, &d, e, f, g, &h, k.40 &+ w[40], &bXorC)
+        round(a, b, c, &d, e, f, g, &h, k.40 &+ w[8], &bXorC)
         expand(w, 40)
-        round(h, a, b, &c, d, e, f, &g, k.41 &+ w[41], &bXorC)
+        round(h, a, b, &c, d, e, f, &g, k.41 &+ w[9], &bXorC)
         expand(w, 41)
-        round(g, h, a, &b, c, d, e, &f, k.42 &+ w[42], &bXorC)
+        round(g, h, a, &b, c, d, e, &f, k.42 &+ w[10], &bXorC)
         expand(w, 42)
-        round(f, g, h, &a, b, c, d, &e, k.43 &+ w[43], &bXorC)
+        round(f, g, h, &a, b, c, d, &e, k.43 &+ w[11], &bXorC)
         expand(w, 43)
-        round(e, f, g, &h, a, b, c, &d, k.44 &+ w[44], &bXorC)
+        round(e, f, g, &h, a, b, c, &d, k.44 &+ w[12], &bXorC)
         expand(w, 44)
-        round(d, e, f, &g, h, a, b, &c, k.45 &+ w[45], &bXorC)
+        round(d, e, f, &g, h, a, b, &c, k.45 &+ w[13], &bXorC)
         expand(w, 45)
-        round(c, d, e, &f, g, h, a, &b, k.46 &+ w[46], &bXorC)
+        round(c, d, e, &f, g, h, a, &b, k.46 &+ w[14], &bXorC)
         expand(w, 46)
-        round(b, c, d, &e, f, g, h, &a, k.47 &+ w[47], &bXorC)
+        round(b, c, d, &e, f, g, h, &a, k.47 &+ w[15], &bXorC)
         expand(w, 47)
-        round(a, b, c, &d, e, f, g, &h, k.48 &+ w[48], &bXorC)
-        round(h, a, b, &c, d, e, f, &g, k.49 &+ w[49], &bXorC)
-        round(g, h, a, &b, c, d, e, &f, k.50 &+ w[50], &bXorC)
-        round(f, g, h, &a, b, c, d, &e, k.51 &+ w[51], &bXorC)
-        round(e, f, g, &h, a, b, c, &d, k.52 &+ w[52], &bXorC)
-        round(d, e, f, &g, h, a, b, &c, k.53 &+ w[53], &bXorC)
-        round(c, d, e, &f, g, h, a, &b, k.54 &+ w[54], &bXorC)
-        round(b, c, d, &e, f, g, h, &a, k.55 &+ w[55], &bXorC)
-        round(a, b, c, &d, e, f, g, &h, k.56 &+ w[56], &bXorC)
-        round(h, a, b, &c, d, e, f, &g, k.57 &+ w[57], &bXorC)
-        round(g, h, a, &b, c, d, e, &f, k.58 &+ w[58], &bXorC)
-        round(f, g, h, &a, b, c, d, &e, k.59 &+ w[59], &bXorC)
-        round(e, f, g, &h, a, b, c, &d, k.60 &+ w[60], &bXorC)
-        round(d, e, f, &g, h, a, b, &c, k.61 &+ w[61], &bXorC)
-        round(c, d, e, &f, g, h, a, &b, k.62 &+ w[62], &bXorC)
-        round(b, c, d, &e, f, g, h, &a, k.63 &+ w[63], &bXorC)
+        round(a, b, c, &d, e, f, g, &h, k.48 &+ w[0], &bXorC)
+        round(h, a, b, &c, d, e, f, &g, k.49 &+ w[1], &bXorC)
+        round(g, h, a, &b, c, d, e, &f, k.50 &+ w[2], &bXorC)
+        round(f, g, h, &a, b, c, d, &e, k.51 &+ w[3], &bXorC)
+        round(e, f, g, &h, a, b, c, &d, k.52 &+ w[4], &bXorC)
+        round(d, e, f, &g, h, a, b, &c, k.53 &+ w[5], &bXorC)
+        round(c, d, e, &f, g, h, a, &b, k.54 &+ w[6], &bXorC)
+        round(b, c, d, &e, f, g, h, &a, k.55 &+ w[7], &bXorC)
+        round(a, b, c, &d, e, f, g, &h, k.56 &+ w[8], &bXorC)
+        round(h, a, b, &c, d, e, f, &g, k.57 &+ w[9], &bXorC)
+        round(g, h, a, &b, c, d, e, &f, k.58 &+ w[10], &bXorC)
+        round(f, g, h, &a, b, c, d, &e, k.59 &+ w[11], &bXorC)
+        round(e, f, g, &h, a, b, c, &d, k.60 &+ w[12], &bXorC)
+        round(d, e, f, &g, h, a, b, &c, k.61 &+ w[13], &bXorC)
+        round(c, d, e, &f, g, h, a, &b, k.62 &+ w[14], &bXorC)
+        round(b, c, d, &e, f, g, h, &a, k.63 &+ w[15], &bXorC)
         state.a &+= a
         state.b &+= b
         state.c &+= c
@@ -229,13 +227,14 @@ enum SHA256 {
         state.h &+= h
     }
 
-    /// Word t + 16 of the message schedule (§6.2.2 step 1).
+    /// Word t + 16 of the message schedule (§6.2.2 step 1), in the place of word t, which round t
+    /// has used: `w` holds the last 16 words, word t in `w[t % 16]`.
     @inline(__always)
-    private static func expand(_ w: UnsafeMutableBufferPointer<UInt32>, _ t: Int) {
-        let x = w[t &+ 1], y = w[t &+ 14]
+    private static func expand(_ w: UnsafeMutablePointer<UInt32>, _ t: Int) {
+        let x = w[(t &+ 1) & 15], y = w[(t &+ 14) & 15]
         let s0 = x.rotatedRight(7) ^ x.rotatedRight(18) ^ (x &>> 3)
         let s1 = y.rotatedRight(17) ^ y.rotatedRight(19) ^ (y &>> 10)
-        w[t &+ 16] = w[t] &+ s0 &+ w[t &+ 9] &+ s1
+        w[t & 15] = w[t & 15] &+ s0 &+ w[(t &+ 9) & 15] &+ s1
     }
 
     /// One round of §6.2.2 step 3, with the variables in the roles of a…h: instead of shifting
