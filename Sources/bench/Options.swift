@@ -18,7 +18,7 @@ struct CaseFilterOptions: ParsableArguments {
         name: .customLong("size"), parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
             "Sizes for every selected operation, repeated or comma-separated: the verifier length in characters (43-128) for verifier, challenge, challenge-batch and verify; bytes for sha256 and random.",
-            discussion: "Defaults: verifier 43,128; challenge 43,55,56,128; challenge-batch 43,128; verify 43; sha256 64,1024,16384; random 32."
+            discussion: "Defaults: verifier 43,128; challenge 43,55,56,128; challenge-batch 43,128; verify 43; sha256 43,64,1024,16384; random 32."
         ))
     var sizeValues: [String] = []
 

@@ -22,7 +22,7 @@ struct CompareCommandTests {
         let result = try bench(["compare", path, path])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
-        #expect(result.stdout.contains("0 regressed, 0 improved, 52 unchanged (threshold 5%, alpha 0.01)"))
+        #expect(result.stdout.contains("0 regressed, 0 improved, 56 unchanged (threshold 5%, alpha 0.01)"))
     }
 
     @Test("One case's samples scaled by 1.10: exactly that case regressed, exit 1")
@@ -37,7 +37,7 @@ struct CompareCommandTests {
         #expect(regressed.count == 1)
         #expect(regressed.first?.hasPrefix("challenge") == true && regressed.first?.contains("openssl") == true)
         #expect(regressed.first?.contains("+10.0%") == true)
-        #expect(result.stdout.contains("1 regressed, 0 improved, 51 unchanged"))
+        #expect(result.stdout.contains("1 regressed, 0 improved, 55 unchanged"))
     }
 
     @Test("One case's samples scaled by 0.90: exactly that case improved, exit 0")
@@ -52,7 +52,7 @@ struct CompareCommandTests {
         #expect(
             rows.filter { $0.hasSuffix(",improved") }.map { $0.split(separator: ",").prefix(3).joined(separator: ",") }
                 == ["openssl,challenge,43"])
-        #expect(rows.filter { $0.hasSuffix(",unchanged") }.count == 51)
+        #expect(rows.filter { $0.hasSuffix(",unchanged") }.count == 55)
     }
 
     @Test("Without a samples file, the threshold alone decides, and the output says so")
@@ -64,8 +64,8 @@ struct CompareCommandTests {
         try FileManager.default.removeItem(atPath: ReportFiles.samplesPath(for: slower))
         let result = try bench(["compare", base, slower, "--format", "markdown"])
         #expect(result.status == 1)
-        #expect(result.stdout.hasPrefix("**PKCEBench: 1 regressed, 0 improved, 51 unchanged"))
-        #expect(result.stdout.contains("no samples for 52 case(s): their verdicts use the 5% threshold alone"))
+        #expect(result.stdout.hasPrefix("**PKCEBench: 1 regressed, 0 improved, 55 unchanged"))
+        #expect(result.stdout.contains("no samples for 56 case(s): their verdicts use the 5% threshold alone"))
     }
 
     @Test("JSON gives every case with every key")
@@ -77,7 +77,7 @@ struct CompareCommandTests {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(document["regression"] as? Bool == false)
         let cases = try #require(document["cases"] as? [[String: Any]])
-        #expect(cases.count == 52)
+        #expect(cases.count == 56)
         #expect(cases.allSatisfy { $0.count == 11 && $0["verdict"] as? String == "unchanged" })
     }
 

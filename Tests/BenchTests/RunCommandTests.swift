@@ -27,9 +27,9 @@ struct RunCommandTests {
             }
         }
         #expect(Set(summaries.map(\.key)) == Set(expectedCases))
-        #expect(summaries.count == 52)
+        #expect(summaries.count == 56)
         #expect(summaries.allSatisfy { $0.isOK && $0.samples == 10 && $0.build == BuildConfiguration.current })
-        #expect(samples.count == 52 * 10)
+        #expect(samples.count == 56 * 10)
         #expect(Set(samples.map(\.key)) == Set(expectedCases))
 
         // The malloc interposer counts every case's allocations, except in a sanitized build, where
@@ -56,10 +56,10 @@ struct RunCommandTests {
             .prefix { $0 != "\r\n" }.split(separator: ",").map(String.init)
         #expect(samplesHeader == ReportSchema.sampleColumnNames)
 
-        // The table lines the backends up and marks one fastest per group of four: 13 groups.
+        // The table lines the backends up and marks one fastest per group of four: 14 groups.
         let tableLines = result.stdout.split(separator: "\n")
         #expect(tableLines.first?.hasPrefix("operation") == true)
-        #expect(tableLines.filter { $0.hasSuffix("fastest") }.count == 13)
+        #expect(tableLines.filter { $0.hasSuffix("fastest") }.count == 14)
         if BuildConfiguration.current == "debug" {
             #expect(result.stderr.contains("warning: this is a debug build"))
         }

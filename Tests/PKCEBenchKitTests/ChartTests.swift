@@ -29,12 +29,12 @@ struct ChartTests {
         let report = SyntheticRun.report()
         let svg = ThroughputChart.svg(report.summaries)
         let bars = try Self.elements("rect", class: "bar", in: svg)
-        #expect(bars.count == 52)
+        #expect(bars.count == 56)
         let identities = Set(
             bars.map { bar in
                 ["data-backend", "data-operation", "data-size"].map { Self.attribute($0, of: bar) ?? "" }
             })
-        #expect(identities.count == 52)
+        #expect(identities.count == 56)
         #expect(bars.allSatisfy { ($0.elements(forName: "title").first?.stringValue ?? "").contains("ops/s") })
         for label in [
             "ops/s", "openssl", "sodium", "swift", "crypto", "challenge, 56 characters", "sha256, 16384 bytes",
@@ -50,7 +50,7 @@ struct ChartTests {
         rows[0].nsMedian = nil
         rows[0].opsPerSec = nil
         let svg = ThroughputChart.svg(rows)
-        #expect(try Self.elements("rect", class: "bar", in: svg).count == 51)
+        #expect(try Self.elements("rect", class: "bar", in: svg).count == 55)
         #expect(svg.contains(">failed</text>"))
     }
 
@@ -83,6 +83,6 @@ struct ChartTests {
             _ = try XMLDocument(xmlString: svg)
             #expect(!svg.contains("inf") && !svg.contains("nan"))
         }
-        #expect(try Self.elements("rect", class: "bar", in: ThroughputChart.svg(rows)).count == 52)
+        #expect(try Self.elements("rect", class: "bar", in: ThroughputChart.svg(rows)).count == 56)
     }
 }

@@ -14,7 +14,7 @@ struct ComparisonTests {
     func itself() throws {
         let run = Self.data(SyntheticRun.report())
         let comparison = try Comparison(baseline: run, current: run)
-        #expect(comparison.cases.count == 52)
+        #expect(comparison.cases.count == 56)
         #expect(comparison.cases.allSatisfy { $0.verdict == .unchanged && $0.change == 0 && $0.pValue == 1 })
         #expect(!comparison.hasRegression)
         #expect(comparison.environmentDifferences.isEmpty)
@@ -109,7 +109,7 @@ struct ComparisonTests {
         #expect(comparison.cases.allSatisfy { $0.method == .threshold && $0.pValue == nil })
         #expect(comparison.cases.filter { $0.verdict == .regressed }.map(\.key) == [Self.target])
         let table = ComparisonFormatter.render(comparison, as: .table)
-        #expect(table.contains("no samples for 52 case(s): their verdicts use the 5% threshold alone"))
+        #expect(table.contains("no samples for 56 case(s): their verdicts use the 5% threshold alone"))
     }
 
     @Test("--threshold and --alpha change the verdicts")

@@ -10,8 +10,8 @@ struct SelectionTests {
     @Test("The default suite has every operation's default sizes for every backend")
     func defaults() {
         let cases = Selection().cases(from: [SwiftBackend(), WrongDigestBackend()])
-        // verifier 2 + challenge 4 + challenge-batch 2 + verify 1 + sha256 3 + random 1 = 13 per backend.
-        #expect(cases.count == 26)
+        // verifier 2 + challenge 4 + challenge-batch 2 + verify 1 + sha256 4 + random 1 = 14 per backend.
+        #expect(cases.count == 28)
         #expect(cases.filter { $0.operation == .challenge }.map(\.size) == [43, 43, 55, 55, 56, 56, 128, 128])
         #expect(Set(cases.map(\.threads)) == [1])
     }

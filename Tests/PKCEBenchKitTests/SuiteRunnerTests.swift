@@ -45,7 +45,8 @@ struct SuiteRunnerTests {
         }
 
         let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
-        #expect(rows.count == 8)
+        // random 32, and sha256 43, 64, 1024, 16384, for each of the two backends.
+        #expect(rows.count == 10)
         let failed = try #require(rows.first { $0.backend == "failing-later" && $0.operation == .random })
         #expect(failed.status == SummaryRow.failed)
         #expect(failed.error == String(describing: FailingLaterBackend.error))
@@ -65,7 +66,7 @@ struct SuiteRunnerTests {
         #expect(throws: BenchError.self) { try runner.run() }
         let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
         let wrong = rows.filter { $0.backend == "wrong-digest" }
-        #expect(wrong.count == 3)
+        #expect(wrong.count == 4)
         for row in wrong {
             #expect(!row.isOK && row.samples == 0)
             let reason = row.error

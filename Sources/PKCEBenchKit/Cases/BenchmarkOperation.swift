@@ -26,7 +26,7 @@ public enum BenchmarkOperation: String, CaseIterable, Codable, Comparable, Senda
         case .challenge: [43, 55, 56, 128]
         case .challengeBatch: [43, 128]
         case .verify: [43]
-        case .sha256: [64, 1024, 16_384]
+        case .sha256: [43, 64, 1024, 16_384]
         case .random: [32]
         }
     }
