@@ -47,7 +47,8 @@ let package = Package(
         // backends and its allocation counter from the caller, so it links no C library.
         .target(name: "PKCEBenchKit", dependencies: ["PKCE", "CPKCESystem"]),
         // Counts allocations per thread by defining malloc and its kin in the executable that links
-        // it: only bench, never a library product, so no user of PKCE gets an interposed malloc.
+        // it: bench (and BenchTests, which links bench's module), never a library product, so no
+        // user of PKCE gets an interposed malloc.
         .target(name: "CPKCEMallocCounter"),
         .executableTarget(
             name: "bench",

@@ -58,17 +58,24 @@ void *memalign(size_t alignment, size_t size) {
 }
 
 void *aligned_alloc(size_t alignment, size_t size) {
+    // C11 as glibc 2.38 enforces it: the alignment must be a power of two.
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+        errno = EINVAL;
+        return NULL;
+    }
     allocations++;
     return __libc_memalign(alignment, size);
 }
 
 int posix_memalign(void **result, size_t alignment, size_t size) {
-    // POSIX: a power of two that is a multiple of sizeof(void *), or EINVAL.
+    // POSIX: a power of two that is a multiple of sizeof(void *), or EINVAL; errno is left alone.
     if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0 || alignment == 0) {
         return EINVAL;
     }
     allocations++;
+    int saved = errno;
     void *pointer = __libc_memalign(alignment, size);
+    errno = saved;
     if (pointer == NULL) {
         return ENOMEM;
     }

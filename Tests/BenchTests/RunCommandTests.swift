@@ -39,10 +39,21 @@ struct RunCommandTests {
             #expect(summaries.allSatisfy { $0.allocsPerOp == nil })
         } else {
             for row in summaries {
+                let allocations = try #require(row.allocsPerOp, "\(row.key)")
                 switch row.operation {
-                case .random: #expect(row.allocsPerOp == 0, "\(row.key)")
-                case .sha256: #expect(row.allocsPerOp == (row.backend == "crypto" ? 1 : 0), "\(row.key)")
-                case .verifier, .challenge, .challengeBatch, .verify: #expect((row.allocsPerOp ?? -1) >= 0, "\(row.key)")
+                case .random:
+                    // OpenSSL's DRBG reseeds every 2^16 calls, and allocates then.
+                    #expect(row.backend == "openssl" ? allocations < 0.001 : allocations == 0, "\(row.key)")
+                case .sha256:
+                    #expect(allocations == (row.backend == "crypto" ? 1 : 0), "\(row.key)")
+                case .challenge:
+                    // The String; swift-crypto's SHA256 adds its context.
+                    #expect(allocations == (row.backend == "crypto" ? 2 : 1), "\(row.key)")
+                case .verifier, .challengeBatch:
+                    // At least the String; a debug build's unoptimised code allocates more.
+                    #expect(allocations >= 1, "\(row.key)")
+                case .verify:
+                    #expect(allocations >= 0, "\(row.key)")
                 }
             }
             #expect(samples.allSatisfy { $0.allocations != nil })

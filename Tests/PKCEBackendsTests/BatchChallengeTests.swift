@@ -25,10 +25,12 @@ struct BatchChallengeTests {
         return challenges.map(\.value)
     }
 
-    @Test("Every backend's challenges(for:) agrees with its single path, every length in one batch", arguments: backends)
+    @Test("Every backend's challenges(for:) agrees with the pure-Swift single path, every length in one batch", arguments: backends)
     func everyBackend(backend: any PKCEBackend) {
+        // Against another backend's single path, so that the default implementation is not
+        // compared with itself.
         let batch = backend.challenges(for: Self.everyLength)
-        #expect(batch.map(\.value) == Self.everyLength.map { CodeChallenge(verifier: $0, using: backend).value })
+        #expect(batch.map(\.value) == Self.oneAtATime(Self.everyLength))
         #expect(batch.allSatisfy { $0.method == .s256 })
         #expect(backend.challenges(for: []).isEmpty)
     }

@@ -166,4 +166,16 @@ struct ComparisonTests {
         #expect(
             comparison.environmentDifferences == ["openssl 'OpenSSL 3.0.19 27 Jan 2026' → 'OpenSSL 3.5.0 8 Apr 2025'"])
     }
+
+    @Test("A different compile target is reported; a report from before the column is not")
+    func targetCPU() throws {
+        let native = try Comparison(
+            baseline: Self.data(SyntheticRun.report()),
+            current: Self.data(SyntheticRun.report(targetCPU: "x86-64-v4")))
+        #expect(native.environmentDifferences == ["target_cpu 'x86-64' → 'x86-64-v4'"])
+        let older = try Comparison(
+            baseline: Self.data(SyntheticRun.report(targetCPU: "")),
+            current: Self.data(SyntheticRun.report()))
+        #expect(older.environmentDifferences.isEmpty)
+    }
 }

@@ -26,16 +26,19 @@ public enum SyntheticRun {
     ///   - runID: The run's id.
     ///   - build: `release` or `debug`.
     ///   - openssl: The OpenSSL version to record.
+    ///   - targetCPU: The compile target to record; empty as in reports older than the column.
     ///   - seed: Picks the noise; the same seed gives the same run.
     ///   - scale: Multiplies the samples of the cases it names.
     public static func report(
         runID: String = "20261122T000000Z-abc1234", build: String = "release",
-        openssl: String = "OpenSSL 3.0.19 27 Jan 2026", seed: UInt64 = 1, samples: Int = 30,
+        openssl: String = "OpenSSL 3.0.19 27 Jan 2026", targetCPU: String = "x86-64", seed: UInt64 = 1,
+        samples: Int = 30,
         scale: [CaseKey: Double] = [:]
     ) -> RunReport {
         var generator = SplitMix64(seed: seed)
         let environment = RunEnvironment(
-            runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: build, cpu: "Test CPU",
+            runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: build, targetCPU: targetCPU,
+            cpu: "Test CPU",
             cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0", swift: "6.3.1", openssl: openssl, libsodium: "1.0.18")
         let measurements = keys.enumerated().map { index, key in
             let base = 100.0 + 37.0 * Double(index)

@@ -80,15 +80,16 @@ enum SHA256Lanes {
         }
     }
 
-    /// Copies the UTF-8 of a string that is not stored contiguously (bridged, or a substring's
-    /// copy), for ``hash(_:blocks:scratch:digests:)``.
+    /// Copies the UTF-8 of a string that is not stored contiguously (a bridged one), for
+    /// ``hash(_:blocks:scratch:digests:)``, byte by byte: no intermediate copy to wipe.
     private static func copyUTF8(of value: String, to padded: UnsafeMutableRawBufferPointer) -> Int {
-        var value = value
-        return value.withUTF8 { message in
-            precondition(message.count <= CodeVerifier.allowedLengths.upperBound, "a verifier is too long")
-            padded.copyMemory(from: UnsafeRawBufferPointer(message))
-            return message.count
+        var length = 0
+        for byte in value.utf8 {
+            precondition(length < CodeVerifier.allowedLengths.upperBound, "a verifier is too long")
+            padded[length] = byte
+            length += 1
         }
+        return length
     }
 
     /// Hashes up to `V.scalarCount` verifiers and writes their digests, 32 bytes per lane, to
@@ -121,9 +122,11 @@ enum SHA256Lanes {
                     return message.count
                 } ?? copyUTF8(of: verifiers[verifiers.startIndex + lane].value, to: padded)
             // Padding (§5.1.1): 0x80, zeros, and the length in bits, big-endian, ending the block.
+            // The zeros run to the end of the lane, so that blocks past this message's last,
+            // compressed while longer messages in other lanes go on, hold no stale bytes.
             let count = (length + 9 + 63) / 64
             padded[length] = 0x80
-            UnsafeMutableRawBufferPointer(rebasing: padded[(length + 1)..<(count * 64 - 8)])
+            UnsafeMutableRawBufferPointer(rebasing: padded[(length + 1)...])
                 .initializeMemory(as: UInt8.self, repeating: 0)
             padded.storeBytes(of: (UInt64(length) &* 8).bigEndian, toByteOffset: count * 64 - 8, as: UInt64.self)
             blockCounts[lane] = UInt32(count)

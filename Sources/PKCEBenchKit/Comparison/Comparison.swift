@@ -206,7 +206,8 @@ public struct Comparison: Sendable {
     private static func differences(_ baseline: SummaryRow?, _ current: SummaryRow?) -> [String] {
         guard let baseline = baseline?.environment, let current = current?.environment else { return [] }
         return zip(baseline.comparableFacts, current.comparableFacts).compactMap { old, new in
-            old.value == new.value ? nil : "\(old.key) '\(old.value)' → '\(new.value)'"
+            old.value == new.value || old.value.isEmpty || new.value.isEmpty
+                ? nil : "\(old.key) '\(old.value)' → '\(new.value)'"
         }
     }
 }

@@ -77,6 +77,7 @@ public struct RunEnvironment: Sendable, Equatable {
     }
 
     /// The fields whose difference makes timings incomparable, by column name, for warnings.
+    /// `target_cpu` is empty in reports written before the column existed: unknown, not different.
     public var comparableFacts: KeyValuePairs<String, String> {
         ["cpu": cpu, "target_cpu": targetCPU, "swift": swift, "openssl": openssl, "libsodium": libsodium]
     }

@@ -49,7 +49,7 @@ public enum ReportSchema {
         text("kernel", \.kernel), text("swift", \.swift), text("openssl", \.openssl),
         text("libsodium", \.libsodium), text("error", \.error),
         // Added after version 1, at the end so that no column moves.
-        optional(text("target_cpu", \.targetCPU)), optional(measure("allocs_per_op", \.allocsPerOp, decimals: 3)),
+        optional(text("target_cpu", \.targetCPU)), optional(measure("allocs_per_op", \.allocsPerOp, decimals: 6)),
     ]
 
     static let samples: [Column<SampleRow>] = [
