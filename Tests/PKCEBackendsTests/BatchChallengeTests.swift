@@ -25,7 +25,9 @@ struct BatchChallengeTests {
         return challenges.map(\.value)
     }
 
-    @Test("Every backend's challenges(for:) agrees with the pure-Swift single path, every length in one batch", arguments: backends)
+    @Test(
+        "Every backend's challenges(for:) agrees with the pure-Swift single path, every length in one batch",
+        arguments: backends)
     func everyBackend(backend: any PKCEBackend) {
         // Against another backend's single path, so that the default implementation is not
         // compared with itself.
@@ -48,7 +50,9 @@ struct BatchChallengeTests {
     }
 
     /// Batches of 0 to 40 verifiers of mixed lengths: every remainder modulo 4, 8 and 16 lanes.
-    @Test("Each lane width, batches that do not fill the lanes, lanes ending at different blocks", arguments: [4, 8, 16], 0...40)
+    @Test(
+        "Each lane width, batches that do not fill the lanes, lanes ending at different blocks", arguments: [4, 8, 16],
+        0...40)
     func laneWidths(lanes: Int, count: Int) {
         // Lengths of one, two and three blocks side by side, so that lanes finish at different blocks.
         let verifiers = (0..<count).map { Self.everyLength[($0 * 37) % Self.everyLength.count] }
@@ -63,7 +67,9 @@ struct BatchChallengeTests {
     @Test("Each lane width on batches of one length, for every length 43…128", arguments: [4, 8, 16])
     func laneWidthsUniform(lanes: Int) throws {
         for length in CodeVerifier.allowedLengths {
-            let verifiers = try (0..<(lanes + 3)).map { _ in try CodeVerifier.generate(length: length, using: SwiftBackend()) }
+            let verifiers = try (0..<(lanes + 3)).map { _ in
+                try CodeVerifier.generate(length: length, using: SwiftBackend())
+            }
             #expect(Self.batch(verifiers, lanes: lanes) == Self.oneAtATime(verifiers), "length \(length)")
         }
     }

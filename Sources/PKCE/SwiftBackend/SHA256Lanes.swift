@@ -41,7 +41,8 @@ enum SHA256Lanes {
                     scratch.constants[t] = V(repeating: roundConstants.load(fromByteOffset: t * 4, as: UInt32.self))
                 }
             }
-            withUnsafeTemporaryAllocation(byteCount: V.scalarCount * (blocksPerLane * 64 + 32), alignment: 64) { bytes in
+            withUnsafeTemporaryAllocation(byteCount: V.scalarCount * (blocksPerLane * 64 + 32), alignment: 64) {
+                bytes in
                 let blocks = UnsafeMutableRawBufferPointer(rebasing: bytes[..<(V.scalarCount * blocksPerLane * 64)])
                 let digests = UnsafeMutableRawBufferPointer(rebasing: bytes[(V.scalarCount * blocksPerLane * 64)...])
                 for start in stride(from: 0, to: verifiers.count, by: V.scalarCount) {
@@ -64,7 +65,7 @@ enum SHA256Lanes {
         return challenges
     }
 
-    /// Where the vectors of a call live: one stack allocation, cut in three.
+    /// Where the vectors of a call live: one temporary allocation, cut in three.
     private struct Scratch<V: SHA256LaneVector> {
         /// The 64 words of the message schedule.
         let schedule: UnsafeMutablePointer<V>
@@ -199,10 +200,12 @@ private struct LaneState<V: SHA256LaneVector> {
         var (a, b, c, d, e, f, g, h) = (self.a, self.b, self.c, self.d, self.e, self.f, self.g, self.h)
         var bXorC = b ^ c
         for t in stride(from: 0, to: 48, by: 8) {
-            Self.eightRounds(&a, &b, &c, &d, &e, &f, &g, &h, &bXorC, from: t, schedule: w, constants: k, expanding: true)
+            Self.eightRounds(
+                &a, &b, &c, &d, &e, &f, &g, &h, &bXorC, from: t, schedule: w, constants: k, expanding: true)
         }
         for t in stride(from: 48, to: 64, by: 8) {
-            Self.eightRounds(&a, &b, &c, &d, &e, &f, &g, &h, &bXorC, from: t, schedule: w, constants: k, expanding: false)
+            Self.eightRounds(
+                &a, &b, &c, &d, &e, &f, &g, &h, &bXorC, from: t, schedule: w, constants: k, expanding: false)
         }
         self.a = self.a &+ a
         self.b = self.b &+ b
