@@ -150,8 +150,7 @@ public struct Sampler {
 
         var iterations = [Int](repeating: 0, count: cases.count)
         var failures = [String?](repeating: nil, count: cases.count)
-        var samples = [[Double]](repeating: [], count: cases.count)
-        var allocations = [[Int?]](repeating: [], count: cases.count)
+        var samples = [[Sample]](repeating: [], count: cases.count)
 
         for (index, benchmark) in cases.enumerated() {
             try checkInterruption()
@@ -175,8 +174,11 @@ public struct Sampler {
             let benchmark = cases[index]
             do {
                 let measured = try pool.measure(benchmark, index: index, iterations: iterations[index])
-                samples[index].append(Double(measured.elapsed) / Double(iterations[index] * threads))
-                allocations[index].append(measured.allocations.map { Int(clamping: $0) })
+                samples[index].append(
+                    Sample(
+                        iterations: iterations[index],
+                        nanosecondsPerOperation: Double(measured.elapsed) / Double(iterations[index] * threads),
+                        process: process, allocations: measured.allocations.map { Int(clamping: $0) }))
             } catch {
                 failures[index] = String(describing: error)
                 observer?.failed(benchmark.key, reason: String(describing: error))
@@ -186,17 +188,15 @@ public struct Sampler {
             let remaining = spent / Double(done + 1) * Double(schedule.count - done - 1)
             observer?.sampled(benchmark.key, done: done + 1, of: schedule.count, remainingSeconds: remaining)
             if samples[index].count == plan.samples {
-                observer?.finished(benchmark.key, nanosecondsPerOperation: samples[index])
+                observer?.finished(
+                    benchmark.key, nanosecondsPerOperation: samples[index].map(\.nanosecondsPerOperation))
             }
         }
 
         return cases.indices.map { index in
             CaseMeasurement(
                 key: cases[index].key,
-                samples: zip(samples[index], allocations[index]).map {
-                    Sample(
-                        iterations: iterations[index], nanosecondsPerOperation: $0, process: process, allocations: $1)
-                },
+                samples: samples[index],
                 failure: failures[index])
         }
     }
