@@ -68,7 +68,10 @@ let package = Package(
         ),
         .target(
             name: "PKCEBenchTestSupport", dependencies: ["PKCEBenchKit", "PKCE"], path: "Tests/PKCEBenchTestSupport"),
-        .testTarget(name: "PKCEBenchKitTests", dependencies: ["PKCEBenchKit", "PKCE", "PKCEBenchTestSupport"]),
+        .testTarget(
+            name: "PKCEBenchKitTests", dependencies: ["PKCEBenchKit", "PKCE", "PKCEBenchTestSupport"],
+            resources: [.copy("Reference")]
+        ),
         .testTarget(name: "BenchTests", dependencies: ["PKCEBenchKit", "PKCEBenchTestSupport", "bench"]),
     ],
     swiftLanguageModes: [.v6]
