@@ -12,11 +12,14 @@ struct Bench: ParsableCommand {
             each case and writes CSV reports to the output directory. 'bench run --help' lists the \
             options of a run.
 
-            Exit codes: 0 ok; 1 a regression found; 64 usage error; 65 malformed input; \
+            Exit codes: 0 ok; 1 a regression found; 2 inconclusive (measure again); 64 usage \
+            error; 65 malformed input; \
             66 missing input; 70 a backend failed its correctness check or failed during the run; \
             73 cannot write output; 130/143 interrupted by SIGINT/SIGTERM.
             """,
-        subcommands: [Run.self, Compare.self, Baseline.self, History.self, List.self, Overhead.self, Worker.self],
+        subcommands: [
+            Run.self, Compare.self, AB.self, Baseline.self, History.self, List.self, Overhead.self, Worker.self,
+        ],
         defaultSubcommand: Run.self
     )
 
@@ -37,7 +40,9 @@ struct Bench: ParsableCommand {
             // --help and --version exit 0 with their text; an error nobody anticipated is a
             // failure of the software (70), never 1, which means a regression.
             guard code == .success || error is ExitCode else {
-                fail(BenchError(.backendFailed, String(describing: error)).message, status: ExitStatus.backendFailed.rawValue)
+                fail(
+                    BenchError(.backendFailed, String(describing: error)).message,
+                    status: ExitStatus.backendFailed.rawValue)
             }
             exit(withError: error)
         }

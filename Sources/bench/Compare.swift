@@ -5,14 +5,17 @@ import PKCEBenchKit
 /// `bench compare`: regression tracking between two runs.
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Compare two runs case by case; exit 1 when a case regressed.",
+        abstract: "Compare two runs case by case; exit 1 when a case regressed, 2 when one is inconclusive.",
         discussion: """
-            Reads each summary CSV and the .samples.csv beside it when there is one. A case \
-            regressed when its median and its fastest sample are both slower by more than \
-            --threshold percent and a two-sided Mann-Whitney U test on the samples gives \
-            p < --alpha; improved symmetrically. (A busy machine slows some samples, a slower \
-            build every one, the fastest included.) Without samples, the threshold alone decides, \
-            and the output says so.
+            Reads each summary CSV and the .samples.csv beside it when there is one. Each \
+            measuring process counts once, by its fastest sample: Welch's t-test on their logs \
+            estimates each case's change with a 95% confidence interval. A case regressed when the \
+            change is at least --threshold percent and significant at --alpha over all cases \
+            together (Holm); improved symmetrically; unchanged when the whole interval lies within \
+            the threshold; otherwise inconclusive. When one run was measured on a busier machine, \
+            the verdicts that busyness could explain become inconclusive. Without samples, the \
+            threshold alone decides, and the output says so. Runs made apart cannot see small \
+            changes on a shared machine: 'bench ab' measures two builds side by side.
             """)
 
     @Argument(help: ArgumentHelp("The baseline summary CSV.", valueName: "baseline"))
@@ -34,8 +37,8 @@ struct Compare: ParsableCommand {
             FileHandle.standardError.write(Data("bench: \(warning)\n".utf8))
         }
         print(ComparisonFormatter.render(comparison, as: format), terminator: "")
-        if comparison.hasRegression {
-            throw ExitCode(ExitStatus.regression.rawValue)
+        if comparison.status != .ok {
+            throw ExitCode(comparison.status.rawValue)
         }
     }
 }

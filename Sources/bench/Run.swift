@@ -9,7 +9,8 @@ struct Run: ParsableCommand {
         discussion: """
             Writes <run>.csv, <run>.samples.csv, latest.csv, latest.samples.csv and latest.svg to the \
             output directory and appends the run to history.csv. With --baseline, compares the run \
-            with that file and exits 1 when a case regressed.
+            with that file, as 'bench compare' does: exit 1 when a case regressed, 2 when one is \
+            inconclusive.
             """)
 
     @OptionGroup var selection: SelectionOptions

@@ -78,7 +78,8 @@ struct CompareCommandTests {
         #expect(document["regression"] as? Bool == false)
         let cases = try #require(document["cases"] as? [[String: Any]])
         #expect(cases.count == 56)
-        #expect(cases.allSatisfy { $0.count == 11 && $0["verdict"] as? String == "unchanged" })
+        #expect(document["inconclusive"] as? Bool == false)
+        #expect(cases.allSatisfy { $0.count == 13 && $0["verdict"] as? String == "unchanged" })
     }
 
     @Test("A debug build against a release build: 65, saying why")

@@ -17,10 +17,12 @@ public enum SyntheticRun {
         }
     }
 
-    /// A run of every case in ``keys`` with `samples` samples each.
+    /// A run of every case in ``keys`` with `samples` samples each, taken by `processes`
+    /// measuring processes in turn.
     ///
-    /// Each case's samples are its base time times 1 + 2% Gaussian noise, with one sample in ten
-    /// slowed by up to a further 30%, as a preempted sample on a shared machine is.
+    /// Each case's samples are its base time times its process's bias (1 + `processBias`
+    /// Gaussian noise, as code layout gives a process) times 1 + 2% Gaussian noise, with one
+    /// sample in ten slowed by up to a further 30%, as a preempted sample on a shared machine is.
     ///
     /// - Parameters:
     ///   - runID: The run's id.
@@ -28,11 +30,16 @@ public enum SyntheticRun {
     ///   - openssl: The OpenSSL version to record.
     ///   - targetCPU: The compile target to record; empty as in reports older than the column.
     ///   - seed: Picks the noise; the same seed gives the same run.
+    ///   - samples: Samples per case.
+    ///   - processes: How many processes took them, in equal blocks.
+    ///   - processBias: The standard deviation of a process's bias.
+    ///   - busy: Slows every sample of the run by 1 + `busy` × (1 to 3): a run made while other
+    ///     tenants had the machine, whose fastest samples move too.
     ///   - scale: Multiplies the samples of the cases it names.
     public static func report(
         runID: String = "20261122T000000Z-abc1234", build: String = "release",
         openssl: String = "OpenSSL 3.0.19 27 Jan 2026", targetCPU: String = "x86-64", seed: UInt64 = 1,
-        samples: Int = 30,
+        samples: Int = 30, processes: Int = 5, processBias: Double = 0.003, busy: Double = 0,
         scale: [CaseKey: Double] = [:]
     ) -> RunReport {
         var generator = SplitMix64(seed: seed)
@@ -42,14 +49,61 @@ public enum SyntheticRun {
             cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0", swift: "6.3.1", openssl: openssl, libsodium: "1.0.18")
         let measurements = keys.enumerated().map { index, key in
             let base = 100.0 + 37.0 * Double(index)
-            let values = (0..<samples).map { _ in
-                var value = base * (1 + 0.02 * generator.nextGaussian())
+            let biases = (0..<processes).map { _ in 1 + processBias * generator.nextGaussian() }
+            let values = (0..<samples).map { sample in
+                let process = sample * processes / samples
+                var value = base * biases[process] * (1 + 0.02 * generator.nextGaussian())
                 if generator.nextUnit() < 0.1 { value *= 1 + 0.3 * generator.nextUnit() }
-                return value * (scale[key] ?? 1)
+                if busy > 0 { value *= 1 + busy * (1 + 2 * generator.nextUnit()) }
+                return Sample(
+                    iterations: 1000, nanosecondsPerOperation: value * (scale[key] ?? 1), process: process)
             }
-            return CaseMeasurement(key: key, iterations: 1000, nanosecondsPerOperation: values, failure: nil)
+            return CaseMeasurement(key: key, samples: values, failure: nil)
         }
         return RunReport(environment: environment, measurements: measurements)
+    }
+
+    /// Two builds measured side by side, as `bench ab` measures them: `pairs` pairs of processes,
+    /// each taking `turns` samples per case of each build back to back.
+    ///
+    /// The machine's load drifts between turns and slows both samples of a turn alike (by up to
+    /// `drift`, here 40% by default, far more than any change sought); each process carries its
+    /// own small bias; each sample its own 2% noise.
+    ///
+    /// - Returns: The baseline's report and the current build's.
+    public static func pairedReports(
+        seed: UInt64 = 1, pairs: Int = 20, turns: Int = 20, drift: Double = 0.4, processBias: Double = 0.003,
+        scale: [CaseKey: Double] = [:]
+    ) -> (baseline: RunReport, current: RunReport) {
+        var generator = SplitMix64(seed: seed)
+        var samples: [[CaseMeasurement]] = [[], []]
+        for (index, key) in keys.enumerated() {
+            let base = 100.0 + 37.0 * Double(index)
+            var taken: [[Sample]] = [[], []]
+            for pair in 0..<pairs {
+                let biases = (0..<2).map { _ in 1 + processBias * generator.nextGaussian() }
+                for _ in 0..<turns {
+                    let load = 1 + drift * generator.nextUnit()
+                    for build in 0..<2 {
+                        let value =
+                            base * load * biases[build] * (1 + 0.02 * generator.nextGaussian())
+                            * (build == 1 ? scale[key] ?? 1 : 1)
+                        taken[build].append(Sample(iterations: 1000, nanosecondsPerOperation: value, process: pair))
+                    }
+                }
+            }
+            for build in 0..<2 { samples[build].append(CaseMeasurement(key: key, samples: taken[build], failure: nil)) }
+        }
+        let reports = ["20261122T000000Z-abc1234-baseline", "20261122T000000Z-abc1234"].enumerated().map {
+            build, runID in
+            RunReport(
+                environment: RunEnvironment(
+                    runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: "release",
+                    cpu: "Test CPU", cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0", swift: "6.3.1",
+                    openssl: "OpenSSL 3.0.19 27 Jan 2026", libsodium: "1.0.18"),
+                measurements: samples[build])
+        }
+        return (reports[0], reports[1])
     }
 }
 

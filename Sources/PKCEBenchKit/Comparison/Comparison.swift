@@ -1,13 +1,17 @@
+import Foundation
+
 /// What a comparison concluded about one case.
 public enum Verdict: String, Sendable, Codable, CaseIterable {
-    /// Slower by more than the threshold at the median and at the fastest sample, and
-    /// significantly so.
+    /// Slower by at least the threshold, and significantly so across the whole comparison.
     case regressed
-    /// Faster by more than the threshold at the median and at the fastest sample, and
-    /// significantly so.
+    /// Faster by at least the threshold, and significantly so across the whole comparison.
     case improved
-    /// Neither: within the threshold, or not significant.
+    /// The confidence interval on the change lies within the threshold either way.
     case unchanged
+    /// The data cannot tell: the interval reaches beyond the threshold but the change is not
+    /// significant, too few processes measured the case, or a busy machine could explain it.
+    /// Measure again.
+    case inconclusive
     /// The case failed in the current run but not in the baseline: counted as a regression.
     case failedInCurrent = "failed-in-current"
     /// The case failed in the baseline, so there is nothing to compare against.
@@ -25,14 +29,25 @@ public enum Verdict: String, Sendable, Codable, CaseIterable {
 
 /// How a case's verdict was reached.
 public enum ComparisonMethod: String, Sendable, Codable {
-    /// The changes of the median and of the fastest sample exceed the threshold, and the
-    /// Mann–Whitney U test on the samples finds the change significant.
-    case mannWhitney = "mann-whitney"
+    /// Each build's processes ran side by side in pairs, their samples in turns (`bench ab`): a
+    /// t-test over the pairs of each pair's median log ratio of its turns.
+    case pairs
+    /// Two independent runs: Welch's t-test on the logs of each process's fastest sample.
+    case processes
     /// No samples for the case on one side: the changes of the median and of the fastest sample
     /// against the threshold alone.
     case threshold
     /// Nothing to compare.
     case none
+}
+
+/// Whether the processes of the two runs were measured side by side.
+public enum Pairing: Sendable {
+    /// Process `i` of the baseline ran next to process `i` of the current run, as `bench ab`
+    /// runs them: the pairs are the units.
+    case byProcess
+    /// The runs were made apart: each run's processes are the units.
+    case independent
 }
 
 /// One case in a comparison.
@@ -43,11 +58,14 @@ public struct CaseComparison: Sendable, Equatable {
     public let baselineMedian: Double?
     /// The current median nanoseconds per operation, when it has one.
     public let currentMedian: Double?
-    /// The change of the median: `current / baseline − 1`, positive is slower.
+    /// The estimated change, `current / baseline − 1`, positive is slower: from the pairs' turns,
+    /// or the processes' fastest samples, or, by the threshold method, of the median.
     public let change: Double?
-    /// The change of the fastest sample, `ns_min`: positive is slower.
-    public let fastestChange: Double?
-    /// The Mann–Whitney U test's two-sided p-value, when both sides have samples.
+    /// The 95% confidence interval on ``change``, when the processes allowed one.
+    public let interval: ClosedRange<Double>?
+    /// The smallest change the data could have detected: the interval's half-width.
+    public let detectable: Double?
+    /// The two-sided p-value of "no change", adjusted by Holm's method over every case compared.
     public let pValue: Double?
     /// How the verdict was reached.
     public let method: ComparisonMethod
@@ -57,15 +75,29 @@ public struct CaseComparison: Sendable, Equatable {
 
 /// When a change counts.
 public struct ComparisonCriteria: Sendable, Equatable {
-    /// The smallest change of the median that counts, as a fraction: 0.05 is 5%.
+    /// The smallest change that counts as a regression or an improvement, as a fraction: 0.05 is 5%.
     public var threshold: Double
-    /// The significance level the U test's p-value must be below.
+    /// The family-wise significance level: the chance that a comparison of equal builds reports
+    /// any case as changed is at most this, over all its cases together.
     public var alpha: Double
 
     /// Creates criteria; the defaults are a 5% threshold and a 1% significance level.
     public init(threshold: Double = 0.05, alpha: Double = 0.01) {
         self.threshold = threshold
         self.alpha = alpha
+    }
+
+    /// The verdict on an estimated change whose p-value is already adjusted.
+    ///
+    /// Regressed or improved: significant, and the estimate at least the threshold. Unchanged:
+    /// the whole interval within the threshold either way. Anything else is inconclusive: a
+    /// noisy case is never called a regression, nor called unchanged.
+    func verdict(_ estimate: ChangeEstimate, adjustedPValue: Double) -> Verdict {
+        let significant = adjustedPValue < alpha
+        if significant && estimate.change >= threshold { return .regressed }
+        if significant && estimate.change <= -threshold { return .improved }
+        if estimate.lower > -threshold && estimate.upper < threshold { return .unchanged }
+        return .inconclusive
     }
 }
 
@@ -75,6 +107,8 @@ public struct Comparison: Sendable {
     public let cases: [CaseComparison]
     /// The criteria used.
     public let criteria: ComparisonCriteria
+    /// Whether the runs were measured side by side.
+    public let pairing: Pairing
     /// Facts of the environment that differ between the files: one phrase each, such as
     /// `openssl 'OpenSSL 3.0.19' → 'OpenSSL 3.2.1'`.
     public let environmentDifferences: [String]
@@ -84,14 +118,51 @@ public struct Comparison: Sendable {
         cases.contains { $0.verdict.isRegression }
     }
 
+    /// Whether any case could not be decided.
+    public var isInconclusive: Bool {
+        cases.contains { $0.verdict == .inconclusive }
+    }
+
+    /// The exit status this comparison calls for: 1 with a regression, else 2 when a case is
+    /// inconclusive, else 0.
+    public var status: ExitStatus {
+        hasRegression ? .regression : isInconclusive ? .inconclusive : .ok
+    }
+
     /// How disturbed each run was, by name, baseline first: over its cases, the median of how
     /// far the median sits above the fastest sample. A quiet run here measures 2 to 5%; one that
     /// other tenants slowed, 8 to 40%.
     public let disturbance: [(run: String, median: Double)]
 
+    /// The run measured on a busier machine, when the two runs' disturbances differ by more than
+    /// the threshold, or one exceeds twice the threshold: the machine alone could then move a
+    /// case by the threshold. Only for independent runs; paired processes share the machine.
+    private var busier: Busier? {
+        Self.busier(disturbance, pairing: pairing, criteria: criteria)
+    }
+
+    private struct Busier {
+        let run: String
+        let median: Double
+        let quieter: Double
+        let isCurrent: Bool
+    }
+
+    private static func busier(
+        _ disturbance: [(run: String, median: Double)], pairing: Pairing, criteria: ComparisonCriteria
+    ) -> Busier? {
+        guard pairing == .independent, disturbance.count == 2 else { return nil }
+        let currentIsBusier = disturbance[1].median > disturbance[0].median
+        let (busier, quieter) = currentIsBusier ? (disturbance[1], disturbance[0]) : (disturbance[0], disturbance[1])
+        guard busier.median - quieter.median > criteria.threshold || busier.median > 2 * criteria.threshold else {
+            return nil
+        }
+        return Busier(run: busier.run, median: busier.median, quieter: quieter.median, isCurrent: currentIsBusier)
+    }
+
     /// The warnings a reader needs before trusting the verdicts, one line each: runs made in
     /// different environments, and runs so unequally disturbed that the machine alone could move
-    /// a median by more than the threshold, which can hide a regression or mimic an improvement.
+    /// a case by more than the threshold, which can hide a regression or mimic one.
     public var warnings: [String] {
         var lines: [String] = []
         if !environmentDifferences.isEmpty {
@@ -99,17 +170,17 @@ public struct Comparison: Sendable {
                 "warning: the runs differ in " + environmentDifferences.joined(separator: "; ")
                     + "; the comparison may reflect that rather than the code")
         }
-        if disturbance.count == 2 {
-            let (busier, quieter) =
-                disturbance[0].median >= disturbance[1].median
-                ? (disturbance[0], disturbance[1]) : (disturbance[1], disturbance[0])
-            if busier.median - quieter.median > criteria.threshold || busier.median > 2 * criteria.threshold {
-                func percent(_ value: Double) -> String { String(format: "%.0f%%", value * 100) }
-                lines.append(
-                    "warning: \(busier.run) was measured on a busy machine: a typical case's median sits "
-                        + "\(percent(busier.median)) above its fastest sample there and \(percent(quieter.median)) in "
-                        + "\(quieter.run), so a regression that size may go unseen; measure again")
-            }
+        if let busier {
+            func percent(_ value: Double) -> String { String(format: "%.0f%%", value * 100) }
+            let quieter = disturbance.first { $0.run != busier.run }?.run ?? "the other run"
+            let consequence =
+                busier.isCurrent
+                ? "its regressions are reported as inconclusive" : "its cases are inconclusive unless they regressed"
+            lines.append(
+                "warning: \(busier.run) was measured on a busy machine: a typical case's median sits "
+                    + "\(percent(busier.median)) above its fastest sample there and \(percent(busier.quieter)) in "
+                    + "\(quieter), so the machine alone could move a case by the threshold; \(consequence); "
+                    + "measure again, or use bench ab")
         }
         return lines
     }
@@ -139,11 +210,15 @@ public struct Comparison: Sendable {
     ///   - baseline: The reference run.
     ///   - current: The run under test.
     ///   - criteria: The threshold and significance level.
+    ///   - pairing: Whether process `i` of each run was measured next to the other's.
     /// - Throws: ``BenchError`` (65) when one file is a debug build and the other a release build:
     ///   debug figures say nothing about release performance.
-    public init(baseline: RunData, current: RunData, criteria: ComparisonCriteria = .init()) throws(BenchError) {
+    public init(
+        baseline: RunData, current: RunData, criteria: ComparisonCriteria = .init(), pairing: Pairing = .independent
+    ) throws(BenchError) {
         try Self.requireSameBuild(baseline, current.name, builds: Set(current.summaries.map(\.build)))
         self.criteria = criteria
+        self.pairing = pairing
         self.environmentDifferences = Self.differences(baseline.summaries.first, current.summaries.first)
         self.disturbance = [baseline, current].compactMap { run in
             let spreads = run.summaries.compactMap { row -> Double? in
@@ -156,47 +231,95 @@ public struct Comparison: Sendable {
         let baselineRows = Dictionary(uniqueKeysWithValues: baseline.summaries.map { ($0.key, $0) })
         let currentRows = Dictionary(uniqueKeysWithValues: current.summaries.map { ($0.key, $0) })
         let keys = Set(baselineRows.keys).union(currentRows.keys).sorted()
-        cases = keys.map { key in
+        let estimates = keys.map { key in
+            Self.estimate(baseline.samplesByProcess(of: key), current.samplesByProcess(of: key), pairing: pairing)
+        }
+        // One family: every case with an estimate, so that the suite as a whole keeps alpha.
+        let tested = estimates.indices.filter { estimates[$0] != nil }
+        var adjusted = [Double?](repeating: nil, count: keys.count)
+        for (index, pValue) in zip(tested, holmAdjusted(tested.map { estimates[$0]!.pValue })) {
+            adjusted[index] = pValue
+        }
+        let cases = keys.indices.map { index in
             Self.compare(
-                key, baselineRows[key], currentRows[key], baseline.samples(of: key), current.samples(of: key), criteria)
+                keys[index], baselineRows[keys[index]], currentRows[keys[index]], estimates[index],
+                adjustedPValue: adjusted[index], samples: baseline.hasSamples && current.hasSamples,
+                method: pairing == .byProcess ? .pairs : .processes, criteria)
+        }
+        // A machine busier in one run than the other can mimic a regression (current busier) or
+        // hide one (baseline busier): those verdicts cannot stand.
+        let doubtful: Set<Verdict> =
+            switch Self.busier(disturbance, pairing: pairing, criteria: criteria)?.isCurrent {
+            case true?: [.regressed]
+            case false?: [.improved, .unchanged]
+            case nil: []
+            }
+        self.cases = cases.map { item in
+            guard item.method != .threshold, doubtful.contains(item.verdict) else { return item }
+            return CaseComparison(
+                key: item.key, baselineMedian: item.baselineMedian, currentMedian: item.currentMedian,
+                change: item.change, interval: item.interval, detectable: item.detectable, pValue: item.pValue,
+                method: item.method, verdict: .inconclusive)
+        }
+    }
+
+    private static func estimate(_ baseline: [Int: [Double]]?, _ current: [Int: [Double]]?, pairing: Pairing)
+        -> ChangeEstimate?
+    {
+        guard let baseline, let current else { return nil }
+        switch pairing {
+        case .byProcess:
+            // Turn j of a pair is sample j of each side, taken back to back.
+            let ratios = baseline.keys.sorted().compactMap { process -> Double? in
+                guard let old = baseline[process], let new = current[process] else { return nil }
+                let turns = zip(old, new).compactMap { old, new in old > 0 && new > 0 ? log(new / old) : nil }
+                return turns.isEmpty ? nil : Statistics(turns)?.median
+            }
+            return .paired(logRatios: ratios)
+        case .independent:
+            return .independent(
+                baseline: baseline.values.compactMap { $0.min() }, current: current.values.compactMap { $0.min() })
         }
     }
 
     private static func compare(
-        _ key: CaseKey, _ baseline: SummaryRow?, _ current: SummaryRow?,
-        _ baselineSamples: [Double]?, _ currentSamples: [Double]?, _ criteria: ComparisonCriteria
+        _ key: CaseKey, _ baseline: SummaryRow?, _ current: SummaryRow?, _ estimate: ChangeEstimate?,
+        adjustedPValue: Double?, samples: Bool, method: ComparisonMethod, _ criteria: ComparisonCriteria
     ) -> CaseComparison {
-        func verdict(_ verdict: Verdict) -> CaseComparison {
+        func result(
+            _ verdict: Verdict, change: Double? = nil, method: ComparisonMethod = .none, estimate: ChangeEstimate? = nil
+        ) -> CaseComparison {
             CaseComparison(
-                key: key, baselineMedian: baseline?.nsMedian, currentMedian: current?.nsMedian, change: nil,
-                fastestChange: nil, pValue: nil, method: .none, verdict: verdict)
+                key: key, baselineMedian: baseline?.nsMedian, currentMedian: current?.nsMedian, change: change,
+                interval: estimate.map { $0.lower...$0.upper }, detectable: estimate?.detectable,
+                pValue: adjustedPValue, method: method, verdict: verdict)
         }
-        guard let baseline else { return verdict(.onlyInCurrent) }
-        guard let current else { return verdict(.onlyInBaseline) }
-        guard let baselineMedian = baseline.nsMedian, baseline.isOK else { return verdict(.failedInBaseline) }
-        guard let currentMedian = current.nsMedian, current.isOK else { return verdict(.failedInCurrent) }
+        guard let baseline else { return result(.onlyInCurrent) }
+        guard let current else { return result(.onlyInBaseline) }
+        guard let baselineMedian = baseline.nsMedian, baseline.isOK else { return result(.failedInBaseline) }
+        guard let currentMedian = current.nsMedian, current.isOK else { return result(.failedInCurrent) }
 
-        let change = relativeChange(from: baselineMedian, to: currentMedian)
-        let fastestChange = relativeChange(from: baseline.nsMin ?? baselineMedian, to: current.nsMin ?? currentMedian)
-        var pValue: Double?
-        if let baselineSamples, let currentSamples {
-            pValue = MannWhitneyU(baselineSamples, currentSamples)?.pValue
+        guard samples else {
+            // No samples on one side: nothing to estimate the noise from. A slower build slows
+            // every sample, the fastest included; a busy machine delays some and leaves the
+            // fastest where it was: both must move.
+            let change = relativeChange(from: baselineMedian, to: currentMedian)
+            let fastest = relativeChange(from: baseline.nsMin ?? baselineMedian, to: current.nsMin ?? currentMedian)
+            let verdict: Verdict =
+                change > criteria.threshold && fastest > criteria.threshold
+                ? .regressed
+                : change < -criteria.threshold && fastest < -criteria.threshold ? .improved : .unchanged
+            return result(verdict, change: change, method: .threshold)
         }
-        let significant = pValue.map { $0 < criteria.alpha } ?? true
-        // A slower build slows every sample, the fastest included; a busy machine delays some
-        // samples and leaves the fastest where it was. Both must move for a verdict.
-        let outcome: Verdict =
-            if change > criteria.threshold && fastestChange > criteria.threshold && significant {
-                .regressed
-            } else if change < -criteria.threshold && fastestChange < -criteria.threshold && significant {
-                .improved
-            } else {
-                .unchanged
-            }
-        return CaseComparison(
-            key: key, baselineMedian: baselineMedian, currentMedian: currentMedian, change: change,
-            fastestChange: fastestChange, pValue: pValue, method: pValue == nil ? .threshold : .mannWhitney,
-            verdict: outcome)
+        guard let estimate, let adjustedPValue else {
+            // Samples, but from fewer than two processes (or pairs): a process's own bias cannot
+            // be told from a change.
+            return result(
+                .inconclusive, change: relativeChange(from: baselineMedian, to: currentMedian), method: method)
+        }
+        return result(
+            criteria.verdict(estimate, adjustedPValue: adjustedPValue), change: estimate.change, method: method,
+            estimate: estimate)
     }
 
     private static func relativeChange(from baseline: Double, to current: Double) -> Double {
@@ -218,15 +341,20 @@ public struct RunData: Sendable {
     public let name: String
     /// One row per case.
     public let summaries: [SummaryRow]
-    /// Nanoseconds per operation of each sample, by case; `nil` when there is no samples file.
-    public let samplesByCase: [CaseKey: [Double]]?
+    /// Nanoseconds per operation of each sample, by case and then by measuring process, in the
+    /// order taken; `nil` when there is no samples file.
+    public let samplesByCase: [CaseKey: [Int: [Double]]]?
 
     /// Creates run data from rows in memory.
     public init(name: String, summaries: [SummaryRow], samples: [SampleRow]?) {
         self.name = name
         self.summaries = summaries
         self.samplesByCase = samples.map { rows in
-            Dictionary(grouping: rows, by: \.key).mapValues { $0.sorted { $0.sample < $1.sample }.map(\.nsPerOp) }
+            Dictionary(grouping: rows, by: \.key).mapValues { rows in
+                Dictionary(grouping: rows, by: \.process).mapValues {
+                    $0.sorted { $0.sample < $1.sample }.map(\.nsPerOp)
+                }
+            }
         }
     }
 
@@ -244,7 +372,8 @@ public struct RunData: Sendable {
     /// Whether a samples file came with the summary.
     public var hasSamples: Bool { samplesByCase != nil }
 
-    func samples(of key: CaseKey) -> [Double]? {
+    /// The samples of `key` by process; `nil` without any.
+    func samplesByProcess(of key: CaseKey) -> [Int: [Double]]? {
         samplesByCase?[key].flatMap { $0.isEmpty ? nil : $0 }
     }
 }

@@ -5,7 +5,7 @@ public enum ComparisonFormatter {
     /// The columns of the CSV and JSON forms.
     static let columnNames = [
         "backend", "operation", "size", "threads", "baseline_ns_median", "current_ns_median", "change_pct",
-        "fastest_change_pct", "p_value", "method", "verdict",
+        "ci_low_pct", "ci_high_pct", "detectable_pct", "p_value", "method", "verdict",
     ]
 
     /// Renders `comparison` in `format`.
@@ -21,15 +21,17 @@ public enum ComparisonFormatter {
         case .table, .markdown:
             var table = TextTable([
                 ("operation", .left), ("size", .right), ("threads", .right), ("backend", .left),
-                ("baseline ns/op", .right), ("current ns/op", .right), ("change", .right), ("fastest", .right),
-                ("p-value", .right), ("verdict", .left),
+                ("baseline ns/op", .right), ("current ns/op", .right), ("change", .right), ("95% CI", .right),
+                ("detectable", .right), ("p (Holm)", .right), ("verdict", .left),
             ])
             for item in comparison.cases {
                 table.append([
                     item.key.operation.rawValue, String(item.key.size), String(item.key.threads), item.key.backend,
                     item.baselineMedian.map(SummaryFormatter.nanoseconds) ?? "",
                     item.currentMedian.map(SummaryFormatter.nanoseconds) ?? "",
-                    item.change.map(percent) ?? "", item.fastestChange.map(percent) ?? "",
+                    item.change.map(percent) ?? "",
+                    item.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? "",
+                    item.detectable.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
                     item.pValue.map(pValue) ?? "", item.verdict.rawValue,
                 ])
             }
@@ -41,30 +43,40 @@ public enum ComparisonFormatter {
         }
     }
 
-    /// `1 regressed, 0 improved, 43 unchanged (threshold 5%, alpha 0.01)`.
+    /// `1 regressed, 0 improved, 40 unchanged, 3 inconclusive (threshold 5%, alpha 0.01)`.
     static func summary(_ comparison: Comparison) -> String {
         let counts = Dictionary(grouping: comparison.cases, by: \.verdict).mapValues(\.count)
         var parts = [Verdict.regressed, .improved, .unchanged].map { "\(counts[$0, default: 0]) \($0.rawValue)" }
-        parts += [Verdict.failedInCurrent, .failedInBaseline, .onlyInBaseline, .onlyInCurrent].compactMap { verdict in
-            counts[verdict].map { "\($0) \(verdict.rawValue)" }
-        }
+        parts += [Verdict.inconclusive, .failedInCurrent, .failedInBaseline, .onlyInBaseline, .onlyInCurrent]
+            .compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
         let threshold = String(format: "%g%%", comparison.criteria.threshold * 100)
         return parts.joined(separator: ", ") + " (threshold \(threshold), alpha \(comparison.criteria.alpha))"
     }
 
     /// What the reader must know to trust the verdicts.
     static func notes(_ comparison: Comparison) -> [String] {
-        let thresholdOnly = comparison.cases.filter { $0.method == .threshold }.count
-        guard thresholdOnly > 0 else {
-            return [
-                "verdicts: the median and the fastest sample both changed beyond the threshold, "
-                    + "and a two-sided Mann-Whitney U test on the samples gives p < alpha"
-            ]
-        }
         let threshold = String(format: "%g%%", comparison.criteria.threshold * 100)
-        return [
-            "no samples for \(thresholdOnly) case(s): their verdicts use the \(threshold) threshold alone, without a significance test"
-        ]
+        var lines: [String] = []
+        let unit =
+            comparison.pairing == .byProcess
+            ? "pair of processes counts once, by the median ratio of its back-to-back samples"
+            : "measuring process counts once, by its fastest sample"
+        if comparison.cases.contains(where: { $0.method == .pairs || $0.method == .processes }) {
+            lines.append(
+                "verdicts: each \(unit); regressed or improved means a change "
+                    + "of at least \(threshold) that is significant at alpha over all cases together (Holm); "
+                    + "unchanged means the 95% CI lies within ±\(threshold); anything else is inconclusive")
+        }
+        let thresholdOnly = comparison.cases.filter { $0.method == .threshold }.count
+        if thresholdOnly > 0 {
+            lines.append(
+                "no samples for \(thresholdOnly) case(s): their verdicts use the \(threshold) threshold alone, "
+                    + "without a significance test")
+        }
+        if comparison.isInconclusive {
+            lines.append("inconclusive: the data could not decide some case at the threshold; measure again (exit 2)")
+        }
+        return lines
     }
 
     private static func percent(_ value: Double) -> String {
@@ -76,13 +88,14 @@ public enum ComparisonFormatter {
     }
 
     private static func fields(_ item: CaseComparison) -> [String] {
-        [
+        func percent(_ value: Double?) -> String { value.map { ReportSchema.format($0 * 100, decimals: 2) } ?? "" }
+        return [
             item.key.backend, item.key.operation.rawValue, String(item.key.size), String(item.key.threads),
             item.baselineMedian.map { ReportSchema.format($0, decimals: 3) } ?? "",
             item.currentMedian.map { ReportSchema.format($0, decimals: 3) } ?? "",
-            item.change.map { ReportSchema.format($0 * 100, decimals: 2) } ?? "",
-            item.fastestChange.map { ReportSchema.format($0 * 100, decimals: 2) } ?? "",
-            item.pValue.map { String(format: "%.6g", $0) } ?? "", item.method.rawValue, item.verdict.rawValue,
+            percent(item.change), percent(item.interval?.lowerBound), percent(item.interval?.upperBound),
+            percent(item.detectable), item.pValue.map { String(format: "%.6g", $0) } ?? "", item.method.rawValue,
+            item.verdict.rawValue,
         ]
     }
 
@@ -90,11 +103,13 @@ public enum ComparisonFormatter {
         let threshold: Double
         let alpha: Double
         let regression: Bool
+        let inconclusive: Bool
         let environmentDifferences: [String]
         let cases: [Case]
 
         enum CodingKeys: String, CodingKey {
-            case threshold, alpha, regression, cases, environmentDifferences = "environment_differences"
+            case threshold, alpha, regression, inconclusive, cases
+            case environmentDifferences = "environment_differences"
         }
     }
 
@@ -106,15 +121,17 @@ public enum ComparisonFormatter {
         let baselineNsMedian: Double?
         let currentNsMedian: Double?
         let changePct: Double?
-        let fastestChangePct: Double?
+        let ciLowPct: Double?
+        let ciHighPct: Double?
+        let detectablePct: Double?
         let pValue: Double?
         let method: String
         let verdict: String
 
         enum CodingKeys: String, CodingKey {
             case backend, operation, size, threads, baselineNsMedian = "baseline_ns_median"
-            case currentNsMedian = "current_ns_median", changePct = "change_pct"
-            case fastestChangePct = "fastest_change_pct", pValue = "p_value", method, verdict
+            case currentNsMedian = "current_ns_median", changePct = "change_pct", ciLowPct = "ci_low_pct"
+            case ciHighPct = "ci_high_pct", detectablePct = "detectable_pct", pValue = "p_value", method, verdict
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -127,7 +144,9 @@ public enum ComparisonFormatter {
             try container.encode(baselineNsMedian, forKey: .baselineNsMedian)
             try container.encode(currentNsMedian, forKey: .currentNsMedian)
             try container.encode(changePct, forKey: .changePct)
-            try container.encode(fastestChangePct, forKey: .fastestChangePct)
+            try container.encode(ciLowPct, forKey: .ciLowPct)
+            try container.encode(ciHighPct, forKey: .ciHighPct)
+            try container.encode(detectablePct, forKey: .detectablePct)
             try container.encode(pValue, forKey: .pValue)
             try container.encode(method, forKey: .method)
             try container.encode(verdict, forKey: .verdict)
@@ -137,14 +156,17 @@ public enum ComparisonFormatter {
     private static func json(_ comparison: Comparison) -> String {
         let document = Document(
             threshold: comparison.criteria.threshold, alpha: comparison.criteria.alpha,
-            regression: comparison.hasRegression, environmentDifferences: comparison.environmentDifferences,
+            regression: comparison.hasRegression, inconclusive: comparison.isInconclusive,
+            environmentDifferences: comparison.environmentDifferences,
             cases: comparison.cases.map { item in
                 Case(
                     backend: item.key.backend, operation: item.key.operation.rawValue, size: item.key.size,
                     threads: item.key.threads, baselineNsMedian: item.baselineMedian,
                     currentNsMedian: item.currentMedian, changePct: item.change.map { $0 * 100 },
-                    fastestChangePct: item.fastestChange.map { $0 * 100 }, pValue: item.pValue,
-                    method: item.method.rawValue, verdict: item.verdict.rawValue)
+                    ciLowPct: item.interval.map { $0.lowerBound * 100 },
+                    ciHighPct: item.interval.map { $0.upperBound * 100 },
+                    detectablePct: item.detectable.map { $0 * 100 },
+                    pValue: item.pValue, method: item.method.rawValue, verdict: item.verdict.rawValue)
             })
         return encodeJSON(document)
     }

@@ -4,6 +4,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case ok = 0
     /// A comparison found at least one regression.
     case regression = 1
+    /// No regression was found, but some case could not be decided: measure again.
+    case inconclusive = 2
     /// The command line was wrong (EX_USAGE).
     case usage = 64
     /// An input file is malformed (EX_DATAERR).

@@ -54,8 +54,8 @@ public struct SuiteRunner {
     /// not measured; a case that fails during the run is reported as failed; the other cases
     /// complete and all are written.
     ///
-    /// - Returns: ``ExitStatus/ok``, or ``ExitStatus/regression`` when the comparison with the
-    ///   baseline found one.
+    /// - Returns: ``ExitStatus/ok``; with a baseline, ``ExitStatus/regression`` when the
+    ///   comparison found one, or ``ExitStatus/inconclusive`` when it could not decide a case.
     /// - Throws: ``BenchError``: 73 or 65 for the output directory, 66 or 65 for the baseline,
     ///   70 when a backend failed (after the reports are written), 130 or 143 when a signal
     ///   stopped the run (nothing is written).
@@ -104,7 +104,7 @@ public struct SuiteRunner {
             }
             comparison.warnings.forEach(progress.note)
             standardOutput(ComparisonFormatter.render(comparison, as: format))
-            status = comparison.hasRegression ? .regression : .ok
+            status = comparison.status
         } else {
             standardOutput(SummaryFormatter.render(report.summaries, as: format))
         }
