@@ -6,7 +6,9 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 /// getrandom(2) with the blocking, non-GRND_RANDOM flags: the kernel CSPRNG, which blocks only
 /// until it has been seeded once after boot.
@@ -17,6 +19,26 @@ static inline ssize_t CPKCESystem_getrandom(void *buffer, size_t count) {
 /// Overwrites `count` bytes with zeros in a way the compiler may not elide as a dead store.
 static inline void CPKCESystem_zeroize(void *buffer, size_t count) {
     explicit_bzero(buffer, count);
+}
+
+/// Pins the calling thread, and the processes it starts from now on, to one CPU it may run on:
+/// the last of its affinity mask. Returns that CPU's number, or -1 when the mask cannot be read or
+/// set. (The raw system calls: glibc's wrappers and CPU_SET need _GNU_SOURCE, which Swift's Glibc
+/// module is built without.)
+static inline int CPKCESystem_pinToOneCPU(void) {
+    enum { bitsPerWord = 8 * sizeof(unsigned long) };
+    unsigned long mask[16] = {0};
+    long size = syscall(SYS_sched_getaffinity, 0, sizeof mask, mask);
+    if (size <= 0) return -1;
+    int last = -1;
+    for (int cpu = 0; cpu < (int)(size * 8); cpu++) {
+        if ((mask[cpu / bitsPerWord] >> (cpu % bitsPerWord)) & 1UL) last = cpu;
+    }
+    if (last < 0) return -1;
+    unsigned long one[16] = {0};
+    one[last / bitsPerWord] = 1UL << (last % bitsPerWord);
+    if (syscall(SYS_sched_setaffinity, 0, sizeof one, one) != 0) return -1;
+    return last;
 }
 
 /// The instruction set this code is compiled for, from the compiler's predefined macros.

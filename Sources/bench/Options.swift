@@ -11,14 +11,17 @@ struct CaseFilterOptions: ParsableArguments {
 
     @Option(
         name: .customLong("operation"), parsing: .singleValue,
-        help: "Operations, repeated or comma-separated: verifier, challenge, challenge-batch, verify, sha256, random. (default: all)")
+        help:
+            "Operations, repeated or comma-separated: verifier, challenge, challenge-batch, verify, sha256, random. (default: all)"
+    )
     var operationNames: [String] = []
 
     @Option(
         name: .customLong("size"), parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
             "Sizes for every selected operation, repeated or comma-separated: the verifier length in characters (43-128) for verifier, challenge, challenge-batch and verify; bytes for sha256 and random.",
-            discussion: "Defaults: verifier 43,128; challenge 43,55,56,128; challenge-batch 43,128; verify 43; sha256 43,64,1024,16384; random 32."
+            discussion:
+                "Defaults: verifier 43,128; challenge 43,55,56,128; challenge-batch 43,128; verify 43; sha256 43,64,1024,16384; random 32."
         ))
     var sizeValues: [String] = []
 
@@ -101,18 +104,20 @@ struct MeasurementOptions: ParsableArguments {
         }
     }
 
-    /// How many processes measure, checked.
-    func processCount() throws(BenchError) -> Int {
-        let count = processes ?? (quick ? 2 : 5)
+    /// How many processes measure (or, for `bench ab`, pairs of processes), checked.
+    func processCount(standard: Int = 5, quick quickCount: Int = 2) throws(BenchError) -> Int {
+        let count = processes ?? (quick ? quickCount : standard)
         guard (1...64).contains(count) else {
             throw BenchError(.usage, "--processes must be 1 to 64, not \(count)")
         }
         return count
     }
 
-    /// The sampling plan these options make, checked.
-    func plan() throws(BenchError) -> SamplingPlan {
-        var plan = quick ? SamplingPlan.quick : .standard
+    /// The sampling plan these options make from `standard` (or `quick` with `--quick`), checked.
+    func plan(standard: SamplingPlan = .standard, quick quickPlan: SamplingPlan = .quick) throws(BenchError)
+        -> SamplingPlan
+    {
+        var plan = quick ? quickPlan : standard
         if let samples {
             guard (2...100_000).contains(samples) else {
                 throw BenchError(.usage, "--samples must be 2 to 100000, not \(samples)")
@@ -166,18 +171,23 @@ struct FormatOptions: ParsableArguments {
 struct CriteriaOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
-        help: "The smallest change of the median, in percent, that counts as a regression or an improvement.")
-    var threshold: Double = 5
+        help: ArgumentHelp(
+            "The smallest change, in percent, that counts as a regression or an improvement. (default: 5, or 1 for ab)"
+        ))
+    var threshold: Double?
 
-    @Option(parsing: .unconditional, help: "The significance level of the Mann-Whitney U test (0 to 1).")
+    @Option(
+        parsing: .unconditional,
+        help: "The family-wise significance level, over all cases together (Holm), more than 0 and less than 1.")
     var alpha: Double = 0.01
 
     func validate() throws {
         try usage { () throws(BenchError) in _ = try criteria() }
     }
 
-    /// The criteria, checked.
-    func criteria() throws(BenchError) -> ComparisonCriteria {
+    /// The criteria, checked; `defaultThreshold` (a percentage) when `--threshold` is not given.
+    func criteria(defaultThreshold: Double = 5) throws(BenchError) -> ComparisonCriteria {
+        let threshold = threshold ?? defaultThreshold
         guard threshold.isFinite, threshold >= 0, threshold < 1000 else {
             throw BenchError(.usage, "--threshold must be a percentage from 0 to 1000, not \(threshold)")
         }

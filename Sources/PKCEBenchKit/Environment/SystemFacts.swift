@@ -30,11 +30,15 @@ enum SystemFacts {
         return withUnsafeBytes(of: names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
-    /// The short commit of the git checkout in the current directory, `-dirty` appended when a
-    /// tracked file is modified, or `unknown`.
-    static func gitCommit() -> String {
-        guard let commit = run("git", ["rev-parse", "--short", "HEAD"]), !commit.isEmpty else { return "unknown" }
-        let changes = run("git", ["status", "--porcelain", "--untracked-files=no"]) ?? ""
+    /// The short commit of the git checkout in `directory` (by default the current one), `-dirty`
+    /// appended when a tracked file is modified, or `unknown`.
+    static func gitCommit(in directory: String? = nil) -> String {
+        // A directory may come from the command line: quoted for the shell, as one word.
+        let place = directory.map { ["-C", "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"] } ?? []
+        guard let commit = run("git", place + ["rev-parse", "--short", "HEAD"]), !commit.isEmpty else {
+            return "unknown"
+        }
+        let changes = run("git", place + ["status", "--porcelain", "--untracked-files=no"]) ?? ""
         return changes.isEmpty ? commit : "\(commit)-dirty"
     }
 
@@ -63,7 +67,7 @@ enum SystemFacts {
     ///
     /// - Parameters:
     ///   - program: A program name; never from user input, since it reaches a shell.
-    ///   - arguments: Its arguments, as plain words.
+    ///   - arguments: Its arguments, as plain words, or quoted for the shell.
     static func run(_ program: String, _ arguments: [String]) -> String? {
         let command = ([program] + arguments).joined(separator: " ") + " 2>/dev/null"
         guard let pipe = popen(command, "r") else { return nil }

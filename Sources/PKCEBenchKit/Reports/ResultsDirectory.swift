@@ -28,9 +28,10 @@ public struct ResultsDirectory: Sendable {
     /// it is missing, checks that it is a writable directory, and that `history.csv`, if there,
     /// can be appended to. Temporary files that a killed run left behind are removed.
     ///
+    /// - Parameter checkingHistory: Whether the run appends to `history.csv`, which must then read.
     /// - Throws: ``BenchError``: 73 when the directory cannot be created or written; 65 when
     ///   `history.csv` is malformed, so that a run never appends to a file it cannot read back.
-    public func prepare() throws(BenchError) {
+    public func prepare(checkingHistory: Bool = true) throws(BenchError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
@@ -49,7 +50,7 @@ public struct ResultsDirectory: Sendable {
         defer { probe.discard() }
         try probe.stage("", at: url.appendingPathComponent(".write-probe"))
 
-        if FileManager.default.fileExists(atPath: history.path) {
+        if checkingHistory && FileManager.default.fileExists(atPath: history.path) {
             _ = try ReportFiles.readHistory(at: history.path)
         }
     }

@@ -79,13 +79,14 @@ public final class ProgressPrinter: SamplingObserver {
         write("measured \(key): median \(median) ns/op ±\(cv)% over \(statistics.count) samples\n")
     }
 
-    /// A measuring process starts: a line off a terminal, the progress line on one.
-    public func process(_ index: Int, of count: Int, remainingSeconds: Double?) {
+    /// A measuring process (or, in `bench ab`, a pair of them) starts: a line off a terminal, the
+    /// progress line on one.
+    public func process(_ index: Int, of count: Int, remainingSeconds: Double?, unit: String = "process") {
         let left = remainingSeconds.map { ", about \(Int($0.rounded(.up))) s left" } ?? ""
         if isTerminal {
-            draw("measuring in process \(index + 1) of \(count)\(left)", force: true)
+            draw("measuring in \(unit) \(index + 1) of \(count)\(left)", force: true)
         } else {
-            write("measuring in process \(index + 1) of \(count)\(left)\n")
+            write("measuring in \(unit) \(index + 1) of \(count)\(left)\n")
         }
     }
 

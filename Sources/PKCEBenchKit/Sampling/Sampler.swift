@@ -144,61 +144,55 @@ public struct Sampler {
     /// - Returns: One measurement per case, in the order of ``cases``.
     /// - Throws: ``Interrupted`` when ``interruption`` reports a signal.
     public func run() throws(Interrupted) -> [CaseMeasurement] {
-        guard let threads = cases.first?.threads else { return [] }
-        let pool = WorkerPool(threads: threads, allocationCounter: allocationCounter)
-        defer { pool.shutdown() }
-
-        var iterations = [Int](repeating: 0, count: cases.count)
-        var failures = [String?](repeating: nil, count: cases.count)
+        guard !cases.isEmpty else { return [] }
+        let session = try calibrated()
         var samples = [[Sample]](repeating: [], count: cases.count)
-
-        for (index, benchmark) in cases.enumerated() {
-            try checkInterruption()
-            do {
-                let (count, perOperation) = try calibrate(benchmark, index: index, pool: pool)
-                iterations[index] = count
-                observer?.calibrated(benchmark.key, iterations: count, nanosecondsPerOperation: perOperation)
-            } catch {
-                failures[index] = String(describing: error)
-                observer?.failed(benchmark.key, reason: String(describing: error))
-            }
-        }
-
-        var schedule = cases.indices.filter { failures[$0] == nil }.flatMap {
+        var schedule = cases.indices.filter { session.failures[$0] == nil }.flatMap {
             Array(repeating: $0, count: plan.samples)
         }
         schedule.shuffle()
         let started = MonotonicClock.now()
-        for (done, index) in schedule.enumerated() where failures[index] == nil {
+        for (done, index) in schedule.enumerated() where session.failures[index] == nil {
             try checkInterruption()
-            let benchmark = cases[index]
-            do {
-                let measured = try pool.measure(benchmark, index: index, iterations: iterations[index])
-                samples[index].append(
-                    Sample(
-                        iterations: iterations[index],
-                        nanosecondsPerOperation: Double(measured.elapsed) / Double(iterations[index] * threads),
-                        process: process, allocations: measured.allocations.map { Int(clamping: $0) }))
-            } catch {
-                failures[index] = String(describing: error)
-                observer?.failed(benchmark.key, reason: String(describing: error))
+            let key = cases[index].key
+            guard let sample = session.sample(index) else {
+                observer?.failed(key, reason: session.failures[index] ?? "")
                 continue
             }
+            samples[index].append(sample)
             let spent = Double(MonotonicClock.now() - started) / 1e9
             let remaining = spent / Double(done + 1) * Double(schedule.count - done - 1)
-            observer?.sampled(benchmark.key, done: done + 1, of: schedule.count, remainingSeconds: remaining)
+            observer?.sampled(key, done: done + 1, of: schedule.count, remainingSeconds: remaining)
             if samples[index].count == plan.samples {
-                observer?.finished(
-                    benchmark.key, nanosecondsPerOperation: samples[index].map(\.nanosecondsPerOperation))
+                observer?.finished(key, nanosecondsPerOperation: samples[index].map(\.nanosecondsPerOperation))
             }
         }
-
         return cases.indices.map { index in
-            CaseMeasurement(
-                key: cases[index].key,
-                samples: samples[index],
-                failure: failures[index])
+            CaseMeasurement(key: cases[index].key, samples: samples[index], failure: session.failures[index])
         }
+    }
+
+    /// Calibrates and warms up every case, and returns them ready to be sampled one sample at a
+    /// time, in whatever order the caller chooses: ``run()`` takes its shuffled schedule from
+    /// it, and a `bench ab` worker the order its parent asks for.
+    ///
+    /// - Throws: ``Interrupted`` when ``interruption`` reports a signal.
+    public func calibrated() throws(Interrupted) -> SamplingSession {
+        let session = SamplingSession(
+            cases: cases, pool: WorkerPool(threads: cases.first?.threads ?? 1, allocationCounter: allocationCounter),
+            process: process)
+        for (index, benchmark) in cases.enumerated() {
+            try checkInterruption()
+            do {
+                let (count, perOperation) = try calibrate(benchmark, index: index, pool: session.pool)
+                session.iterations[index] = count
+                observer?.calibrated(benchmark.key, iterations: count, nanosecondsPerOperation: perOperation)
+            } catch {
+                session.failures[index] = String(describing: error)
+                observer?.failed(benchmark.key, reason: String(describing: error))
+            }
+        }
+        return session
     }
 
     /// Finds the iterations per thread that make one sample last ``SamplingPlan/sampleTime``, then
@@ -246,6 +240,50 @@ public struct Sampler {
     private func checkInterruption() throws(Interrupted) {
         if let signal = interruption() {
             throw Interrupted(signal: signal)
+        }
+    }
+}
+
+/// Cases calibrated and warmed up, each sampled when asked: see ``Sampler/calibrated()``.
+///
+/// Not thread-safe: one caller takes the samples, one at a time.
+public final class SamplingSession {
+    /// The cases, in the sampler's order.
+    public let cases: [BenchmarkCase]
+    /// Operations per thread in one sample of each case; 0 for a case that failed.
+    public internal(set) var iterations: [Int]
+    /// Why each case failed, if it did; a failed case is sampled no more.
+    public internal(set) var failures: [String?]
+    let pool: WorkerPool
+    private let process: Int
+
+    init(cases: [BenchmarkCase], pool: WorkerPool, process: Int) {
+        self.cases = cases
+        self.pool = pool
+        self.process = process
+        self.iterations = Array(repeating: 0, count: cases.count)
+        self.failures = Array(repeating: nil, count: cases.count)
+    }
+
+    deinit {
+        pool.shutdown()
+    }
+
+    /// Takes one sample of the case at `index`.
+    ///
+    /// - Returns: The sample, or `nil` when the case has failed, now or before; ``failures`` says why.
+    public func sample(_ index: Int) -> Sample? {
+        guard failures[index] == nil else { return nil }
+        let benchmark = cases[index]
+        do {
+            let measured = try pool.measure(benchmark, index: index, iterations: iterations[index])
+            return Sample(
+                iterations: iterations[index],
+                nanosecondsPerOperation: Double(measured.elapsed) / Double(iterations[index] * benchmark.threads),
+                process: process, allocations: measured.allocations.map { Int(clamping: $0) })
+        } catch {
+            failures[index] = String(describing: error)
+            return nil
         }
     }
 }

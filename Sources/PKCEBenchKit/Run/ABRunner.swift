@@ -1,0 +1,271 @@
+internal import CPKCESystem
+import Foundation
+import PKCE
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// `bench ab`: this build and another measured side by side, sample by sample, and compared case
+/// by case with the pair of processes as the statistical unit.
+///
+/// Runs made apart see the machine at different times, and a shared machine drifts between them
+/// by more than the changes worth catching. Here each pair of worker processes, one per build,
+/// is alive at once; they calibrate their cases, then take every sample in turns, the two samples
+/// of a turn back to back, each build first in every other turn, so that whatever the machine
+/// does lands on both alike. Both workers (and this process) run on one CPU: a sample that
+/// starts on whichever core the scheduler picks, with that core's caches, varied twice as much
+/// here (turns' log ratios spread by 20 to 24% across cores, 11 to 12% on one; the pairs' results
+/// by 1.8 to 3.3% against 0.7 to 0.9%). Each pair yields one figure per case, the median log ratio of its
+/// turns, and the comparison tests those figures, so that a pair whose processes drew unlucky
+/// code layouts counts once, not once per sample (see ``Comparison`` with ``Pairing/byProcess``).
+public struct ABRunner {
+    /// This build's backends: the case list, and the in-process correctness check.
+    public var backends: [any PKCEBackend]
+    /// Which cases to measure.
+    public var selection: Selection
+    /// The warm-up and sample time of every process, and the samples per case of each build,
+    /// shared out among the pairs.
+    public var plan: SamplingPlan
+    /// How many pairs of processes measure.
+    public var pairs: Int
+    /// When a change counts.
+    public var criteria: ComparisonCriteria
+    /// Where the reports go.
+    public var output: ResultsDirectory
+    /// What standard output shows.
+    public var format: OutputFormat
+    /// The other build's `bench`: the baseline.
+    public var baselineExecutable: String
+    /// This build's `bench`, to start its workers.
+    public var currentExecutable: String
+    /// What this build says of itself in a handshake.
+    public var currentFacts: WorkerProtocol.BuildFacts
+    /// Reads this run's environment; called once the inputs have been checked.
+    public var environment: () -> RunEnvironment
+    /// Receives standard output's text.
+    public var standardOutput: (String) -> Void
+    /// Receives progress and warnings.
+    public var progress: ProgressPrinter
+    /// Asked between samples whether a signal asked the run to stop.
+    public var interruption: () -> Int32? = { nil }
+
+    /// Creates a runner; see the properties for what each argument is.
+    public init(
+        backends: [any PKCEBackend], selection: Selection, plan: SamplingPlan, pairs: Int,
+        criteria: ComparisonCriteria, output: ResultsDirectory, format: OutputFormat, baselineExecutable: String,
+        currentExecutable: String, currentFacts: WorkerProtocol.BuildFacts, environment: @escaping () -> RunEnvironment,
+        standardOutput: @escaping (String) -> Void, progress: ProgressPrinter
+    ) {
+        self.backends = backends
+        self.selection = selection
+        self.plan = plan
+        self.pairs = pairs
+        self.criteria = criteria
+        self.output = output
+        self.format = format
+        self.baselineExecutable = baselineExecutable
+        self.currentExecutable = currentExecutable
+        self.currentFacts = currentFacts
+        self.environment = environment
+        self.standardOutput = standardOutput
+        self.progress = progress
+    }
+
+    /// The pairs of processes `bench ab` uses by default.
+    ///
+    /// Twenty: the pair is the statistical unit, and with fewer the t-test's critical value at the
+    /// suite's Holm-corrected level grows fast (6.1 standard errors with 10 pairs, 4.6 with 20).
+    public static let standardPairs = 20
+    /// The pairs of processes of `bench ab --quick`.
+    public static let quickPairs = 4
+
+    /// The names of the files a run writes in ``output``.
+    public enum Files {
+        /// The baseline build's summary; its samples go beside it.
+        public static let baseline = "ab-baseline.csv"
+        /// This build's summary; its samples go beside it.
+        public static let current = "ab-current.csv"
+        /// The comparison, one row per case, as `--format csv` prints it.
+        public static let comparison = "ab-comparison.csv"
+    }
+
+    /// Measures both builds and compares them.
+    ///
+    /// The baseline executable is checked first (a handshake), then the output directory and
+    /// this build's backends; nothing is measured until all three pass.
+    ///
+    /// - Returns: ``ExitStatus/ok``, ``ExitStatus/regression`` or ``ExitStatus/inconclusive``.
+    /// - Throws: ``BenchError``: 66 or 65 for a baseline executable that is missing or is not a
+    ///   `bench` of this worker protocol, 65 for a debug build against a release build, 73 for
+    ///   the output directory, 70 when a backend fails its correctness check in either build or
+    ///   a worker fails, 130 or 143 when a signal stopped the run (nothing is written).
+    public func run() throws(BenchError) -> ExitStatus {
+        let baselineFacts = try WorkerProtocol.check(executableAt: baselineExecutable)
+        guard baselineFacts.build == currentFacts.build else {
+            throw BenchError(
+                .malformedInput,
+                "cannot compare \(baselineExecutable) (\(baselineFacts.build) build) with this \(currentFacts.build) "
+                    + "build: figures of a debug build say nothing about a release build")
+        }
+        try output.prepare(checkingHistory: false)
+        let current = environment()
+        let cases = selection.cases(from: backends)
+        guard !cases.isEmpty else { throw BenchError(.usage, "the options select no case") }
+        if current.build != "release" {
+            progress.note(
+                "warning: this is a debug build; its figures are not representative (use swift run -c release bench)")
+        }
+        // Correctness before speed, in both builds: this one here, the baseline in its first worker.
+        for backend in backends where cases.contains(where: { $0.backend.name == backend.name }) {
+            if let reason = CorrectnessGate.check(backend) {
+                throw BenchError(.backendFailed, "backend \(backend.name) failed its correctness check: \(reason)")
+            }
+        }
+
+        // One CPU for both builds' samples; several threads per case need several CPUs.
+        if selection.threads == 1 {
+            let cpu = CPKCESystem_pinToOneCPU()
+            progress.note(
+                cpu >= 0
+                    ? "measuring both builds on CPU \(cpu)"
+                    : "warning: cannot pin the measuring processes to one CPU; expect wider intervals")
+        }
+        let measured = try measure(cases)
+        progress.finish()
+        if let signal = interruption() { throw InterruptSignals.error(for: signal) }
+
+        let baselineEnvironment = Self.environment(of: baselineFacts, at: baselineExecutable, beside: current)
+        let reports = zip([baselineEnvironment, current], measured).map { environment, build in
+            RunReport(
+                environment: environment,
+                measurements: cases.indices.filter { !build.absent.contains($0) }.map { index in
+                    CaseMeasurement(
+                        key: cases[index].key, samples: build.samples[index], failure: build.failures[index])
+                })
+        }
+        let comparison = try Comparison(
+            baseline: RunData(name: baselineExecutable, summaries: reports[0].summaries, samples: reports[0].samples),
+            current: RunData(name: "this build", summaries: reports[1].summaries, samples: reports[1].samples),
+            criteria: criteria, pairing: .byProcess)
+
+        var files = AtomicFiles()
+        defer { files.discard() }
+        for (name, report) in zip([Files.baseline, Files.current], reports) {
+            let summary = output.url.appendingPathComponent(name)
+            try files.stage(ReportSchema.encode(report.summaries, columns: ReportSchema.summary), at: summary)
+            try files.stage(
+                ReportSchema.encode(report.samples, columns: ReportSchema.samples), at: output.samplesURL(of: summary))
+        }
+        try files.stage(
+            ComparisonFormatter.render(comparison, as: .csv), at: output.url.appendingPathComponent(Files.comparison))
+        try files.commit()
+        progress.note(
+            "wrote \(Files.baseline), \(Files.current) (and their samples), \(Files.comparison) to \(output.url.path)")
+
+        comparison.warnings.forEach(progress.note)
+        standardOutput(ComparisonFormatter.render(comparison, as: format))
+        let failed = reports.flatMap { report in report.summaries.filter { !$0.isOK }.map { "\($0.key)" } }
+        if !failed.isEmpty {
+            throw BenchError(.backendFailed, "\(failed.count) case(s) failed: \(failed.joined(separator: ", "))")
+        }
+        return comparison.status
+    }
+
+    /// Takes every case's samples in both builds, pair after pair of processes.
+    ///
+    /// - Returns: For each build (baseline first): its samples by case index, why each case failed
+    ///   in it, and the indices of the cases it does not have (a case a newer build added).
+    private func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> [(
+        samples: [[Sample]], failures: [String?], absent: Set<Int>
+    )] {
+        var samples = [[[Sample]]](repeating: Array(repeating: [], count: cases.count), count: 2)
+        var failures = [[String?]](repeating: Array(repeating: nil, count: cases.count), count: 2)
+        var absent = [Set<Int>](repeating: [], count: 2)
+        // Generous: starting, checking and calibrating every case, on a busy machine.
+        let readyTimeout = 120 + Double(cases.count) * (plan.warmup.nanoseconds / 1e9 + 0.5)
+        let sampleTimeout = max(60, 20 * plan.sampleTime.nanoseconds / 1e9)
+        let pairs = max(1, min(pairs, plan.samples))
+        let started = MonotonicClock.now()
+        for pair in 0..<pairs {
+            let elapsed = Double(MonotonicClock.now() - started) / 1e9
+            progress.process(
+                pair, of: pairs, remainingSeconds: pair == 0 ? nil : elapsed / Double(pair) * Double(pairs - pair),
+                unit: "pair")
+            let workers = try [baselineExecutable, currentExecutable].enumerated().map {
+                build, executable throws(BenchError) in
+                try ServingWorker(
+                    executable: executable, arguments: arguments(pair: pair, check: build == 0 && pair == 0),
+                    name: "\(build == 0 ? "the baseline's" : "this build's") worker \(pair + 1)",
+                    readyTimeout: readyTimeout, timeout: sampleTimeout, interruption: interruption)
+            }
+            defer { workers.forEach { $0.finish() } }
+            // Each case's index in each worker; a build that lacks a case (one a newer build
+            // added) cannot measure it, and the comparison lists it as in one build only.
+            let indices = workers.map { worker in cases.map { worker.keys.firstIndex(of: $0.key) ?? -1 } }
+            for build in 0..<2 {
+                for (index, workerIndex) in indices[build].enumerated() {
+                    guard workerIndex >= 0 else {
+                        absent[build].insert(index)
+                        continue
+                    }
+                    if let reason = workers[build].failures[workerIndex], failures[build][index] == nil {
+                        failures[build][index] = reason
+                    }
+                }
+            }
+            let share = plan.samples / pairs + (pair < plan.samples % pairs ? 1 : 0)
+            var schedule = cases.indices.flatMap { Array(repeating: $0, count: share) }
+            schedule.shuffle()
+            var turns = [Int](repeating: 0, count: cases.count)
+            for index in schedule
+            where failures[0][index] == nil && failures[1][index] == nil && indices[0][index] >= 0
+                && indices[1][index] >= 0
+            {
+                if let signal = interruption() { throw InterruptSignals.error(for: signal) }
+                // ABBA: each build goes first in every other turn of a case, starting with the
+                // other build in the next pair.
+                let order = (turns[index] + pair) % 2 == 0 ? [0, 1] : [1, 0]
+                turns[index] += 1
+                var taken: [Sample?] = [nil, nil]
+                for build in order {
+                    taken[build] = try workers[build].sample(indices[build][index], process: pair)
+                }
+                guard let baseline = taken[0], let current = taken[1] else {
+                    for build in 0..<2 where taken[build] == nil {
+                        failures[build][index] = workers[build].failures[indices[build][index]] ?? "failed"
+                    }
+                    continue
+                }
+                samples[0][index].append(baseline)
+                samples[1][index].append(current)
+            }
+        }
+        return (0..<2).map { (samples[$0], failures[$0], absent[$0]) }
+    }
+
+    /// The command line of a worker of pair `pair`.
+    private func arguments(pair: Int, check: Bool) -> [String] {
+        ["worker", "--serve", "--process", String(pair)] + (check ? ["--check"] : [])
+            + WorkerProtocol.arguments(selection: selection, sampleTime: plan.sampleTime, warmup: plan.warmup)
+    }
+
+    /// The baseline build's environment: this run's machine, the baseline's own build facts, and
+    /// the commit of the checkout its executable sits in.
+    private static func environment(
+        of facts: WorkerProtocol.BuildFacts, at executable: String, beside current: RunEnvironment
+    ) -> RunEnvironment {
+        var environment = current
+        let directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path
+        environment.commit = SystemFacts.gitCommit(in: directory)
+        environment.runID = "\(current.runID.prefix { $0 != "-" })-\(environment.commit)-baseline"
+        environment.build = facts.build
+        environment.targetCPU = facts.targetCPU
+        environment.swift = facts.swift
+        environment.openssl = facts.openssl
+        environment.libsodium = facts.libsodium
+        return environment
+    }
+}

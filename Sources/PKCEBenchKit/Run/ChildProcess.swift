@@ -1,0 +1,149 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A child process started with `posix_spawn`. (Foundation's `Process` leaks under
+/// LeakSanitizer.)
+final class ChildProcess {
+    enum Status {
+        case exited(Int32)
+        case signalled(Int32)
+    }
+
+    /// Where the child's standard input and output go.
+    enum Streams {
+        /// Input from `/dev/null`, output to the file at the path, created or truncated; standard
+        /// error shared with this process.
+        case file(String)
+        /// Both through pipes: ``input`` writes to the child, ``output`` reads from it; standard
+        /// error to the file at the path, created or truncated.
+        case pipes(standardError: String)
+    }
+
+    private let pid: pid_t
+    private var finished: Status?
+    /// With ``Streams/pipes``, the write end of the child's standard input; otherwise -1.
+    let input: Int32
+    /// With ``Streams/pipes``, the read end of the child's standard output; otherwise -1.
+    let output: Int32
+
+    /// Starts `executable` with `arguments`.
+    ///
+    /// - Parameter streams: Where its standard input and output go; by default, nothing in and
+    ///   the output discarded.
+    /// - Throws: ``BenchError`` (70) when it cannot be started.
+    init(executable: String, arguments: [String], streams: Streams = .file("/dev/null")) throws(BenchError) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var toChild: [Int32] = [-1, -1]
+        var fromChild: [Int32] = [-1, -1]
+        switch streams {
+        case .file(let path):
+            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        case .pipes(let standardError):
+            guard pipe(&toChild) == 0 else {
+                throw BenchError(.backendFailed, "cannot make a pipe: \(String(cString: strerror(errno)))")
+            }
+            guard pipe(&fromChild) == 0 else {
+                close(toChild[0])
+                close(toChild[1])
+                throw BenchError(.backendFailed, "cannot make a pipe: \(String(cString: strerror(errno)))")
+            }
+            // Close-on-exec everywhere (Glibc's module lacks pipe2): the child keeps only the two
+            // ends dup2 gives it, and a second worker does not hold the first one's pipes open.
+            for descriptor in toChild + fromChild {
+                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            }
+            posix_spawn_file_actions_adddup2(&actions, toChild[0], STDIN_FILENO)
+            posix_spawn_file_actions_adddup2(&actions, fromChild[1], STDOUT_FILENO)
+            posix_spawn_file_actions_addopen(
+                &actions, STDERR_FILENO, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
+        defer {
+            // The child's ends: this process never uses them.
+            if toChild[0] >= 0 { close(toChild[0]) }
+            if fromChild[1] >= 0 { close(fromChild[1]) }
+        }
+
+        // The child starts with default handlers and nothing blocked, whatever this process set.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        sigaddset(&handled, SIGINT)
+        sigaddset(&handled, SIGTERM)
+        sigaddset(&handled, SIGPIPE)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &handled)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        guard status == 0 else {
+            if toChild[1] >= 0 { close(toChild[1]) }
+            if fromChild[0] >= 0 { close(fromChild[0]) }
+            throw BenchError(
+                .backendFailed, "cannot start a measuring process (\(executable)): \(String(cString: strerror(status)))"
+            )
+        }
+        self.pid = pid
+        self.input = toChild[1]
+        self.output = fromChild[0]
+    }
+
+    deinit {
+        if input >= 0 { close(input) }
+        if output >= 0 { close(output) }
+        // Never leave a zombie, nor a worker running on after its run.
+        if poll() == nil { stop(with: SIGKILL) }
+    }
+
+    /// The status once the process has ended; `nil` while it runs.
+    func poll() -> Status? {
+        if let finished { return finished }
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        guard result == pid else { return nil }
+        finished = Self.status(status)
+        return finished
+    }
+
+    /// A `waitpid` status as an exit code or a signal. (WIFEXITED and WEXITSTATUS are macros Swift
+    /// cannot import.)
+    private static func status(_ status: Int32) -> Status {
+        status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
+    }
+
+    /// Sends `signal` and waits for the process to end.
+    func stop(with signal: Int32) {
+        guard poll() == nil else { return }
+        kill(pid, signal)
+        _ = wait()
+    }
+
+    /// Waits for the process to end.
+    func wait() -> Status {
+        if let finished { return finished }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            // Anything but an interruption means the child is gone: reaped, or never ours.
+            guard errno == EINTR else {
+                finished = .signalled(SIGKILL)
+                return .signalled(SIGKILL)
+            }
+        }
+        finished = Self.status(status)
+        return finished ?? .signalled(SIGKILL)
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import PKCEBackends
+import PKCEBenchKit
+
+/// `bench ab`: this build against another, measured side by side.
+struct AB: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ab",
+        abstract: "Measure this build and another bench side by side, and compare them case by case.",
+        discussion: """
+            For each of --processes pairs, starts a worker of each build; the two take every sample \
+            in turns, back to back, each build first in every other turn, so that both see the \
+            machine alike. Each pair gives a case the median log ratio of its turns; a t-test over \
+            the pairs gives the change and its 95% confidence interval. A case regressed when the \
+            change is at least --threshold percent (default 1) and significant at --alpha over all \
+            cases together (Holm); improved symmetrically; unchanged when the interval lies within \
+            the threshold; otherwise inconclusive. Writes ab-baseline.csv, ab-current.csv (each \
+            with its .samples.csv) and ab-comparison.csv to the output directory. Exit codes: 0 no \
+            regression, 1 a regression, 2 inconclusive (measure again), 65 or 66 for a baseline \
+            that is not a bench of this worker protocol.
+
+            The defaults differ from a run's: --samples 1200 (per case and build), --sample-time \
+            0.25, --warmup 1, --processes 20 (pairs of processes); with --quick, 40 samples in 4 \
+            pairs.
+            """)
+
+    @Argument(
+        help: ArgumentHelp(
+            "The baseline build's bench executable, such as ../main/.build/release/bench.", valueName: "baseline-bench")
+    )
+    var baselineBench: String
+
+    @OptionGroup var selection: SelectionOptions
+    @OptionGroup var measurement: MeasurementOptions
+    @OptionGroup var criteria: CriteriaOptions
+    @OptionGroup var directory: DirectoryOptions
+    @OptionGroup var format: FormatOptions
+
+    func run() throws {
+        InterruptSignals.install()
+        // A worker that dies must not take this process with it through a write to its pipe.
+        signal(SIGPIPE, SIG_IGN)
+        let backends = try shippedBackends()
+        let runner = ABRunner(
+            backends: backends, selection: try selection.selection(),
+            plan: try measurement.plan(standard: .ab, quick: .abQuick),
+            pairs: try measurement.processCount(standard: ABRunner.standardPairs, quick: ABRunner.quickPairs),
+            criteria: try criteria.criteria(defaultThreshold: 1), output: ResultsDirectory(path: directory.path),
+            format: try format.format(), baselineExecutable: baselineBench, currentExecutable: SuiteRun.executable,
+            currentFacts: .current(libraryVersions: loadedLibraryVersions()),
+            environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
+            standardOutput: { print($0, terminator: "") },
+            progress: ProgressPrinter(caseCount: 0))
+        var configured = runner
+        configured.interruption = { InterruptSignals.received }
+        let status = try configured.run()
+        if status != .ok {
+            throw ExitCode(status.rawValue)
+        }
+    }
+}
