@@ -74,7 +74,10 @@ public enum ComparisonFormatter {
                     + "without a significance test")
         }
         if comparison.isInconclusive {
-            lines.append("inconclusive: the data could not decide some case at the threshold; measure again (exit 2)")
+            let count = comparison.cases.filter { $0.verdict == .inconclusive }.count
+            lines.append(
+                "inconclusive: the data could not decide \(count) case(s) at the threshold; measure them again"
+                    + (comparison.hasRegression ? "" : " (exit 2)"))
         }
         return lines
     }
