@@ -42,7 +42,7 @@ struct AB: ParsableCommand {
         // A worker that dies must not take this process with it through a write to its pipe.
         signal(SIGPIPE, SIG_IGN)
         let backends = try shippedBackends()
-        let runner = ABRunner(
+        var runner = ABRunner(
             backends: backends, selection: try selection.selection(),
             plan: try measurement.plan(standard: .ab, quick: .abQuick),
             pairs: try measurement.processCount(standard: ABRunner.standardPairs, quick: ABRunner.quickPairs),
@@ -52,9 +52,8 @@ struct AB: ParsableCommand {
             environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
             standardOutput: { print($0, terminator: "") },
             progress: ProgressPrinter(caseCount: 0))
-        var configured = runner
-        configured.interruption = { InterruptSignals.received }
-        let status = try configured.run()
+        runner.interruption = { InterruptSignals.received }
+        let status = try runner.run()
         if status != .ok {
             throw ExitCode(status.rawValue)
         }
