@@ -13,7 +13,11 @@ struct SamplerTests {
             BenchmarkCase(backend: SwiftBackend(), operation: .sha256, size: 64, threads: threads),
             BenchmarkCase(backend: SwiftBackend(), operation: .challenge, size: 43, threads: threads),
         ]
-        let measurements = try Sampler(cases: cases, plan: Self.plan).run()
+        // 5 ms samples: with four threads on two cores under ThreadSanitizer, while other tests'
+        // processes load the machine, a single iteration can outlast ten 1 ms samples and end the
+        // calibration at one iteration.
+        let plan = SamplingPlan(warmup: .milliseconds(1), sampleTime: .milliseconds(5), samples: 5)
+        let measurements = try Sampler(cases: cases, plan: plan).run()
         #expect(measurements.map(\.key) == cases.map(\.key))
         for measurement in measurements {
             #expect(measurement.failure == nil)
