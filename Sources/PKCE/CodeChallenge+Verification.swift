@@ -3,10 +3,8 @@ public enum PKCEVerification: Hashable, Sendable {
     /// A challenge was stored with the authorization code, and the presented verifier matches it.
     case verified
 
-    /// Neither a challenge was stored nor a verifier presented: the client did not use PKCE.
-    ///
-    /// Whether to accept that is the server's policy; RFC 9700 §2.1.1 asks servers to require PKCE
-    /// for public clients.
+    /// Neither a challenge was stored nor a verifier presented: the client did not use PKCE, and
+    /// the server's ``PKCEPolicy`` allows that (``PKCEPolicy/requiresPKCE`` is `false`).
     case notUsed
 }
 
@@ -20,8 +18,13 @@ extension CodeChallenge {
     /// - Parameters:
     ///   - verifier: The verifier the token request presented.
     ///   - backend: The backend whose SHA-256 recomputes an `S256` challenge.
-    /// - Throws: ``PKCEError/verifierMismatch`` when the verifier does not match.
-    public func verify(_ verifier: CodeVerifier, using backend: some PKCEBackend) throws(PKCEError) {
+    ///   - policy: What the server accepts; `S256` only by default.
+    /// - Throws: ``PKCEError/verifierMismatch`` when the verifier does not match;
+    ///   ``PKCEError/challengeMethodNotAllowed(_:)`` for a `plain` challenge `policy` does not allow.
+    public func verify(
+        _ verifier: CodeVerifier, using backend: some PKCEBackend, policy: PKCEPolicy = PKCEPolicy()
+    ) throws(PKCEError) {
+        try policy.check(method)
         var expected = value
         let matches = expected.withUTF8 { expected in
             switch method {
@@ -49,28 +52,37 @@ extension CodeChallenge {
     /// | yes | malformed | throws the validation error |
     /// | yes | none | throws ``PKCEError/missingVerifier`` (RFC 7636 §4.6) |
     /// | none | any | throws ``PKCEError/unexpectedVerifier`` (RFC 9700 §4.8.2) |
-    /// | none | none | ``PKCEVerification/notUsed`` |
+    /// | none | none | throws ``PKCEError/missingChallenge``; ``PKCEVerification/notUsed`` only when `policy` does not require PKCE |
+    ///
+    /// A stored `plain` challenge throws ``PKCEError/challengeMethodNotAllowed(_:)`` unless `policy`
+    /// allows `plain`. On any error, the server should treat the authorization code as used
+    /// (RFC 6749 §10.5), so that one code cannot be tried against many guessed verifiers.
     ///
     /// - Parameters:
     ///   - presentedVerifier: The token request's `code_verifier`, if it had one.
     ///   - storedChallenge: The challenge stored with the authorization code, if there was one.
     ///   - backend: The backend whose SHA-256 recomputes an `S256` challenge.
-    /// - Returns: Whether PKCE was used and passed.
+    ///   - policy: What the server accepts; by default PKCE is required, with `S256` only.
+    /// - Returns: ``PKCEVerification/verified``, or ``PKCEVerification/notUsed`` where `policy`
+    ///   lets a client go without PKCE and this one did.
     /// - Throws: ``PKCEError`` as the table says.
     public static func verify(
         presented presentedVerifier: String?,
         against storedChallenge: CodeChallenge?,
-        using backend: some PKCEBackend
+        using backend: some PKCEBackend,
+        policy: PKCEPolicy = PKCEPolicy()
     ) throws(PKCEError) -> PKCEVerification {
         switch (storedChallenge, presentedVerifier) {
         case (nil, nil):
+            guard !policy.requiresPKCE else { throw .missingChallenge }
             return .notUsed
         case (nil, .some):
             throw .unexpectedVerifier
         case (.some, nil):
             throw .missingVerifier
         case (.some(let challenge), .some(let presented)):
-            try challenge.verify(CodeVerifier(validating: presented), using: backend)
+            try policy.check(challenge.method)
+            try challenge.verify(CodeVerifier(validating: presented), using: backend, policy: policy)
             return .verified
         }
     }

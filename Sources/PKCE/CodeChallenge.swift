@@ -38,17 +38,24 @@ public struct CodeChallenge: Hashable, Sendable {
         self.method = .s256
     }
 
-    /// Validates a challenge received from elsewhere, such as an authorization request.
+    /// Validates a challenge received from elsewhere, such as an authorization request or the
+    /// server's own storage.
     ///
     /// An `S256` challenge is exactly 43 base64url characters, with no padding, ending in a
-    /// character a 32-byte digest can end in; a `plain` challenge follows the verifier's rules.
+    /// character a 32-byte digest can end in; a `plain` challenge follows the verifier's rules, and
+    /// is accepted only when `policy` allows `plain`.
     ///
     /// - Parameters:
     ///   - value: The candidate challenge, taken whole: nothing is trimmed.
-    ///   - method: The `code_challenge_method` it came with.
-    /// - Throws: ``PKCEError/invalidCharacter(_:character:position:)`` or
+    ///   - method: The `code_challenge_method` it came with;
+    ///     ``ChallengeMethod/init(requestParameter:policy:)`` reads one from a request.
+    ///   - policy: What the server accepts; `S256` only by default.
+    /// - Throws: ``PKCEError/challengeMethodNotAllowed(_:)`` for `plain` that `policy` does not
+    ///   allow, ``PKCEError/invalidCharacter(_:character:position:)`` or
     ///   ``PKCEError/invalidLength(_:length:)``.
-    public init(validating value: String, method: ChallengeMethod) throws(PKCEError) {
+    public init(validating value: String, method: ChallengeMethod, policy: PKCEPolicy = PKCEPolicy()) throws(PKCEError)
+    {
+        try policy.check(method)
         switch method {
         case .s256:
             let length = Self.s256Length
@@ -75,6 +82,32 @@ public struct CodeChallenge: Hashable, Sendable {
             var verifierValue = verifier.value
             verifierValue.withUTF8 { backend.sha256(UnsafeRawBufferPointer($0), into: digest) }
             Base64URL.encode(UnsafeRawBufferPointer(digest), into: output)
+        }
+    }
+}
+
+// MARK: - Printing
+
+/// An `S256` challenge is public, and prints whole. A `plain` challenge is the verifier itself, a
+/// secret, and prints only its length, also in `dump`, `debugPrint` and a debugger's `po`.
+extension CodeChallenge: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `CodeChallenge(S256, E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM)`, or
+    /// `CodeChallenge(plain, 43 characters)`: a `plain` challenge's value is never printed.
+    public var description: String {
+        switch method {
+        case .s256: "CodeChallenge(S256, \(value))"
+        case .plain: "CodeChallenge(plain, \(value.utf8.count) characters)"
+        }
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// The method and, for `S256`, the value; for `plain`, its length in place of the value.
+    public var customMirror: Mirror {
+        switch method {
+        case .s256: Mirror(self, children: ["value": value, "method": method], displayStyle: .struct)
+        case .plain: Mirror(self, children: ["length": value.utf8.count, "method": method], displayStyle: .struct)
         }
     }
 }

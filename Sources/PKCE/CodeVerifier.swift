@@ -4,8 +4,8 @@
 /// A value of this type always holds a valid verifier: it comes from
 /// ``generate(length:using:)`` or from ``init(validating:)``.
 ///
-/// Its `description` does not print the secret, so a verifier that reaches a log line by accident
-/// does not leak there. It is deliberately not `Equatable`: comparing verifiers is
+/// Printing it never shows the secret (`print`, interpolation, `dump`, `debugPrint`), so a verifier
+/// that reaches a log line by accident does not leak there. It is deliberately not `Equatable`: comparing verifiers is
 /// ``CodeChallenge``'s job, which does it in constant time.
 public struct CodeVerifier: Sendable {
     /// The lengths RFC 7636 §4.1 allows, in characters.
@@ -36,7 +36,11 @@ public struct CodeVerifier: Sendable {
     /// The verifier is the base64url encoding (RFC 4648 §5, unpadded) of `ceil(length × 3 / 4)`
     /// random bytes, cut to `length` characters. Every character therefore carries 6 random bits
     /// with no bias: the default 43 characters hold 258 bits, above the 256 RFC 7636 §7.1
-    /// recommends. The random bytes are zeroed once encoded.
+    /// recommends.
+    ///
+    /// The random bytes are zeroed once encoded. The verifier's ``value`` is a `String`, which
+    /// Swift gives no way to wipe: it stays in memory until the allocator reuses it, as does every
+    /// copy the caller makes (a request body, a log line).
     ///
     /// - Parameters:
     ///   - length: The number of characters, 43 to 128.
@@ -61,9 +65,22 @@ public struct CodeVerifier: Sendable {
     }
 }
 
-extension CodeVerifier: CustomStringConvertible {
+// MARK: - Printing
+
+/// Only the length is printed, wherever a verifier is printed: string interpolation, `print`,
+/// `dump`, `debugPrint` and a debugger's `po` (which read `debugDescription` and `customMirror`,
+/// not `description`).
+extension CodeVerifier: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// `CodeVerifier(43 characters)`: the length, never the secret.
     public var description: String {
         "CodeVerifier(\(value.utf8.count) characters)"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// One child, the length: a mirror of the stored properties would show the secret.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["length": value.utf8.count], displayStyle: .struct)
     }
 }

@@ -46,30 +46,79 @@ public enum PKCEError: Error, Hashable, Sendable {
     /// The token request presented a verifier, but no challenge was stored with the authorization
     /// code: a PKCE downgrade attempt (RFC 9700 §4.8.2).
     case unexpectedVerifier
+
+    /// The server's ``PKCEPolicy`` requires PKCE, and the authorization request carried no
+    /// `code_challenge` (or the code being redeemed was issued without one).
+    case missingChallenge
+
+    /// The authorization request carried a `code_challenge` but no `code_challenge_method`, and the
+    /// server's ``PKCEPolicy`` does not say which method that means (RFC 7636 §4.3 says `plain`).
+    case missingChallengeMethod
+
+    /// The `code_challenge_method` is not one the server's ``PKCEPolicy`` accepts: `plain` without
+    /// ``PKCEPolicy/allowsPlain``, or a name this library does not know. The name is as the
+    /// request spelled it.
+    case challengeMethodNotAllowed(String)
 }
 
 extension PKCEError: CustomStringConvertible {
     /// A one-line explanation, fit for a log line or an OAuth `error_description`.
+    ///
+    /// It holds only the characters RFC 6749 §5.2 allows there (printable ASCII except `"` and
+    /// `\`); any other character, such as one from a rejected parameter, is written as its code
+    /// point: `U+0022` for `"`, `U+005C` for `\`, `U+000A` for a line feed.
+    /// A `code_challenge_method` is quoted up to its 32nd character.
     public var description: String {
         switch self {
         case .invalidLength(let parameter, let length):
             let allowed = parameter == .codeVerifier ? "43 to 128" : "the length its method requires"
             return "\(parameter.rawValue) has \(length) characters; it must have \(allowed)"
         case .invalidCharacter(let parameter, let character, let position):
-            let shown =
-                character.isASCII && character.value >= 0x20 && character.value < 0x7F
-                ? "'\(character)'" : "U+\(String(character.value, radix: 16, uppercase: true))"
+            let shown = Self.isAllowedInDescription(character) ? "'\(character)'" : Self.codePoint(character)
             return "\(parameter.rawValue) has the forbidden character \(shown) at position \(position)"
         case .randomFailure(let source, let code):
-            return "the random number generator failed: \(source) returned code \(code)"
+            return Self.escaped("the random number generator failed: \(source) returned code \(code)")
         case .backendUnavailable(let backend, let reason):
-            return "the \(backend) backend is unavailable: \(reason)"
+            return Self.escaped("the \(backend) backend is unavailable: \(reason)")
         case .verifierMismatch:
             return "code_verifier does not match the stored code_challenge"
         case .missingVerifier:
             return "a code_challenge was stored but no code_verifier was presented"
         case .unexpectedVerifier:
             return "a code_verifier was presented but no code_challenge was stored"
+        case .missingChallenge:
+            return "code_challenge required: this server requires PKCE"
+        case .missingChallengeMethod:
+            return "code_challenge_method required: this server does not read a missing method as plain"
+        case .challengeMethodNotAllowed(let method):
+            let limit = 32
+            let shown = Self.escaped(String(method.unicodeScalars.prefix(limit)))
+            let cut = method.unicodeScalars.count > limit ? "..." : ""
+            return "code_challenge_method '\(shown)\(cut)' is not accepted; use S256"
         }
+    }
+
+    /// Whether RFC 6749 §5.2 allows `scalar` in an `error_description`: `%x20-21 / %x23-5B / %x5D-7E`.
+    private static func isAllowedInDescription(_ scalar: Unicode.Scalar) -> Bool {
+        (0x20...0x7E).contains(scalar.value) && scalar != "\"" && scalar != "\\"
+    }
+
+    /// `U+000A`, `U+0022`: how a character not allowed in an `error_description` is shown.
+    private static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// `text` with every character an `error_description` does not allow written as ``codePoint(_:)``.
+    private static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isAllowedInDescription(scalar) {
+                result.unicodeScalars.append(scalar)
+            } else {
+                result += codePoint(scalar)
+            }
+        }
+        return result
     }
 }

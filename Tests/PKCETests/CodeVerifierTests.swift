@@ -82,11 +82,18 @@ struct CodeVerifierTests {
         }
     }
 
-    @Test("The description never shows the secret")
-    func descriptionRedacts() throws {
+    @Test("No way of printing a verifier shows the secret: interpolation, debugDescription, dump, a mirror")
+    func printingRedacts() throws {
         let verifier = try CodeVerifier(validating: AppendixB.verifier)
         #expect(String(describing: verifier) == "CodeVerifier(43 characters)")
-        #expect(!"\(verifier)".contains(AppendixB.verifier))
+        // A half of the secret would be a leak too.
+        let half = String(AppendixB.verifier.prefix(20))
+        for printed in printedEverywhere(verifier) + printedEverywhere([verifier])
+            + printedEverywhere(Optional(verifier))
+        {
+            #expect(!printed.contains(half), "\(printed)")
+            #expect(printed.contains("43"), "\(printed)")
+        }
     }
 
     @Test("Errors explain themselves in one line")
@@ -96,12 +103,46 @@ struct CodeVerifierTests {
                 == "code_verifier has 42 characters; it must have 43 to 128")
         #expect(
             PKCEError.invalidCharacter(.codeVerifier, character: "\n", position: 43).description
-                == "code_verifier has the forbidden character U+A at position 43")
+                == "code_verifier has the forbidden character U+000A at position 43")
         #expect(
             PKCEError.invalidCharacter(.codeChallenge, character: "=", position: 43).description
                 == "code_challenge has the forbidden character '=' at position 43")
         #expect(
             PKCEError.randomFailure(source: "getrandom", code: 38).description
                 == "the random number generator failed: getrandom returned code 38")
+        #expect(
+            PKCEError.challengeMethodNotAllowed("plain").description
+                == "code_challenge_method 'plain' is not accepted; use S256")
+    }
+
+    @Test(
+        "Error descriptions hold only what RFC 6749 §5.2 allows in an error_description",
+        arguments: ["\"", "\\", "\n", "\u{7F}", "é", "\u{0}", "'"])
+    func errorDescriptionCharacters(character: Unicode.Scalar) {
+        let errors: [PKCEError] = [
+            .invalidCharacter(.codeVerifier, character: character, position: 7),
+            .invalidCharacter(.codeChallenge, character: character, position: 0),
+            .challengeMethodNotAllowed("S\(character)256"),
+            .challengeMethodNotAllowed(String(repeating: "\(character)x", count: 100)),
+            .backendUnavailable(backend: "openssl", reason: "a \(character) b"),
+            .randomFailure(source: "getrandom\(character)", code: 5),
+            .invalidLength(.codeVerifier, length: 1), .verifierMismatch, .missingVerifier, .unexpectedVerifier,
+            .missingChallenge, .missingChallengeMethod,
+        ]
+        for error in errors {
+            let bad = error.description.unicodeScalars.filter {
+                !(0x20...0x7E).contains($0.value) || $0 == "\"" || $0 == "\\"
+            }
+            #expect(bad.isEmpty, "\(error.description)")
+        }
+        #expect(
+            PKCEError.invalidCharacter(.codeVerifier, character: "\"", position: 3).description
+                == "code_verifier has the forbidden character U+0022 at position 3")
+        #expect(
+            PKCEError.invalidCharacter(.codeVerifier, character: "\\", position: 3).description
+                == "code_verifier has the forbidden character U+005C at position 3")
+        #expect(
+            PKCEError.challengeMethodNotAllowed(String(repeating: "a", count: 40)).description
+                == "code_challenge_method '\(String(repeating: "a", count: 32))...' is not accepted; use S256")
     }
 }

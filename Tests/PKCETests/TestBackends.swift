@@ -21,3 +21,11 @@ enum AppendixB {
     static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
     static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 }
+
+/// `value` as every way of printing shows it: interpolation, `String(reflecting:)` (which
+/// `debugPrint` and a debugger's `po` use), and `dump` (which reads the mirror).
+func printedEverywhere<T>(_ value: T) -> [String] {
+    var dumped = ""
+    dump(value, to: &dumped)
+    return ["\(value)", String(describing: value), String(reflecting: value), dumped]
+}
