@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "PKCETests", dependencies: ["PKCE"]),
         .testTarget(
             name: "PKCEBackendsTests",
-            dependencies: ["PKCE", "PKCEBackends"],
+            dependencies: ["PKCE", "PKCEBackends", "CPKCEOpenSSL"],
             resources: [.copy("Vectors")]
         ),
         .target(

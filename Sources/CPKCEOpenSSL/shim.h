@@ -9,12 +9,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// PKCEOpenSSL calls OpenSSL 3's EVP_MD_fetch and EVP_default_properties_is_fips_enabled. Against
+// an older libcrypto, say so first rather than with a dozen undeclared-function errors.
+#include <openssl/opensslv.h>
+#if OPENSSL_VERSION_NUMBER < 0x30000000L
+#error "PKCEOpenSSL needs OpenSSL 3.0 or later (Debian 12's libssl-dev is 3.0)"
+#endif
+
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
-#include <openssl/opensslv.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+
+/// The earliest error in this thread's OpenSSL error queue, with the queue then emptied: a later
+/// failure must not report a stale error left behind by this one.
+static inline unsigned long CPKCEOpenSSL_takeError(void) {
+    unsigned long error = ERR_get_error();
+    ERR_clear_error();
+    return error;
+}
 
 /// SHA-256 of `count` bytes at `message` into the 32 bytes at `digest`, with the context on the
 /// stack: no algorithm fetch, no lock and no heap allocation.

@@ -19,16 +19,21 @@ public struct OpenSSLBackend: PKCEBackend {
     /// Prepares the backend, checking once per process that OpenSSL may be used as it is.
     ///
     /// - Throws: ``PKCEError/backendUnavailable(backend:reason:)`` when OpenSSL cannot fetch
-    ///   SHA-256, or runs in FIPS mode.
+    ///   SHA-256, runs in FIPS mode, or is older than 3.0.
     public init() throws {
         try Self.availability.get()
     }
 
     /// Whether this process's OpenSSL may be used, decided on first use.
     private static let availability = Result { () throws(PKCEError) in
+        // The headers were 3.x (the shim checks); the library loaded at run time must be too.
+        guard OpenSSL_version_num() >= 0x3000_0000 else {
+            throw .backendUnavailable(
+                backend: "openssl", reason: "OpenSSL 3.0 or later is needed; this process loaded \(libraryVersion)")
+        }
         guard let digest = EVP_MD_fetch(nil, "SHA256", nil) else {
             throw .backendUnavailable(
-                backend: "openssl", reason: "EVP_MD_fetch(SHA256) failed with error \(ERR_get_error())")
+                backend: "openssl", reason: "EVP_MD_fetch(SHA256) failed with error \(CPKCEOpenSSL_takeError())")
         }
         EVP_MD_free(digest)
         guard EVP_default_properties_is_fips_enabled(nil) == 0 else {
@@ -50,7 +55,7 @@ public struct OpenSSLBackend: PKCEBackend {
     /// Fills `buffer` with `RAND_bytes`.
     ///
     /// - Throws: ``PKCEError/randomFailure(source:code:)`` with `source` `RAND_bytes` and
-    ///   `ERR_get_error()` when it does not return 1.
+    ///   `ERR_get_error()` when it does not return 1; the thread's error queue is then cleared.
     public func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {
         guard let base = buffer.baseAddress else { return }
         // RAND_bytes takes an int count: ask in pieces no larger than Int32.max.
@@ -58,7 +63,8 @@ public struct OpenSSLBackend: PKCEBackend {
         while offset < buffer.count {
             let count = min(buffer.count - offset, Int(Int32.max))
             guard RAND_bytes(base.advanced(by: offset).assumingMemoryBound(to: UInt8.self), Int32(count)) == 1 else {
-                throw PKCEError.randomFailure(source: "RAND_bytes", code: Int(truncatingIfNeeded: ERR_get_error()))
+                throw PKCEError.randomFailure(
+                    source: "RAND_bytes", code: Int(truncatingIfNeeded: CPKCEOpenSSL_takeError()))
             }
             offset += count
         }
