@@ -27,28 +27,43 @@ func bench(
     _ arguments: [String], in directory: URL? = nil, stderrTo stderrFile: URL? = nil,
     afterStart: ((Process) -> Void)? = nil
 ) throws -> CommandResult {
-    let directory = try directory ?? temporaryDirectory()
-    let stdoutURL = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
-    let stderrURL = stderrFile ?? directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-    defer {
-        try? FileManager.default.removeItem(at: stdoutURL)
-        try? FileManager.default.removeItem(at: stderrURL)
-    }
+    let running = try RunningBench(arguments, in: directory ?? temporaryDirectory(), stderrTo: stderrFile)
+    afterStart?(running.process)
+    return try running.wait()
+}
+
+/// A `bench` started and not yet waited for, so that several can run at once.
+struct RunningBench {
     let process = Process()
-    process.executableURL = productsDirectory.appendingPathComponent("bench")
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-    process.standardError = try FileHandle(forWritingTo: stderrURL)
-    try process.run()
-    afterStart?(process)
-    process.waitUntilExit()
-    return CommandResult(
-        status: process.terminationStatus,
-        stdout: try String(contentsOf: stdoutURL, encoding: .utf8),
-        stderr: try String(contentsOf: stderrURL, encoding: .utf8))
+    private let stdoutURL: URL
+    private let stderrURL: URL
+
+    /// Starts `bench` with `arguments` in `directory`; its output goes to files there.
+    init(_ arguments: [String], in directory: URL, stderrTo stderrFile: URL? = nil) throws {
+        stdoutURL = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
+        stderrURL = stderrFile ?? directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        process.executableURL = productsDirectory.appendingPathComponent("bench")
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        try process.run()
+    }
+
+    /// Waits for it to exit, and removes its output files once read.
+    func wait() throws -> CommandResult {
+        defer {
+            try? FileManager.default.removeItem(at: stdoutURL)
+            try? FileManager.default.removeItem(at: stderrURL)
+        }
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: stdoutURL, encoding: .utf8),
+            stderr: try String(contentsOf: stderrURL, encoding: .utf8))
+    }
 }
 
 /// Where SwiftPM put the products of this build: beside the test bundle.

@@ -10,7 +10,12 @@ func sampleReport(runID: String = "20261122T000000Z-abc1234", scale: Double = 1)
         runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: "release",
         cpu: "Test CPU, \"Model\" 9", cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0", swift: "6.3.1",
         openssl: "OpenSSL 3.0.19 27 Jan 2026", libsodium: "1.0.18")
-    let measurements = [
+    return RunReport(environment: environment, measurements: sampleMeasurements(scale: scale))
+}
+
+/// The measurements of ``sampleReport(runID:scale:)``: two cases and a failed one.
+func sampleMeasurements(scale: Double = 1) -> [CaseMeasurement] {
+    [
         CaseMeasurement(
             key: CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1), iterations: 1000,
             nanosecondsPerOperation: [100, 102, 98, 101, 99].map { $0 * scale }, failure: nil),
@@ -20,7 +25,6 @@ func sampleReport(runID: String = "20261122T000000Z-abc1234", scale: Double = 1)
         CaseMeasurement.failed(
             CaseKey(backend: "sodium", operation: .random, size: 32, threads: 1), reason: "randomness failed: a, b\nc"),
     ]
-    return RunReport(environment: environment, measurements: measurements)
 }
 
 @Suite("Report files")
@@ -107,6 +111,75 @@ struct ReportTests {
         #expect(history.suffix(3).map(\.nsMedian) == [220, 110, nil])
         let notes = try CSV.parse(Array(try Data(contentsOf: results.history))).records.map { $0.fields.last }
         #expect(notes == ["kept", "kept", "kept", "", "", ""])
+    }
+
+    @Test("A history begun before target_cpu and allocs_per_op existed is widened, so no run's values are lost")
+    func historyHeaderMigrates() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let results = ResultsDirectory(path: directory.path)
+        try results.save(sampleReport(runID: "run-1"))
+        // The history as an older bench wrote it: without the two columns added since.
+        let added = ["target_cpu", "allocs_per_op"]
+        let table = try CSV.parse(Array(try Data(contentsOf: results.history)))
+        let kept = table.header.indices.filter { !added.contains(table.header[$0]) }
+        let oldText = CSV.encode(
+            header: kept.map { table.header[$0] },
+            records: table.records.map { record in kept.map { record.fields[$0] } })
+        try Data(oldText.utf8).write(to: results.history)
+
+        var environment = sampleReport(runID: "run-2").environment
+        environment.targetCPU = "x86-64-v4"
+        let counted = CaseMeasurement(
+            key: CaseKey(backend: "swift", operation: .challenge, size: 43, threads: 1),
+            samples: [Sample(iterations: 10, nanosecondsPerOperation: 50, allocations: 20)], failure: nil)
+        let report = RunReport(environment: environment, measurements: [counted] + sampleMeasurements())
+        try results.prepare()
+        try results.save(report)
+
+        let widened = try CSV.parse(Array(try Data(contentsOf: results.history)))
+        #expect(widened.header == kept.map { table.header[$0] } + added)
+        let history = try ReportFiles.readHistory(at: results.history.path)
+        #expect(history.map(\.runID) == ["run-1", "run-1", "run-1", "run-2", "run-2", "run-2", "run-2"])
+        // The old rows are as they were, the new columns empty; the new rows keep their values.
+        let oldRows = try ReportFiles.history(from: Array(oldText.utf8), path: "old")
+        #expect(Array(history.prefix(3)) == oldRows)
+        #expect(history.prefix(3).allSatisfy { $0.allocsPerOp == nil && $0.targetCPU == "" })
+        let newRow = try #require(
+            history.first { $0.runID == "run-2" && $0.backend == "swift" && $0.operation == .challenge })
+        #expect(newRow.allocsPerOp == 2)
+        #expect(history.suffix(4).allSatisfy { $0.targetCPU == "x86-64-v4" })
+
+        // A third run appends under the widened header, keeping the file's bytes.
+        let before = try Data(contentsOf: results.history)
+        try results.save(sampleReport(runID: "run-3"))
+        let after = try Data(contentsOf: results.history)
+        #expect(after.prefix(before.count) == before)
+        #expect(try ReportFiles.readHistory(at: results.history.path).count == 10)
+    }
+
+    @Test("Runs started in the same millisecond get different ids")
+    func runIDsAreUnique() {
+        let now = Date()
+        let ids = (0..<64).map { _ in RunEnvironment.capture(libraryVersions: [:], at: now).runID }
+        #expect(Set(ids).count == ids.count)
+        let stamps = Set(ids.map { $0.prefix { $0 != "-" } })
+        #expect(stamps.count == 1)
+        #expect(ids.allSatisfy { $0.split(separator: "-").last?.count == 8 })
+    }
+
+    @Test("A run never overwrites another run's report of the same name")
+    func runFileIsNeverOverwritten() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let results = ResultsDirectory(path: directory.path)
+        try results.save(sampleReport(runID: "run-1"))
+        let history = try Data(contentsOf: results.history)
+        #expect(throws: BenchError.self) { try results.save(sampleReport(runID: "run-1", scale: 2)) }
+        #expect(try Data(contentsOf: results.history) == history)
+        #expect(
+            try ReportFiles.readSummary(at: results.summary(of: sampleReport(runID: "run-1").environment).path)
+                .map(\.nsMedian) == sampleReport().summaries.map(\.nsMedian))
     }
 
     @Test("Temporary files of a run that was killed are removed; another running process's stay")
@@ -213,7 +286,8 @@ struct ReportReadingTests {
         var lines = validSummary().components(separatedBy: "\r\n")
         lines[1] = "\"1\nx\"" + lines[1].drop { $0 != "," }
         let path = try file(lines.joined(separator: "\r\n"))
-        #expect(throws: BenchError(.malformedInput, #"\#(path):2: column schema (1): '1\nx' is not a schema version"#)) {
+        #expect(throws: BenchError(.malformedInput, #"\#(path):2: column schema (1): '1\nx' is not a schema version"#))
+        {
             try ReportFiles.readSummary(at: path)
         }
         #expect(BenchError(.malformedInput, "a\nb\tc\u{1B}").message == #"a\nb\tc\u{1B}"#)

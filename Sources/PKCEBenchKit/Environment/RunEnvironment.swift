@@ -4,8 +4,9 @@ import Foundation
 /// How and where a run was made: recorded in every row of its reports, so that results are
 /// never compared without knowing what differed.
 public struct RunEnvironment: Sendable, Equatable {
-    /// `<UTC timestamp>-<short commit>`, such as `20261122T041556.042Z-5106788`: names the run's
-    /// files. The timestamp has milliseconds, so that two short runs in one second stay apart.
+    /// `<UTC timestamp>-<short commit>-<nonce>`, such as `20261122T041556.042Z-5106788-4f0c2a9e`:
+    /// names the run's files. The nonce, 32 random bits, keeps apart runs that start in the same
+    /// millisecond, as concurrent runs in one results directory do.
     public var runID: String
     /// When the run started, ISO 8601 in UTC with milliseconds.
     public var timestamp: String
@@ -62,7 +63,7 @@ public struct RunEnvironment: Sendable, Equatable {
         let commit = SystemFacts.gitCommit()
         let stamp = Timestamps(date)
         return RunEnvironment(
-            runID: "\(stamp.compact)-\(commit)",
+            runID: "\(stamp.compact)-\(commit)-\(runNonce())",
             timestamp: stamp.iso8601,
             commit: commit,
             build: BuildConfiguration.current,
@@ -107,6 +108,12 @@ public enum BuildConfiguration {
     public static var targetCPU: String {
         String(cString: CPKCESystem_targetCPU())
     }
+}
+
+/// Eight hex digits from the system's CSPRNG, to tell apart runs that start in one millisecond.
+func runNonce() -> String {
+    let digits = String(UInt32.random(in: .min ... .max), radix: 16)
+    return String(repeating: "0", count: 8 - digits.count) + digits
 }
 
 /// A run's start time in the two forms the reports use.

@@ -36,7 +36,14 @@ public enum ReportFiles {
     ///
     /// - Throws: As ``readSummary(at:)``, but two rows for one case are an error only within one run.
     public static func readHistory(at path: String) throws(BenchError) -> [SummaryRow] {
-        let rows = try decode(contents(of: path), path: path, columns: ReportSchema.summary, empty: SummaryRow())
+        try history(from: contents(of: path), path: path)
+    }
+
+    /// Decodes the contents of a history file, as ``readHistory(at:)`` does.
+    ///
+    /// - Parameter path: The file's name, for error messages.
+    public static func history(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
+        let rows = try decode(bytes, path: path, columns: ReportSchema.summary, empty: SummaryRow())
         try rejectDuplicates(rows, path: path) { "case \($0.key) of run \($0.runID)" }
         return rows.map(\.row)
     }
@@ -141,14 +148,17 @@ public enum ReportFiles {
     private static func decode<Row>(
         _ bytes: some Collection<UInt8>, path: String, columns: [Column<Row>], empty: Row
     ) throws(BenchError) -> [(line: Int, row: Row)] {
-        let table: CSVTable
+        try ReportSchema.decode(table(of: bytes, path: path), columns: columns, empty: empty, path: path)
+    }
+
+    /// The CSV table in `bytes`; a parse error becomes a malformed-input error (65) at its place.
+    static func table(of bytes: some Collection<UInt8>, path: String) throws(BenchError) -> CSVTable {
         do {
-            table = try CSV.parse(bytes)
+            return try CSV.parse(bytes)
         } catch {
             let place = "\(path):\(error.line)" + (error.column.map { ":\($0)" } ?? "")
             throw BenchError(.malformedInput, "\(place): \(error.message)")
         }
-        return try ReportSchema.decode(table, columns: columns, empty: empty, path: path)
     }
 
     private static func rejectDuplicates<Row>(

@@ -151,17 +151,22 @@ public struct ABRunner {
             current: RunData(name: "this build", summaries: reports[1].summaries, samples: reports[1].samples),
             criteria: criteria, pairing: .byProcess)
 
-        var files = AtomicFiles()
-        defer { files.discard() }
-        for (name, report) in zip([Files.baseline, Files.current], reports) {
-            let summary = output.url.appendingPathComponent(name)
-            try files.stage(ReportSchema.encode(report.summaries, columns: ReportSchema.summary), at: summary)
+        // Locked, so that two `ab` runs into one directory cannot leave a mix of their files.
+        try DirectoryLock.withLock(on: output.url) { () throws(BenchError) in
+            var files = AtomicFiles()
+            defer { files.discard() }
+            for (name, report) in zip([Files.baseline, Files.current], reports) {
+                let summary = output.url.appendingPathComponent(name)
+                try files.stage(ReportSchema.encode(report.summaries, columns: ReportSchema.summary), at: summary)
+                try files.stage(
+                    ReportSchema.encode(report.samples, columns: ReportSchema.samples),
+                    at: output.samplesURL(of: summary))
+            }
             try files.stage(
-                ReportSchema.encode(report.samples, columns: ReportSchema.samples), at: output.samplesURL(of: summary))
+                ComparisonFormatter.render(comparison, as: .csv),
+                at: output.url.appendingPathComponent(Files.comparison))
+            try files.commit()
         }
-        try files.stage(
-            ComparisonFormatter.render(comparison, as: .csv), at: output.url.appendingPathComponent(Files.comparison))
-        try files.commit()
         progress.note(
             "wrote \(Files.baseline), \(Files.current) (and their samples), \(Files.comparison) to \(output.url.path)")
 
@@ -260,7 +265,10 @@ public struct ABRunner {
         var environment = current
         let directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path
         environment.commit = SystemFacts.gitCommit(in: directory)
-        environment.runID = "\(current.runID.prefix { $0 != "-" })-\(environment.commit)-baseline"
+        // The current run's timestamp and nonce, the baseline's commit: one id per `ab` run and side.
+        let timestamp = current.runID.prefix { $0 != "-" }
+        let nonce = current.runID.split(separator: "-").last ?? ""
+        environment.runID = "\(timestamp)-\(environment.commit)-\(nonce)-baseline"
         environment.build = facts.build
         environment.targetCPU = facts.targetCPU
         environment.swift = facts.swift
