@@ -69,4 +69,3 @@ public final class CaseLoop {
         try workload.run(iterations: iterations)
     }
 }
-

@@ -51,9 +51,7 @@ final class ChallengeWorkload: Workload {
 
     init(backend: any PKCEBackend, length: Int) throws {
         self.backend = backend
-        self.verifiers = try (0..<inputCount).map { _ in
-            try CodeVerifier.generate(length: length, using: SwiftBackend())
-        }
+        self.verifiers = try (0..<inputCount).map { try fixedVerifier($0, length: length) }
     }
 
     func run(iterations: Int) throws -> UInt64 {
@@ -82,8 +80,8 @@ final class ChallengeBatchWorkload: Workload {
     init(backend: any PKCEBackend, length: Int) throws {
         let size = BenchmarkOperation.challengeBatchSize
         self.backend = backend
-        let batches = try (0..<inputCount).map { _ in
-            try (0..<size).map { _ in try CodeVerifier.generate(length: length, using: SwiftBackend()) }
+        let batches = try (0..<inputCount).map { batch in
+            try (0..<size).map { try fixedVerifier(batch * size + $0, length: length) }
         }
         self.batches = batches
         self.shortBatches = (0..<size).map { Array(batches[0].prefix($0)) }
@@ -121,7 +119,7 @@ final class VerifyWorkload: Workload {
 
     init(backend: any PKCEBackend, length: Int) throws {
         let reference = SwiftBackend()
-        let verifiers = try (0..<inputCount).map { _ in try CodeVerifier.generate(length: length, using: reference) }
+        let verifiers = try (0..<inputCount).map { try fixedVerifier($0, length: length) }
         self.backend = backend
         self.presented = verifiers.map(\.value)
         self.stored = verifiers.map { CodeChallenge(verifier: $0, using: reference) }
@@ -208,4 +206,20 @@ final class RandomWorkload: Workload {
         }
         return checksum
     }
+}
+
+/// The `index`th verifier of the cases' inputs: base64url characters as a generated verifier has
+/// them, but the same in every process and run. Validating a verifier branches on its characters,
+/// so random inputs would move instruction counts from one run to the next.
+func fixedVerifier(_ index: Int, length: Int) throws -> CodeVerifier {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    // SplitMix64, seeded by the index.
+    var state = UInt64(index) &* 0x9E37_79B9_7F4A_7C15
+    let characters = (0..<length).map { _ -> UInt8 in
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return alphabet[Int((mixed ^ (mixed >> 31)) >> 58)]
+    }
+    return try CodeVerifier(validating: String(decoding: characters, as: UTF8.self))
 }

@@ -146,4 +146,41 @@ final class ChildProcess {
         finished = Self.status(status)
         return finished ?? .signalled(SIGKILL)
     }
+
+    /// How a child that measures for a run ended, as the run sees it.
+    enum Outcome {
+        case finished
+        case failed(String)
+        case interrupted(Int32)
+    }
+
+    /// Waits for the child to end, stopping it when a signal asks the run to stop.
+    ///
+    /// A terminal's Ctrl-C reaches the child and this process at once, and the child may be the
+    /// first to exit: its 130 or 143, or its death by SIGINT or SIGTERM, means the run was
+    /// interrupted, not that the child failed.
+    ///
+    /// - Parameters:
+    ///   - name: The child as a message names it: `measuring process 2`.
+    ///   - interruption: Asked every 20 ms whether a signal asked the run to stop.
+    func waitWatching(name: String, interruption: () -> Int32?) -> Outcome {
+        while true {
+            if let signal = interruption() {
+                stop(with: signal)
+                return .interrupted(signal)
+            }
+            switch poll() {
+            case nil:
+                usleep(20_000)
+            case .exited(0):
+                return .finished
+            case .exited(let code):
+                if let signal = InterruptSignals.signalNumber(forExitStatus: code) { return .interrupted(signal) }
+                return .failed("\(name) exited with \(code)")
+            case .signalled(let signal):
+                if signal == SIGINT || signal == SIGTERM { return .interrupted(signal) }
+                return .failed("\(name) died of signal \(signal)")
+            }
+        }
+    }
 }

@@ -100,19 +100,8 @@ public struct MeasuringProcesses {
         return cases.map { CaseMeasurement.merging(parts[$0.key] ?? [], key: $0.key) }
     }
 
-    /// How a measuring process ended.
-    private enum Outcome {
-        case finished
-        case failed(String)
-        case interrupted(Int32)
-    }
-
     /// Runs one process to its end, stopping it when a signal asks the run to stop.
-    ///
-    /// A terminal's Ctrl-C reaches the process and this one at once, and the process may be the
-    /// first to exit: its 130 or 143, or its death by SIGINT or SIGTERM, means the run was
-    /// interrupted, not that measuring failed.
-    private func run(_ assignment: Assignment) -> Outcome {
+    private func run(_ assignment: Assignment) -> ChildProcess.Outcome {
         let (executable, arguments) = command(assignment)
         let process: ChildProcess
         do {
@@ -120,25 +109,7 @@ public struct MeasuringProcesses {
         } catch {
             return .failed(error.message)
         }
-        let name = "measuring process \(assignment.index + 1)"
-        while true {
-            if let signal = interruption() {
-                process.stop(with: signal)
-                return .interrupted(signal)
-            }
-            switch process.poll() {
-            case nil:
-                usleep(20_000)
-            case .exited(0):
-                return .finished
-            case .exited(let code):
-                if let signal = InterruptSignals.signalNumber(forExitStatus: code) { return .interrupted(signal) }
-                return .failed("\(name) exited with \(code)")
-            case .signalled(let signal):
-                if signal == SIGINT || signal == SIGTERM { return .interrupted(signal) }
-                return .failed("\(name) died of signal \(signal)")
-            }
-        }
+        return process.waitWatching(name: "measuring process \(assignment.index + 1)", interruption: interruption)
     }
 
     /// The measurements a finished process reported.
