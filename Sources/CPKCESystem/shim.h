@@ -10,6 +10,10 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 /// getrandom(2) with the blocking, non-GRND_RANDOM flags: the kernel CSPRNG, which blocks only
 /// until it has been seeded once after boot.
 static inline ssize_t CPKCESystem_getrandom(void *buffer, size_t count) {
@@ -62,6 +66,22 @@ static inline const char *CPKCESystem_targetCPU(void) {
     return "arm64";
 #else
     return "unknown";
+#endif
+}
+
+/// CPU features as the CPUID instruction reports them to this process: bit 0 SHA (sha_ni), bit 1
+/// AVX2, bit 2 AVX-512F; 0 on other architectures. Unlike /proc/cpuinfo, this is what code that
+/// dispatches on CPUID sees, which under Valgrind is its emulated CPU, not the real one. (AVX2 and
+/// AVX-512 also need the OS to save their registers, which XGETBV would tell; the libraries check
+/// that themselves, and here the bits only describe the CPU.)
+static inline unsigned CPKCESystem_cpuidFeatures(void) {
+#if defined(__x86_64__)
+    unsigned eax, ebx, ecx, edx;
+    if (__get_cpuid_max(0, 0) < 7) return 0;
+    __cpuid_count(7, 0, eax, ebx, ecx, edx);
+    return ((ebx >> 29) & 1u) | (((ebx >> 5) & 1u) << 1) | (((ebx >> 16) & 1u) << 2);
+#else
+    return 0;
 #endif
 }
 

@@ -16,6 +16,7 @@ struct Baseline: ParsableCommand {
 
     @OptionGroup var selection: SelectionOptions
     @OptionGroup var measurement: MeasurementOptions
+    @OptionGroup var metric: MetricOptions
     @OptionGroup var directory: DirectoryOptions
     @OptionGroup var format: FormatOptions
 
@@ -25,7 +26,7 @@ struct Baseline: ParsableCommand {
             return try SuiteRun(
                 selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
                 results: results,
-                format: format.format(), baseline: nil, saveAsBaseline: true
+                format: format.format(), baseline: nil, saveAsBaseline: true, metric: metric.metric()
             ).execute()
         }
         try results.prepare()

@@ -15,7 +15,9 @@ struct Compare: ParsableCommand {
             the threshold; otherwise inconclusive. When one run was measured on a busier machine, \
             the verdicts that busyness could explain become inconclusive. Without samples, the \
             threshold alone decides, and the output says so. Runs made apart cannot see small \
-            changes on a shared machine: 'bench ab' measures two builds side by side.
+            changes on a shared machine: 'bench ab' measures two builds side by side. Files of \
+            instruction counts (bench --metric instructions) are compared exactly: a change of at \
+            least --threshold (default 0.1) percent either way is a regression or an improvement.
             """)
 
     @Argument(help: ArgumentHelp("The baseline summary CSV.", valueName: "baseline"))
@@ -28,10 +30,12 @@ struct Compare: ParsableCommand {
     @OptionGroup var format: FormatOptions
 
     func run() throws {
-        let criteria = try criteria.criteria()
+        _ = try criteria.criteria()
         let format = try format.format()
         let baseline = try RunData.load(summaryAt: baselinePath)
         let current = try RunData.load(summaryAt: currentPath)
+        let metric = try Comparison.requireSameMetric(baseline, current)
+        let criteria = try criteria.criteria(defaultThreshold: metric.defaultThreshold)
         let comparison = try Comparison(baseline: baseline, current: current, criteria: criteria)
         for warning in comparison.warnings {
             FileHandle.standardError.write(Data("bench: \(warning)\n".utf8))

@@ -142,6 +142,30 @@ struct MeasurementOptions: ParsableArguments {
     }
 }
 
+/// `--metric`: what a run measures of each case.
+struct MetricOptions: ParsableArguments {
+    @Option(
+        name: .customLong("metric"),
+        help: ArgumentHelp(
+            "time (sampled wall-clock time) or instructions (instructions per operation counted under Callgrind, "
+                + "exact and repeatable; needs valgrind; the sampling options do not apply).",
+            valueName: "metric"))
+    var name = "time"
+
+    func validate() throws {
+        try usage { () throws(BenchError) in _ = try metric() }
+    }
+
+    /// The metric, checked.
+    func metric() throws(BenchError) -> Metric {
+        guard let metric = Metric(rawValue: name) else {
+            let valid = Metric.allCases.map(\.rawValue).joined(separator: ", ")
+            throw BenchError(.usage, "unknown metric '\(name)'; valid metrics: \(valid)")
+        }
+        return metric
+    }
+}
+
 /// `--output`: the results directory.
 struct DirectoryOptions: ParsableArguments {
     @Option(name: .customLong("output"), help: "The results directory; created when missing.")

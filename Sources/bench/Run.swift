@@ -15,6 +15,7 @@ struct Run: ParsableCommand {
 
     @OptionGroup var selection: SelectionOptions
     @OptionGroup var measurement: MeasurementOptions
+    @OptionGroup var metric: MetricOptions
     @OptionGroup var directory: DirectoryOptions
     @OptionGroup var format: FormatOptions
 
@@ -29,10 +30,12 @@ struct Run: ParsableCommand {
     @OptionGroup var criteria: CriteriaOptions
 
     func run() throws {
+        let metric = try metric.metric()
         try SuiteRun(
             selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
             results: ResultsDirectory(path: directory.path), format: format.format(),
-            baseline: try baselinePath.map { ($0, try criteria.criteria()) }, saveAsBaseline: saveBaseline
+            baseline: try baselinePath.map { ($0, try criteria.criteria(defaultThreshold: metric.defaultThreshold)) },
+            saveAsBaseline: saveBaseline, metric: metric
         ).execute()
     }
 }

@@ -33,6 +33,11 @@ struct Worker: ParsableCommand {
     @Flag(name: .customLong("protocol-version"), help: "Print the worker protocol's version and this build's facts.")
     var protocolVersion = false
 
+    @Flag(
+        name: .customLong("count-instructions"),
+        help: "Run each case's counted calls for Callgrind, and write their account to --report.")
+    var countInstructions = false
+
     func validate() throws {
         guard protocolVersion || serve || report != nil else {
             throw ValidationError("a worker needs --report FILE, --serve or --protocol-version")
@@ -48,6 +53,10 @@ struct Worker: ParsableCommand {
         InterruptSignals.install()
         let backends = try shippedBackends()
         let cases = try selection.selection().cases(from: backends)
+        if countInstructions {
+            // Started by bench under Callgrind, after its correctness gate.
+            return try InstructionCounter.runCountedCalls(cases, reportPath: report ?? "")
+        }
         if check {
             for backend in backends where cases.contains(where: { $0.backend.name == backend.name }) {
                 if let reason = CorrectnessGate.check(backend) {

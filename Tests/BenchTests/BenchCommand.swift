@@ -22,12 +22,14 @@ struct CommandResult {
 ///     checkout.
 ///   - stderrTo: Where standard error goes while the command runs, to watch it; a temporary file
 ///     by default.
+///   - environment: Its environment; this process's by default.
 ///   - afterStart: Called with the process once it runs, to signal it.
 func bench(
     _ arguments: [String], in directory: URL? = nil, stderrTo stderrFile: URL? = nil,
-    afterStart: ((Process) -> Void)? = nil
+    environment: [String: String]? = nil, afterStart: ((Process) -> Void)? = nil
 ) throws -> CommandResult {
-    let running = try RunningBench(arguments, in: directory ?? temporaryDirectory(), stderrTo: stderrFile)
+    let running = try RunningBench(
+        arguments, in: directory ?? temporaryDirectory(), stderrTo: stderrFile, environment: environment)
     afterStart?(running.process)
     return try running.wait()
 }
@@ -39,13 +41,16 @@ struct RunningBench {
     private let stderrURL: URL
 
     /// Starts `bench` with `arguments` in `directory`; its output goes to files there.
-    init(_ arguments: [String], in directory: URL, stderrTo stderrFile: URL? = nil) throws {
+    init(
+        _ arguments: [String], in directory: URL, stderrTo stderrFile: URL? = nil, environment: [String: String]? = nil
+    ) throws {
         stdoutURL = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
         stderrURL = stderrFile ?? directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.executableURL = productsDirectory.appendingPathComponent("bench")
         process.arguments = arguments
+        process.environment = environment
         process.currentDirectoryURL = directory
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)

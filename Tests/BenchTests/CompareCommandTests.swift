@@ -50,9 +50,10 @@ struct CompareCommandTests {
         #expect(result.status == 0)
         let rows = result.stdout.split(separator: "\r\n").dropFirst()
         #expect(
-            rows.filter { $0.hasSuffix(",improved") }.map { $0.split(separator: ",").prefix(3).joined(separator: ",") }
-                == ["openssl,challenge,43"])
-        #expect(rows.filter { $0.hasSuffix(",unchanged") }.count == 55)
+            rows.filter { $0.hasSuffix(",improved,time,,") }.map {
+                $0.split(separator: ",").prefix(3).joined(separator: ",")
+            } == ["openssl,challenge,43"])
+        #expect(rows.filter { $0.hasSuffix(",unchanged,time,,") }.count == 55)
     }
 
     @Test("Without a samples file, the threshold alone decides, and the output says so")
@@ -79,7 +80,9 @@ struct CompareCommandTests {
         let cases = try #require(document["cases"] as? [[String: Any]])
         #expect(cases.count == 56)
         #expect(document["inconclusive"] as? Bool == false)
-        #expect(cases.allSatisfy { $0.count == 13 && $0["verdict"] as? String == "unchanged" })
+        #expect(document["metric"] as? String == "time")
+        #expect(cases.allSatisfy { $0.count == 15 && $0["verdict"] as? String == "unchanged" })
+        #expect(cases.allSatisfy { $0["baseline_instructions"] is NSNull })
     }
 
     @Test("A debug build against a release build: 65, saying why")

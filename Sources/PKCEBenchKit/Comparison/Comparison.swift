@@ -37,6 +37,8 @@ public enum ComparisonMethod: String, Sendable, Codable {
     /// No samples for the case on one side: the changes of the median and of the fastest sample
     /// against the threshold alone.
     case threshold
+    /// Instruction counts, which are exact: the change against the threshold, no test needed.
+    case instructions
     /// Nothing to compare.
     case none
 }
@@ -71,6 +73,10 @@ public struct CaseComparison: Sendable, Equatable {
     public let method: ComparisonMethod
     /// The verdict.
     public let verdict: Verdict
+    /// The baseline's instructions per operation, in a comparison of instruction counts.
+    public var baselineInstructions: Double? = nil
+    /// The current instructions per operation, in a comparison of instruction counts.
+    public var currentInstructions: Double? = nil
 }
 
 /// When a change counts.
@@ -109,6 +115,8 @@ public struct Comparison: Sendable {
     public let criteria: ComparisonCriteria
     /// Whether the runs were measured side by side.
     public let pairing: Pairing
+    /// What both runs measured, and so what was compared.
+    public let metric: Metric
     /// Facts of the environment that differ between the files: one phrase each, such as
     /// `openssl 'OpenSSL 3.0.19' → 'OpenSSL 3.2.1'`.
     public let environmentDifferences: [String]
@@ -204,6 +212,21 @@ public struct Comparison: Sendable {
                 + "figures of a debug build say nothing about a release build")
     }
 
+    /// Checks that two runs measured the same thing: both timed, or both counted instructions.
+    ///
+    /// - Returns: What they measured.
+    /// - Throws: ``BenchError`` (65) when they differ, or when one file mixes the two.
+    public static func requireSameMetric(_ baseline: RunData, _ current: RunData) throws(BenchError) -> Metric {
+        let metrics = try [baseline, current].map { run throws(BenchError) in try run.metric() }
+        guard metrics[0] == metrics[1] || baseline.summaries.isEmpty || current.summaries.isEmpty else {
+            throw BenchError(
+                .malformedInput,
+                "cannot compare \(baseline.name) (\(metrics[0].rawValue)) with \(current.name) "
+                    + "(\(metrics[1].rawValue)): instruction counts and timings are different measures")
+        }
+        return baseline.summaries.isEmpty ? metrics[1] : metrics[0]
+    }
+
     /// Compares two runs.
     ///
     /// - Parameters:
@@ -211,15 +234,22 @@ public struct Comparison: Sendable {
     ///   - current: The run under test.
     ///   - criteria: The threshold and significance level.
     ///   - pairing: Whether process `i` of each run was measured next to the other's.
-    /// - Throws: ``BenchError`` (65) when one file is a debug build and the other a release build:
-    ///   debug figures say nothing about release performance.
+    /// - Throws: ``BenchError`` (65) when one file is a debug build and the other a release build
+    ///   (debug figures say nothing about release performance), or when one counted instructions
+    ///   and the other was timed.
     public init(
         baseline: RunData, current: RunData, criteria: ComparisonCriteria = .init(), pairing: Pairing = .independent
     ) throws(BenchError) {
         try Self.requireSameBuild(baseline, current.name, builds: Set(current.summaries.map(\.build)))
+        self.metric = try Self.requireSameMetric(baseline, current)
         self.criteria = criteria
         self.pairing = pairing
         self.environmentDifferences = Self.differences(baseline.summaries.first, current.summaries.first)
+        guard metric == .time else {
+            self.disturbance = []
+            self.cases = Self.compareCounts(baseline, current, criteria)
+            return
+        }
         self.disturbance = [baseline, current].compactMap { run in
             let spreads = run.summaries.compactMap { row -> Double? in
                 guard row.isOK, let median = row.nsMedian, let fastest = row.nsMin, fastest > 0 else { return nil }
@@ -322,6 +352,33 @@ public struct Comparison: Sendable {
             estimate: estimate)
     }
 
+    /// Instruction counts case by case: exact, so the change itself decides, against the threshold.
+    private static func compareCounts(
+        _ baseline: RunData, _ current: RunData, _ criteria: ComparisonCriteria
+    ) -> [CaseComparison] {
+        let baselineRows = Dictionary(uniqueKeysWithValues: baseline.summaries.map { ($0.key, $0) })
+        let currentRows = Dictionary(uniqueKeysWithValues: current.summaries.map { ($0.key, $0) })
+        return Set(baselineRows.keys).union(currentRows.keys).sorted().map { key in
+            let old = baselineRows[key]
+            let new = currentRows[key]
+            func result(_ verdict: Verdict, change: Double? = nil, method: ComparisonMethod = .none) -> CaseComparison {
+                CaseComparison(
+                    key: key, baselineMedian: nil, currentMedian: nil, change: change, interval: nil, detectable: nil,
+                    pValue: nil, method: method, verdict: verdict, baselineInstructions: old?.instructionsPerOp,
+                    currentInstructions: new?.instructionsPerOp)
+            }
+            guard let old else { return result(.onlyInCurrent) }
+            guard let new else { return result(.onlyInBaseline) }
+            guard old.isOK, let before = old.instructionsPerOp else { return result(.failedInBaseline) }
+            guard new.isOK, let after = new.instructionsPerOp else { return result(.failedInCurrent) }
+            let change = relativeChange(from: before, to: after)
+            let verdict: Verdict =
+                change >= criteria.threshold && change > 0
+                ? .regressed : change <= -criteria.threshold && change < 0 ? .improved : .unchanged
+            return result(verdict, change: change, method: .instructions)
+        }
+    }
+
     private static func relativeChange(from baseline: Double, to current: Double) -> Double {
         baseline > 0 ? current / baseline - 1 : 0
     }
@@ -371,6 +428,17 @@ public struct RunData: Sendable {
 
     /// Whether a samples file came with the summary.
     public var hasSamples: Bool { samplesByCase != nil }
+
+    /// What the run measured.
+    ///
+    /// - Throws: ``BenchError`` (65) when its rows mix timings and instruction counts.
+    public func metric() throws(BenchError) -> Metric {
+        let metrics = Set(summaries.map(\.metric))
+        guard metrics.count <= 1 else {
+            throw BenchError(.malformedInput, "\(name): its rows mix timings and instruction counts")
+        }
+        return metrics.first ?? .time
+    }
 
     /// The samples of `key` by process; `nil` without any.
     func samplesByProcess(of key: CaseKey) -> [Int: [Double]]? {

@@ -5,7 +5,8 @@ public enum ComparisonFormatter {
     /// The columns of the CSV and JSON forms.
     static let columnNames = [
         "backend", "operation", "size", "threads", "baseline_ns_median", "current_ns_median", "change_pct",
-        "ci_low_pct", "ci_high_pct", "detectable_pct", "p_value", "method", "verdict",
+        "ci_low_pct", "ci_high_pct", "detectable_pct", "p_value", "method", "verdict", "metric",
+        "baseline_instructions", "current_instructions",
     ]
 
     /// Renders `comparison` in `format`.
@@ -15,20 +16,28 @@ public enum ComparisonFormatter {
     public static func render(_ comparison: Comparison, as format: OutputFormat) -> String {
         switch format {
         case .csv:
-            return CSV.encode(header: columnNames, records: comparison.cases.map(fields))
+            return CSV.encode(
+                header: columnNames, records: comparison.cases.map { fields($0, metric: comparison.metric) })
         case .json:
             return json(comparison)
         case .table, .markdown:
+            let counted = comparison.metric == .instructions
+            let unit = counted ? "instr/op" : "ns/op"
             var table = TextTable([
                 ("operation", .left), ("size", .right), ("threads", .right), ("backend", .left),
-                ("baseline ns/op", .right), ("current ns/op", .right), ("change", .right), ("95% CI", .right),
+                ("baseline \(unit)", .right), ("current \(unit)", .right), ("change", .right), ("95% CI", .right),
                 ("detectable", .right), ("p (Holm)", .right), ("verdict", .left),
             ])
+            func figure(_ nanoseconds: Double?, _ instructions: Double?) -> String {
+                counted
+                    ? instructions.map { String(format: "%.1f", $0) } ?? ""
+                    : nanoseconds.map(SummaryFormatter.nanoseconds) ?? ""
+            }
             for item in comparison.cases {
                 table.append([
                     item.key.operation.rawValue, String(item.key.size), String(item.key.threads), item.key.backend,
-                    item.baselineMedian.map(SummaryFormatter.nanoseconds) ?? "",
-                    item.currentMedian.map(SummaryFormatter.nanoseconds) ?? "",
+                    figure(item.baselineMedian, item.baselineInstructions),
+                    figure(item.currentMedian, item.currentInstructions),
                     item.change.map(percent) ?? "",
                     item.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? "",
                     item.detectable.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
@@ -50,7 +59,9 @@ public enum ComparisonFormatter {
         parts += [Verdict.inconclusive, .failedInCurrent, .failedInBaseline, .onlyInBaseline, .onlyInCurrent]
             .compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
         let threshold = String(format: "%g%%", comparison.criteria.threshold * 100)
-        return parts.joined(separator: ", ") + " (threshold \(threshold), alpha \(comparison.criteria.alpha))"
+        let basis =
+            comparison.metric == .instructions ? "instruction counts" : "alpha \(comparison.criteria.alpha)"
+        return parts.joined(separator: ", ") + " (threshold \(threshold), \(basis))"
     }
 
     /// What the reader must know to trust the verdicts.
@@ -66,6 +77,11 @@ public enum ComparisonFormatter {
                 "verdicts: each \(unit); regressed or improved means a change "
                     + "of at least \(threshold) that is significant at alpha over all cases together (Holm); "
                     + "unchanged means the 95% CI lies within ±\(threshold); anything else is inconclusive")
+        }
+        if comparison.cases.contains(where: { $0.method == .instructions }) {
+            lines.append(
+                "verdicts: instructions per operation under Callgrind, which repeat exactly: a change of at least "
+                    + "\(threshold) either way is a regression or an improvement, anything less is unchanged")
         }
         let thresholdOnly = comparison.cases.filter { $0.method == .threshold }.count
         if thresholdOnly > 0 {
@@ -90,7 +106,7 @@ public enum ComparisonFormatter {
         value < 0.001 ? "<0.001" : String(format: "%.3f", value)
     }
 
-    private static func fields(_ item: CaseComparison) -> [String] {
+    private static func fields(_ item: CaseComparison, metric: Metric) -> [String] {
         func percent(_ value: Double?) -> String { value.map { ReportSchema.format($0 * 100, decimals: 2) } ?? "" }
         return [
             item.key.backend, item.key.operation.rawValue, String(item.key.size), String(item.key.threads),
@@ -98,11 +114,14 @@ public enum ComparisonFormatter {
             item.currentMedian.map { ReportSchema.format($0, decimals: 3) } ?? "",
             percent(item.change), percent(item.interval?.lowerBound), percent(item.interval?.upperBound),
             percent(item.detectable), item.pValue.map { String(format: "%.6g", $0) } ?? "", item.method.rawValue,
-            item.verdict.rawValue,
+            item.verdict.rawValue, metric.rawValue,
+            item.baselineInstructions.map { ReportSchema.format($0, decimals: 3) } ?? "",
+            item.currentInstructions.map { ReportSchema.format($0, decimals: 3) } ?? "",
         ]
     }
 
     private struct Document: Encodable {
+        let metric: String
         let threshold: Double
         let alpha: Double
         let regression: Bool
@@ -111,7 +130,7 @@ public enum ComparisonFormatter {
         let cases: [Case]
 
         enum CodingKeys: String, CodingKey {
-            case threshold, alpha, regression, inconclusive, cases
+            case metric, threshold, alpha, regression, inconclusive, cases
             case environmentDifferences = "environment_differences"
         }
     }
@@ -130,11 +149,14 @@ public enum ComparisonFormatter {
         let pValue: Double?
         let method: String
         let verdict: String
+        let baselineInstructions: Double?
+        let currentInstructions: Double?
 
         enum CodingKeys: String, CodingKey {
             case backend, operation, size, threads, baselineNsMedian = "baseline_ns_median"
             case currentNsMedian = "current_ns_median", changePct = "change_pct", ciLowPct = "ci_low_pct"
             case ciHighPct = "ci_high_pct", detectablePct = "detectable_pct", pValue = "p_value", method, verdict
+            case baselineInstructions = "baseline_instructions", currentInstructions = "current_instructions"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -153,12 +175,15 @@ public enum ComparisonFormatter {
             try container.encode(pValue, forKey: .pValue)
             try container.encode(method, forKey: .method)
             try container.encode(verdict, forKey: .verdict)
+            try container.encode(baselineInstructions, forKey: .baselineInstructions)
+            try container.encode(currentInstructions, forKey: .currentInstructions)
         }
     }
 
     private static func json(_ comparison: Comparison) -> String {
         let document = Document(
-            threshold: comparison.criteria.threshold, alpha: comparison.criteria.alpha,
+            metric: comparison.metric.rawValue, threshold: comparison.criteria.threshold,
+            alpha: comparison.criteria.alpha,
             regression: comparison.hasRegression, inconclusive: comparison.isInconclusive,
             environmentDifferences: comparison.environmentDifferences,
             cases: comparison.cases.map { item in
@@ -169,7 +194,8 @@ public enum ComparisonFormatter {
                     ciLowPct: item.interval.map { $0.lowerBound * 100 },
                     ciHighPct: item.interval.map { $0.upperBound * 100 },
                     detectablePct: item.detectable.map { $0 * 100 },
-                    pValue: item.pValue, method: item.method.rawValue, verdict: item.verdict.rawValue)
+                    pValue: item.pValue, method: item.method.rawValue, verdict: item.verdict.rawValue,
+                    baselineInstructions: item.baselineInstructions, currentInstructions: item.currentInstructions)
             })
         return encodeJSON(document)
     }

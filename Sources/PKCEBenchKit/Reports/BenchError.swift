@@ -12,6 +12,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case malformedInput = 65
     /// An input file is missing or unreadable (EX_NOINPUT).
     case missingInput = 66
+    /// A tool a run needs is not installed: `valgrind` for `--metric instructions` (EX_UNAVAILABLE).
+    case toolMissing = 69
     /// A backend failed its correctness check, or failed during the run (EX_SOFTWARE).
     case backendFailed = 70
     /// An output file or directory cannot be written (EX_CANTCREAT).

@@ -26,21 +26,41 @@ public enum SummaryFormatter {
         case .json:
             return json(rows)
         case .table, .markdown:
-            var table = TextTable([
-                ("operation", .left), ("size", .right), ("threads", .right), ("backend", .left),
-                ("median ns/op", .right), ("ops/s", .right), ("MB/s", .right), ("±cv", .right),
-                ("allocs/op", .right), ("", .left),
-            ])
+            let counted = rows.contains { $0.metric == .instructions }
+            var table = TextTable(
+                [("operation", .left), ("size", .right), ("threads", .right), ("backend", .left)]
+                    + (counted
+                        ? [("instructions/op", .right), ("", .left)]
+                        : [
+                            ("median ns/op", .right), ("ops/s", .right), ("MB/s", .right), ("±cv", .right),
+                            ("allocs/op", .right), ("", .left),
+                        ]))
             var groupStarts: Set<Int> = []
             let groups = Dictionary(grouping: rows.indices) { GroupKey(rows[$0]) }
             for (index, row) in rows.enumerated() {
                 let group = groups[GroupKey(row)] ?? []
                 if group.first == index { groupStarts.insert(index) }
-                let fastest = group.filter { rows[$0].isOK }.min { rows[$0].nsMedian! < rows[$1].nsMedian! }
-                table.append(cells(row, fastest: fastest == index && group.count > 1))
+                let best = group.compactMap { index in figure(rows[index]).map { (index, $0) } }.min { $0.1 < $1.1 }
+                let isBest = best?.0 == index && group.count > 1
+                table.append(counted ? countedCells(row, fewest: isBest) : cells(row, fastest: isBest))
             }
             return format == .table ? table.plain(groupBreaks: groupStarts) : table.markdown()
         }
+    }
+
+    /// What ranks a row within its group, smaller being better: its median time or its
+    /// instruction count; `nil` for a failed case.
+    private static func figure(_ row: SummaryRow) -> Double? {
+        guard row.isOK else { return nil }
+        return row.metric == .instructions ? row.instructionsPerOp : row.nsMedian
+    }
+
+    private static func countedCells(_ row: SummaryRow, fewest: Bool) -> [String] {
+        let head = [row.operation.rawValue, String(row.size), String(row.threads), row.backend]
+        guard row.isOK, let instructions = row.instructionsPerOp else {
+            return head + ["failed", row.error]
+        }
+        return head + [String(format: "%.1f", instructions), fewest ? "fewest" : ""]
     }
 
     private struct GroupKey: Hashable {

@@ -50,6 +50,15 @@ public enum ReportSchema {
         text("libsodium", \.libsodium), text("error", \.error),
         // Added after version 1, at the end so that no column moves.
         optional(text("target_cpu", \.targetCPU)), optional(measure("allocs_per_op", \.allocsPerOp, decimals: 6)),
+        optional(
+            Column(name: "metric", encode: \.metric.rawValue) { row, value throws(FieldError) in
+                // Empty in rows written before the column existed, which were all timed.
+                guard let metric = value.isEmpty ? .time : Metric(rawValue: value) else {
+                    throw FieldError(message: "'\(value)' is neither 'time' nor 'instructions'")
+                }
+                row.metric = metric
+            }),
+        optional(measure("instructions_per_op", \.instructionsPerOp, decimals: 3)),
     ]
 
     static let samples: [Column<SampleRow>] = [

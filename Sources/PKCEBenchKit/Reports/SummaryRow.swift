@@ -1,7 +1,7 @@
 /// One case of one run: a row of `<run>.csv`, `latest.csv`, `baseline.csv` and `history.csv`.
 ///
 /// The timing fields are nanoseconds per operation over the case's samples, and `nil` when the
-/// case failed.
+/// case failed or its instructions were counted instead (``metric`` is then `instructions`).
 public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
     /// The report format's version: ``ReportSchema/version``.
     public var schema = ReportSchema.version
@@ -51,9 +51,15 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
     public var mbPerSec: Double?
     /// Heap allocations per operation over every sample; `nil` where they were not counted.
     public var allocsPerOp: Double?
+    /// What was measured: `time` (also in reports written before the column existed), or
+    /// `instructions`, when the time fields are empty and ``instructionsPerOp`` holds the result.
+    public var metric = Metric.time
+    /// Instructions per operation under Callgrind, when ``metric`` is `instructions`.
+    public var instructionsPerOp: Double?
     /// The CPU model.
     public var cpu = ""
-    /// Which of `sha_ni avx2 avx512f` the CPU has.
+    /// Which of `sha_ni avx2 avx512f` the CPU has; in an `instructions` row, which of them the
+    /// code saw under Valgrind, whose emulated CPU has fewer.
     public var cpuFlags = ""
     /// Logical cores available to the process.
     public var cores = 0
@@ -75,6 +81,11 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
 
     /// An empty row, for decoding.
     public init() {}
+
+    /// An empty row of a run that measures `metric`.
+    public init(metric: Metric) {
+        self.metric = metric
+    }
 
     /// The row of a measured or failed case.
     public init(measurement: CaseMeasurement, environment: RunEnvironment) {
@@ -98,6 +109,9 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
         if let failure = measurement.failure {
             status = Self.failed
             error = failure
+        } else if let instructions = measurement.instructionsPerOperation {
+            metric = .instructions
+            instructionsPerOp = instructions
         } else if let statistics = Statistics(measurement.nanosecondsPerOperation) {
             nsMedian = statistics.median
             nsP10 = statistics.p10
@@ -118,7 +132,7 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
     }
 
     /// Whether the case has results.
-    public var isOK: Bool { status == Self.ok && nsMedian != nil }
+    public var isOK: Bool { status == Self.ok && (nsMedian != nil || instructionsPerOp != nil) }
 
     /// The environment the row was measured in.
     public var environment: RunEnvironment {
@@ -133,7 +147,7 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
         case threads, status, samples
         case iterations, nsMedian = "ns_median", nsP10 = "ns_p10", nsP90 = "ns_p90", nsMin = "ns_min"
         case nsMean = "ns_mean", nsStddev = "ns_stddev", cv, opsPerSec = "ops_per_sec", mbPerSec = "mb_per_sec"
-        case allocsPerOp = "allocs_per_op"
+        case allocsPerOp = "allocs_per_op", metric, instructionsPerOp = "instructions_per_op"
         case cpu, cpuFlags = "cpu_flags", cores, kernel, swift, openssl, libsodium, error
     }
 }

@@ -30,6 +30,8 @@ public struct SuiteRunner {
     public var processes: MeasuringProcesses?
     /// Counts allocations when this process measures; measuring processes bring their own.
     public var allocationCounter: AllocationCounter?
+    /// Counts instructions under Callgrind instead of timing, when set (`--metric instructions`).
+    public var instructionCounter: InstructionCounter?
 
     /// Creates a runner; see the properties for what each argument is.
     public init(
@@ -63,9 +65,13 @@ public struct SuiteRunner {
         // The inputs first: a bad baseline must not leave a new, empty output directory behind.
         let baselineData = try baseline.map { baseline throws(BenchError) in try RunData.load(summaryAt: baseline.path)
         }
-        let environment = environment()
+        var environment = environment()
         if let baselineData {
             try Comparison.requireSameBuild(baselineData, "this run", builds: [environment.build])
+            let metric: Metric = instructionCounter == nil ? .time : .instructions
+            let current = RunData(
+                name: "this run", summaries: [SummaryRow(metric: metric)], samples: nil)
+            _ = try Comparison.requireSameMetric(baselineData, current)
         }
         try results.prepare()
         let cases = selection.cases(from: backends)
@@ -82,7 +88,15 @@ public struct SuiteRunner {
                 progress.note("backend \(backend.name) failed its correctness check and is not measured: \(reason)")
             }
         }
-        var measurements = try measure(cases.filter { gateFailures[$0.backend.name] == nil })
+        let passed = cases.filter { gateFailures[$0.backend.name] == nil }
+        var measurements: [CaseMeasurement]
+        if let instructionCounter {
+            progress.note("counting the instructions of \(passed.count) case(s) under Callgrind")
+            (measurements, environment.cpuFlags) = try instructionCounter.measure(
+                passed, selection: narrowed(selection, to: passed))
+        } else {
+            measurements = try measure(passed)
+        }
         progress.finish()
         measurements += cases.compactMap { benchmark in
             gateFailures[benchmark.backend.name].map { CaseMeasurement.failed(benchmark.key, reason: $0) }
@@ -128,11 +142,10 @@ public struct SuiteRunner {
                 throw InterruptSignals.error(for: error.signal)
             }
         }
-        var narrowed = selection
-        narrowed.backends = backends.map(\.name).filter { name in cases.contains { $0.backend.name == name } }
         let measurements: [CaseMeasurement]
         do {
-            measurements = try processes.measure(cases, selection: narrowed, plan: plan, progress: progress)
+            measurements = try processes.measure(
+                cases, selection: narrowed(selection, to: cases), plan: plan, progress: progress)
         } catch {
             progress.finish()
             throw error
@@ -145,5 +158,12 @@ public struct SuiteRunner {
             }
         }
         return measurements
+    }
+
+    /// `selection` without the backends none of `cases` uses: those that failed the gate.
+    private func narrowed(_ selection: Selection, to cases: [BenchmarkCase]) -> Selection {
+        var narrowed = selection
+        narrowed.backends = backends.map(\.name).filter { name in cases.contains { $0.backend.name == name } }
+        return narrowed
     }
 }

@@ -26,12 +26,26 @@ public struct CaseMeasurement: Sendable {
     public let samples: [Sample]
     /// Why the case failed, if it did; its samples are then discarded.
     public let failure: String?
+    /// Instructions per operation, when the case was counted under Callgrind rather than timed;
+    /// ``samples`` is then empty.
+    public private(set) var instructionsPerOperation: Double?
+    /// The iterations of the shorter of the two counted calls, when the case was counted.
+    public private(set) var countedIterations: Int?
 
     /// A case with its samples, or a failure.
     public init(key: CaseKey, samples: [Sample], failure: String?) {
         self.key = key
         self.samples = failure == nil ? samples : []
         self.failure = failure
+    }
+
+    /// A case counted under Callgrind: `instructionsPerOperation` from calls of `iterations` and
+    /// twice as many.
+    public static func counted(_ key: CaseKey, iterations: Int, instructionsPerOperation: Double) -> CaseMeasurement {
+        var measurement = CaseMeasurement(key: key, samples: [], failure: nil)
+        measurement.instructionsPerOperation = instructionsPerOperation
+        measurement.countedIterations = iterations
+        return measurement
     }
 
     /// A case measured in one process, every sample with the same iterations.
@@ -65,8 +79,10 @@ public struct CaseMeasurement: Sendable {
         return operations > 0 ? Double(allocations) / Double(operations) : nil
     }
 
-    /// The median of the samples' iterations: calibration picks them anew in each process.
+    /// The median of the samples' iterations: calibration picks them anew in each process. For a
+    /// counted case, the iterations of its shorter counted call.
     public var iterations: Int {
+        if let countedIterations { return countedIterations }
         let sorted = samples.map(\.iterations).sorted()
         return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     }

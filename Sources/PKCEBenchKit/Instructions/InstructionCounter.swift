@@ -1,0 +1,226 @@
+internal import CPKCESystem
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Counts each case's instructions per operation under Callgrind: exact, repeatable figures for
+/// gating CI on a shared machine, where timings are noisy and hardware counters are missing.
+///
+/// How only the measured loop counts: the worker runs under `valgrind --tool=callgrind` with
+/// collection off (`--collect-atstart=no`) and toggled on only inside one function,
+/// `PKCEBenchKit_countedLoop`, which runs a case's loop (`--toggle-collect`); Callgrind writes a
+/// profile each time that function returns (`--dump-after`). Start-up, the Swift runtime, the
+/// preparation of inputs and a warm-up call are never counted, and the correctness gate runs in
+/// `bench` itself, outside Valgrind.
+///
+/// Valgrind 3.19 cannot read the DWARF 5 debug information of a Swift 6 build ("Possibly
+/// corrupted debuginfo file … Giving up"), so Callgrind runs a copy of the worker's executable
+/// with its debug sections removed (`objcopy --strip-debug`); the symbol table, which names the
+/// counted function, stays.
+///
+/// Each case is counted twice, for N and for 2N iterations: instructions per operation are the
+/// difference over N. What a call costs once (entering the function, the loop's set-up) is the
+/// same in both and cancels, so the figure is the loop body alone, exactly.
+public struct InstructionCounter {
+    /// The function Callgrind counts in; `@_silgen_name` gives it this symbol.
+    public static let countedFunction = "PKCEBenchKit_countedLoop"
+
+    /// The `valgrind` executable.
+    public var valgrind: String
+    /// The `objcopy` executable (binutils), to strip the debug information Valgrind cannot read.
+    public var objcopy: String
+    /// The program and arguments of the worker that runs the counted calls of a selection and
+    /// writes its account to the path it is given: `bench worker --count-instructions --report PATH …`.
+    public var command: (_ reportPath: String, _ selection: Selection) -> (executable: String, arguments: [String])
+    /// Asked while the worker runs whether a signal asked the run to stop.
+    public var interruption: () -> Int32?
+
+    /// Creates a counter; see the properties for what each argument is.
+    public init(
+        valgrind: String, objcopy: String,
+        command: @escaping (_ reportPath: String, _ selection: Selection) -> (executable: String, arguments: [String]),
+        interruption: @escaping () -> Int32?
+    ) {
+        self.valgrind = valgrind
+        self.objcopy = objcopy
+        self.command = command
+        self.interruption = interruption
+    }
+
+    /// The shorter of a case's two counted calls: enough operations that the count is mostly the
+    /// loop, few enough that the default suite runs in a minute under Callgrind.
+    public static func iterations(for key: CaseKey) -> Int {
+        max(8, min(512, 100_000 / (64 + key.size)))
+    }
+
+    /// Counts `cases`, which `selection` makes, in one worker under Callgrind.
+    ///
+    /// - Returns: One measurement per case, in the order of `cases`, and the CPU features the
+    ///   worker saw under Valgrind (`sha_ni avx2 avx512f`, those present).
+    /// - Throws: ``BenchError``: 130 or 143 when a signal stopped the run; 70 when the worker or
+    ///   Valgrind failed, or Callgrind's profiles do not match the calls the worker made; 73 when
+    ///   the temporary directory cannot be made.
+    public func measure(_ cases: [BenchmarkCase], selection: Selection) throws(BenchError) -> (
+        measurements: [CaseMeasurement], cpuFlags: String
+    ) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkcebench-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotWrite(directory.path, "cannot create a directory for Callgrind's profiles")
+        }
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let reportPath = directory.appendingPathComponent("counted.json").path
+        let log = directory.appendingPathComponent("valgrind.log").path
+        let (executable, arguments) = command(reportPath, selection)
+        let stripped = directory.appendingPathComponent("counted-executable").path
+        let strip = try ChildProcess(executable: objcopy, arguments: ["--strip-debug", executable, stripped])
+        guard case .finished = strip.waitWatching(name: "objcopy --strip-debug", interruption: interruption) else {
+            if let signal = interruption() { throw InterruptSignals.error(for: signal) }
+            throw BenchError(.backendFailed, "objcopy could not copy \(executable) without its debug information")
+        }
+        let process = try ChildProcess(
+            executable: valgrind,
+            arguments: [
+                "--tool=callgrind", "--callgrind-out-file=\(directory.path)/callgrind.out", "--collect-atstart=no",
+                "--toggle-collect=\(Self.countedFunction)", "--dump-after=\(Self.countedFunction)",
+                "--log-file=\(log)", stripped,
+            ] + arguments)
+        switch process.waitWatching(name: "the worker under Callgrind", interruption: interruption) {
+        case .finished: break
+        case .interrupted(let signal): throw InterruptSignals.error(for: signal)
+        case .failed(let reason):
+            let lastLine = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").last
+            throw BenchError(.backendFailed, reason + (lastLine.map { ": \($0)" } ?? ""))
+        }
+
+        let account: CountedCalls
+        do {
+            account = try JSONDecoder().decode(
+                CountedCalls.self, from: Data(contentsOf: URL(fileURLWithPath: reportPath)))
+        } catch {
+            throw BenchError(.backendFailed, "the worker under Callgrind wrote no readable account of its calls")
+        }
+        var totals = try Self.profileTotals(in: directory)[...]
+        guard account.cases.count == cases.count, account.cases.map(\.calls).reduce(0, +) == totals.count else {
+            throw BenchError(
+                .backendFailed,
+                "Callgrind wrote \(totals.count) profiles for \(account.cases.map(\.calls).reduce(0, +)) counted "
+                    + "calls: was \(Self.countedFunction) inlined or renamed?")
+        }
+        let measurements = zip(cases, account.cases).map { benchmark, counted -> CaseMeasurement in
+            let mine = totals.prefix(counted.calls)
+            totals = totals.dropFirst(counted.calls)
+            if let failure = counted.failure { return .failed(benchmark.key, reason: failure) }
+            let (short, long) = (mine[mine.startIndex], mine[mine.startIndex + 1])
+            guard long > short else {
+                return .failed(benchmark.key, reason: "its count did not grow with its iterations (\(short), \(long))")
+            }
+            return .counted(
+                benchmark.key, iterations: counted.iterations,
+                instructionsPerOperation: Double(long - short) / Double(counted.iterations))
+        }
+        return (measurements, account.cpuFlags)
+    }
+
+    /// The instruction totals of Callgrind's profiles `callgrind.out.1`, `.2`, …, in dump order.
+    static func profileTotals(in directory: URL) throws(BenchError) -> [UInt64] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let numbered = names.compactMap { name -> (Int, String)? in
+            guard name.hasPrefix("callgrind.out."), let number = Int(name.dropFirst("callgrind.out.".count)) else {
+                return nil
+            }
+            return (number, name)
+        }.sorted { $0.0 < $1.0 }
+        return try numbered.map { _, name throws(BenchError) in
+            let path = directory.appendingPathComponent(name).path
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            let totals = text.split(separator: "\n").first { $0.hasPrefix("totals:") || $0.hasPrefix("summary:") }
+            guard let value = totals?.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) }) else {
+                throw BenchError(.backendFailed, "Callgrind's profile \(name) has no instruction total")
+            }
+            return value
+        }
+    }
+
+    /// The first executable file called `name` in the directories of `PATH`.
+    public static func executableInPath(_ name: String) -> String? {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return directories.map { "\($0)/\(name)" }.first(where: FileManager.default.isExecutableFile)
+    }
+
+    // MARK: - In the worker, under Callgrind
+
+    /// What the worker did, for ``measure(_:selection:)`` to match with Callgrind's profiles.
+    struct CountedCalls: Codable {
+        struct Case: Codable {
+            /// N: the first counted call ran N iterations, the second 2N.
+            var iterations: Int
+            /// How many counted calls were made: 2, or fewer when the case failed.
+            var calls: Int
+            var failure: String?
+        }
+
+        /// The CPU features CPUID reported to the worker.
+        var cpuFlags: String
+        var cases: [Case]
+    }
+
+    /// Runs each case's counted calls, to be run under Callgrind as ``measure(_:selection:)`` starts it, and
+    /// writes the account of them to `reportPath`.
+    ///
+    /// Each case is prepared and warmed up with N uncounted iterations (first calls fill caches,
+    /// resolve symbols and set up the libraries' state), then run for N and for 2N iterations
+    /// inside the counted function.
+    ///
+    /// - Throws: ``BenchError`` (73) when the account cannot be written.
+    public static func runCountedCalls(_ cases: [BenchmarkCase], reportPath: String) throws(BenchError) {
+        var account = CountedCalls(cpuFlags: cpuidFlags(), cases: [])
+        for benchmark in cases {
+            let iterations = iterations(for: benchmark.key)
+            var counted = CountedCalls.Case(iterations: iterations, calls: 0)
+            do {
+                let loop = try CaseLoop(benchmark)
+                _ = try loop.run(iterations: iterations)
+                for multiple in [1, 2] {
+                    counted.calls += 1
+                    _ = try countedLoop(loop, iterations * multiple)
+                }
+            } catch {
+                counted.failure = "\(error)"
+            }
+            account.cases.append(counted)
+        }
+        let data: Data
+        do {
+            data = try JSONEncoder().encode(account)
+        } catch {
+            throw BenchError(.cannotWrite, "cannot encode the account of the counted calls: \(error)")
+        }
+        try ReportFiles.write(String(decoding: data, as: UTF8.self), to: reportPath)
+    }
+
+    /// Which of `sha_ni avx2 avx512f` CPUID reports to this process.
+    static func cpuidFlags() -> String {
+        let features = CPKCESystem_cpuidFeatures()
+        return zip(SystemFacts.relevantFlags, [1, 2, 4]).filter { features & $0.1 != 0 }.map(\.0)
+            .joined(separator: " ")
+    }
+}
+
+/// Runs `iterations` of a case's loop: the one function whose instructions Callgrind counts.
+///
+/// It keeps one symbol, `PKCEBenchKit_countedLoop`, that Callgrind's options can name: never
+/// inlined, and never optimised, so that no specialised copy under another name is called
+/// instead. Its own few instructions per call cancel in the difference of two calls.
+@inline(never)
+@_optimize(none)
+@_silgen_name("PKCEBenchKit_countedLoop")
+func countedLoop(_ loop: CaseLoop, _ iterations: Int) throws -> UInt64 {
+    try loop.run(iterations: iterations)
+}
