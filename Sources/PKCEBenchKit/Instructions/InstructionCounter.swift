@@ -51,6 +51,16 @@ public struct InstructionCounter {
         self.interruption = interruption
     }
 
+    /// The whole environment of the counted worker, the same whatever `bench` was started with.
+    ///
+    /// The Swift runtime reads its environment at start-up and allocates accordingly (its
+    /// backtracer, for one, unless `SWIFT_BACKTRACE=enable=no`), which leaves the heap in another
+    /// state; the cases that allocate then count differently. Measured: the `challenge-batch` cases
+    /// moved by up to 0.8% when `SWIFT_BACKTRACE=enable=no` was set, as `.ci/run` sets it. And
+    /// `Hasher` is seeded at random per process unless `SWIFT_DETERMINISTIC_HASHING=1`: a debug
+    /// build's loops hash, and moved by up to 0.1% from one run to the next without it.
+    static let workerEnvironment = ["SWIFT_BACKTRACE=enable=no", "SWIFT_DETERMINISTIC_HASHING=1", "LC_ALL=C"]
+
     /// The shorter of a case's two counted calls: enough operations that the count is mostly the
     /// loop, few enough that the default suite runs in a minute under Callgrind.
     public static func iterations(for key: CaseKey) -> Int {
@@ -90,7 +100,8 @@ public struct InstructionCounter {
                 "--tool=callgrind", "--callgrind-out-file=\(directory.path)/callgrind.out", "--collect-atstart=no",
                 "--toggle-collect=\(Self.countedFunction)", "--dump-after=\(Self.countedFunction)",
                 "--log-file=\(log)", stripped,
-            ] + arguments)
+            ] + arguments,
+            environment: Self.workerEnvironment)
         switch process.waitWatching(name: "the worker under Callgrind", interruption: interruption) {
         case .finished: break
         case .interrupted(let signal): throw InterruptSignals.error(for: signal)

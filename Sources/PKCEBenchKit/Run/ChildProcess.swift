@@ -33,10 +33,14 @@ final class ChildProcess {
 
     /// Starts `executable` with `arguments`.
     ///
-    /// - Parameter streams: Where its standard input and output go; by default, nothing in and
-    ///   the output discarded.
+    /// - Parameters:
+    ///   - streams: Where its standard input and output go; by default, nothing in and the output
+    ///     discarded.
+    ///   - environment: Its environment, as `NAME=value` strings; this process's by default.
     /// - Throws: ``BenchError`` (70) when it cannot be started.
-    init(executable: String, arguments: [String], streams: Streams = .file("/dev/null")) throws(BenchError) {
+    init(
+        executable: String, arguments: [String], streams: Streams = .file("/dev/null"), environment: [String]? = nil
+    ) throws(BenchError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -88,8 +92,13 @@ final class ChildProcess {
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var envp = (environment ?? []).map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid = pid_t()
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let status =
+            environment == nil
+            ? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+            : posix_spawn(&pid, executable, &actions, &attributes, argv, &envp)
         guard status == 0 else {
             if toChild[1] >= 0 { close(toChild[1]) }
             if fromChild[0] >= 0 { close(fromChild[0]) }
