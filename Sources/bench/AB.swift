@@ -23,6 +23,11 @@ struct AB: ParsableCommand {
             The defaults differ from a run's: --samples 1200 (per case and build), --sample-time \
             0.25, --warmup 1, --processes 20 (pairs of processes); with --quick, 40 samples in 4 \
             pairs.
+
+            With --metric instructions, each build's worker counts every case's instructions per \
+            operation under Callgrind instead, one build after the other (counts repeat exactly, \
+            so there is nothing to pair); a case regressed when its count grew by --threshold \
+            percent (default 0.1) or more.
             """)
 
     @Argument(
@@ -33,6 +38,7 @@ struct AB: ParsableCommand {
 
     @OptionGroup var selection: SelectionOptions
     @OptionGroup var measurement: MeasurementOptions
+    @OptionGroup var metric: MetricOptions
     @OptionGroup var criteria: CriteriaOptions
     @OptionGroup var directory: DirectoryOptions
     @OptionGroup var format: FormatOptions
@@ -41,18 +47,27 @@ struct AB: ParsableCommand {
         InterruptSignals.install()
         // A worker that dies must not take this process with it through a write to its pipe.
         signal(SIGPIPE, SIG_IGN)
+        let metric = try metric.metric()
+        let selection = try selection.selection()
+        let counter =
+            metric == .instructions
+            ? try InstructionCounter.forCounting(
+                executable: SuiteRun.executable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
+                interruption: { InterruptSignals.received }) : nil
         let backends = try shippedBackends()
         var runner = ABRunner(
-            backends: backends, selection: try selection.selection(),
+            backends: backends, selection: selection,
             plan: try measurement.plan(standard: .ab, quick: .abQuick),
             pairs: try measurement.processCount(standard: ABRunner.standardPairs, quick: ABRunner.quickPairs),
-            criteria: try criteria.criteria(defaultThreshold: 1), output: ResultsDirectory(path: directory.path),
+            criteria: try criteria.criteria(defaultThreshold: metric == .instructions ? metric.defaultThreshold : 1),
+            output: ResultsDirectory(path: directory.path),
             format: try format.format(), baselineExecutable: baselineBench, currentExecutable: SuiteRun.executable,
             currentFacts: .current(libraryVersions: loadedLibraryVersions()),
             environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
             standardOutput: { print($0, terminator: "") },
             progress: ProgressPrinter(caseCount: 0))
         runner.interruption = { InterruptSignals.received }
+        runner.instructionCounter = counter
         let status = try runner.run()
         if status != .ok {
             throw ExitCode(status.rawValue)

@@ -53,16 +53,16 @@ struct Worker: ParsableCommand {
         InterruptSignals.install()
         let backends = try shippedBackends()
         let cases = try selection.selection().cases(from: backends)
-        if countInstructions {
-            // Started by bench under Callgrind, after its correctness gate.
-            return try InstructionCounter.runCountedCalls(cases, reportPath: report ?? "")
-        }
         if check {
             for backend in backends where cases.contains(where: { $0.backend.name == backend.name }) {
                 if let reason = CorrectnessGate.check(backend) {
                     throw BenchError(.backendFailed, "backend \(backend.name) failed its correctness check: \(reason)")
                 }
             }
+        }
+        if countInstructions {
+            // Started by bench under Callgrind, after its correctness gate (or with --check).
+            return try InstructionCounter.runCountedCalls(cases, reportPath: report ?? "")
         }
         var sampler = Sampler(
             cases: cases, plan: try measurement.plan(),

@@ -15,9 +15,11 @@ struct MetricCommandTests {
             bad.stderrLines == [
                 "bench: unknown metric 'cycles'; valid metrics: time, instructions (see 'bench --help')"
             ])
-        let threads = try bench(["--metric", "instructions", "--threads", "2"])
-        #expect(threads.status == 64)
-        #expect(threads.stderrLines == ["bench: --metric instructions counts on one thread; leave out --threads"])
+        for command in [[], ["ab", productsDirectory.appendingPathComponent("bench").path]] {
+            let threads = try bench(command + ["--metric", "instructions", "--threads", "2"])
+            #expect(threads.status == 64)
+            #expect(threads.stderrLines == ["bench: --metric instructions counts on one thread; leave out --threads"])
+        }
     }
 
     @Test("Without valgrind: one line naming the package, exit 69, nothing written")
@@ -77,5 +79,51 @@ struct MetricCommandTests {
         let mixed = try bench(["compare", "t/latest.csv", "a/latest.csv"], in: directory)
         #expect(mixed.status == 65)
         #expect(mixed.stderrLines.first?.contains("instruction counts and timings are different measures") == true)
+    }
+
+    @Test(
+        "bench ab --metric instructions: both builds counted, compared exactly, their reports written",
+        .enabled(if: valgrind != nil, "valgrind is not installed: apt-get install -y valgrind"),
+        .enabled(if: !processIsSanitized, "a sanitizer's runtime cannot run under Valgrind"))
+    func abCounts() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let me = productsDirectory.appendingPathComponent("bench").path
+        let selection = ["--operation", "sha256", "--size", "64", "--backend", "swift,openssl"]
+        let result = try bench(["ab", me, "--metric", "instructions", "--output", "out"] + selection, in: directory)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("0 regressed, 0 improved, 2 unchanged (threshold 0.1%, instruction counts)"))
+        let output = directory.appendingPathComponent("out")
+        let builds = try ["ab-baseline.csv", "ab-current.csv"].map {
+            try ReportFiles.readSummary(at: output.appendingPathComponent($0).path)
+        }
+        for rows in builds {
+            #expect(rows.map(\.key.description) == ["sha256/openssl/64", "sha256/swift/64"])
+            #expect(rows.allSatisfy { $0.metric == .instructions && ($0.instructionsPerOp ?? 0) > 100 })
+        }
+        // One build counted twice: the same counts, to the last instruction.
+        #expect(builds[0].map(\.instructionsPerOp) == builds[1].map(\.instructionsPerOp))
+        #expect(builds[0].first?.runID.hasSuffix("-baseline") == true)
+    }
+
+    @Test(
+        "bench ab --metric instructions against a build that cannot count: one line, exit 65, nothing written",
+        .enabled(if: valgrind != nil, "valgrind is not installed: apt-get install -y valgrind"))
+    func abBaselineCannotCount() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The handshake of a build from before --metric instructions: no metrics line.
+        let handshake = try bench(["worker", "--protocol-version"]).stdout.split(separator: "\n")
+            .filter { !$0.hasPrefix("metrics ") }.joined(separator: "\\n")
+        let fake = directory.appendingPathComponent("older-bench").path
+        try "#!/bin/sh\nprintf '\(handshake)\\n'\n".write(toFile: fake, atomically: true, encoding: .utf8)
+        chmod(fake, 0o755)
+        let result = try bench(["ab", fake, "--metric", "instructions", "--output", "out"], in: directory)
+        #expect(result.status == 65)
+        #expect(
+            result.stderrLines == [
+                "bench: \(fake): cannot count instructions: it was built before bench --metric instructions"
+            ])
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))
     }
 }

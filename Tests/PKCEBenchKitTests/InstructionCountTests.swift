@@ -104,4 +104,41 @@ struct InstructionCountTests {
         #expect(try fixedVerifier(3, length: 43).value != fixedVerifier(4, length: 43).value)
         #expect(try fixedVerifier(0, length: 128).value.utf8.count == 128)
     }
+
+    @Test("An AVX-512 build cannot be counted (64), whichever side of bench ab it is; other targets can")
+    func avx512Refused() throws {
+        for build in ["this build", "../main/.build/release/bench"] {
+            let error = #expect(throws: BenchError.self) {
+                try InstructionCounter.requireCountable(targetCPU: "x86-64-v4", of: build)
+            }
+            #expect(error?.status == .usage)
+            #expect(
+                error?.message.hasPrefix("--metric instructions cannot count \(build): it was compiled for x86-64-v4")
+                    == true)
+        }
+        for target in ["x86-64", "x86-64-v2", "x86-64-v3", "arm64"] {
+            try InstructionCounter.requireCountable(targetCPU: target, of: "this build")
+        }
+    }
+
+    @Test("A handshake names the metrics its build's workers can measure; an older one, time only")
+    func handshakeMetrics() throws {
+        let facts = WorkerProtocol.BuildFacts(
+            build: "release", targetCPU: "x86-64", swift: "6.3.1", openssl: "OpenSSL 3", libsodium: "1.0.18")
+        let handshake = WorkerProtocol.handshake(for: facts)
+        #expect(handshake.split(separator: "\n").contains("metrics time instructions"))
+        #expect(WorkerProtocol.parse(handshake: handshake) == facts)
+        let older = handshake.split(separator: "\n").filter { !$0.hasPrefix("metrics") }.joined(separator: "\n")
+        #expect(WorkerProtocol.parse(handshake: older)?.metrics == [.time])
+    }
+
+    @Test("A counting worker's command line: the account's path, --check when asked, the selection")
+    func countingArguments() {
+        let selection = Selection(backends: ["swift"], operations: [.sha256], sizes: [64])
+        #expect(
+            WorkerProtocol.countingArguments(selection: selection, reportPath: "/tmp/a.json", check: true) == [
+                "worker", "--count-instructions", "--report", "/tmp/a.json", "--check", "--threads", "1",
+                "--backend", "swift", "--operation", "sha256", "--size", "64",
+            ])
+    }
 }

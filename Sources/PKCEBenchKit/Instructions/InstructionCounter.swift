@@ -33,22 +33,59 @@ public struct InstructionCounter {
     public var valgrind: String
     /// The `objcopy` executable (binutils), to strip the debug information Valgrind cannot read.
     public var objcopy: String
-    /// The program and arguments of the worker that runs the counted calls of a selection and
-    /// writes its account to the path it is given: `bench worker --count-instructions --report PATH …`.
-    public var command: (_ reportPath: String, _ selection: Selection) -> (executable: String, arguments: [String])
+    /// The `bench` whose worker runs the counted calls: `bench worker --count-instructions`.
+    public var executable: String
     /// Asked while the worker runs whether a signal asked the run to stop.
     public var interruption: () -> Int32?
 
-    /// Creates a counter; see the properties for what each argument is.
-    public init(
-        valgrind: String, objcopy: String,
-        command: @escaping (_ reportPath: String, _ selection: Selection) -> (executable: String, arguments: [String]),
-        interruption: @escaping () -> Int32?
-    ) {
+    /// Creates a counter from its tools, once ``requireCountable(targetCPU:of:)`` passed.
+    public init(valgrind: String, objcopy: String, executable: String, interruption: @escaping () -> Int32?) {
         self.valgrind = valgrind
         self.objcopy = objcopy
-        self.command = command
+        self.executable = executable
         self.interruption = interruption
+    }
+
+    /// A counter of `executable`'s counted calls, with the `valgrind` and `objcopy` of `PATH`,
+    /// once it is clear that `selection` of a build for `targetCPU` can be counted.
+    ///
+    /// - Throws: ``BenchError``: 64 for more than one thread (instructions are counted on one) or
+    ///   for a build with AVX-512 code, which Valgrind cannot run; 69 when a tool is missing.
+    public static func forCounting(
+        executable: String, targetCPU: String, selection: Selection, interruption: @escaping () -> Int32?
+    ) throws(BenchError) -> InstructionCounter {
+        guard selection.threads == 1 else {
+            throw BenchError(.usage, "--metric instructions counts on one thread; leave out --threads")
+        }
+        try requireCountable(targetCPU: targetCPU, of: "this build")
+        guard let valgrind = executableInPath("valgrind") else {
+            throw BenchError(
+                .toolMissing,
+                "--metric instructions needs valgrind, which is not installed (apt-get install -y valgrind)")
+        }
+        guard let objcopy = executableInPath("objcopy") else {
+            throw BenchError(
+                .toolMissing,
+                "--metric instructions needs objcopy, which is not installed (apt-get install -y binutils)")
+        }
+        return InstructionCounter(
+            valgrind: valgrind, objcopy: objcopy, executable: executable, interruption: interruption)
+    }
+
+    /// Checks that a build compiled for `targetCPU` can run under Valgrind.
+    ///
+    /// Valgrind 3.19 does not emulate AVX-512: a build for `x86-64-v4` (as `-target-cpu native`
+    /// gives on a machine with AVX-512) would die of SIGILL under it, so it is refused first.
+    ///
+    /// - Throws: ``BenchError`` (64) for an `x86-64-v4` build.
+    public static func requireCountable(targetCPU: String, of build: String) throws(BenchError) {
+        guard targetCPU != "x86-64-v4" else {
+            throw BenchError(
+                .usage,
+                "--metric instructions cannot count \(build): it was compiled for x86-64-v4 (AVX-512, as "
+                    + "-target-cpu native gives on a CPU with AVX-512), which Valgrind cannot run; "
+                    + "count a build without -target-cpu")
+        }
     }
 
     /// The whole environment of the counted worker, the same whatever `bench` was started with.
@@ -67,14 +104,18 @@ public struct InstructionCounter {
         max(8, min(512, 100_000 / (64 + key.size)))
     }
 
-    /// Counts `cases`, which `selection` makes, in one worker under Callgrind.
+    /// Counts `cases`, which `selection` makes, in one worker of ``executable`` under Callgrind.
     ///
-    /// - Returns: One measurement per case, in the order of `cases`, and the CPU features the
-    ///   worker saw under Valgrind (`sha_ni avx2 avx512f`, those present).
+    /// - Parameter check: Whether a worker of ``executable`` checks its backends' correctness
+    ///   first, natively, and the count fails if one fails: for a build that `bench` has not
+    ///   checked itself.
+    /// - Returns: One measurement per case the worker has, in the order of `cases` (another
+    ///   build's worker may lack a case a newer build added), and the CPU features the worker saw
+    ///   under Valgrind (`sha_ni avx2 avx512f`, those present).
     /// - Throws: ``BenchError``: 130 or 143 when a signal stopped the run; 70 when the worker or
     ///   Valgrind failed, or Callgrind's profiles do not match the calls the worker made; 73 when
     ///   the temporary directory cannot be made.
-    public func measure(_ cases: [BenchmarkCase], selection: Selection) throws(BenchError) -> (
+    public func measure(_ cases: [BenchmarkCase], selection: Selection, check: Bool = false) throws(BenchError) -> (
         measurements: [CaseMeasurement], cpuFlags: String
     ) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkcebench-\(UUID().uuidString)")
@@ -87,7 +128,35 @@ public struct InstructionCounter {
 
         let reportPath = directory.appendingPathComponent("counted.json").path
         let log = directory.appendingPathComponent("valgrind.log").path
-        let (executable, arguments) = command(reportPath, selection)
+        let errors = directory.appendingPathComponent("worker.stderr").path
+        /// Waits for `process`; a failure's message ends with the last line of the first of
+        /// `logs` that has one: the worker's own last words (a failed correctness check, say),
+        /// else Valgrind's.
+        func wait(for process: ChildProcess, _ name: String, logs: [String]) throws(BenchError) {
+            switch process.waitWatching(name: name, interruption: interruption) {
+            case .finished: return
+            case .interrupted(let signal): throw InterruptSignals.error(for: signal)
+            case .failed(let reason):
+                let lastLine = logs.lazy.compactMap { path in
+                    (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").last
+                }.first
+                throw BenchError(.backendFailed, reason + (lastLine.map { ": \($0)" } ?? ""))
+            }
+        }
+
+        if check {
+            // The correctness check runs natively, in a worker of its own that also makes the
+            // counted calls uncounted. Run in the counted worker, it left the heap in another
+            // state, and the cases that allocate counted differently: challenge-batch by 0.1 to
+            // 1.5% more than in a worker that had not checked.
+            let checking = try ChildProcess(
+                executable: executable,
+                arguments: WorkerProtocol.countingArguments(
+                    selection: selection, reportPath: directory.appendingPathComponent("checked.json").path,
+                    check: true),
+                streams: .standardError(errors))
+            try wait(for: checking, "the worker of \(executable)", logs: [errors])
+        }
         let stripped = directory.appendingPathComponent("counted-executable").path
         let strip = try ChildProcess(executable: objcopy, arguments: ["--strip-debug", executable, stripped])
         guard case .finished = strip.waitWatching(name: "objcopy --strip-debug", interruption: interruption) else {
@@ -100,15 +169,9 @@ public struct InstructionCounter {
                 "--tool=callgrind", "--callgrind-out-file=\(directory.path)/callgrind.out", "--collect-atstart=no",
                 "--toggle-collect=\(Self.countedFunction)", "--dump-after=\(Self.countedFunction)",
                 "--log-file=\(log)", stripped,
-            ] + arguments,
-            environment: Self.workerEnvironment)
-        switch process.waitWatching(name: "the worker under Callgrind", interruption: interruption) {
-        case .finished: break
-        case .interrupted(let signal): throw InterruptSignals.error(for: signal)
-        case .failed(let reason):
-            let lastLine = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").last
-            throw BenchError(.backendFailed, reason + (lastLine.map { ": \($0)" } ?? ""))
-        }
+            ] + WorkerProtocol.countingArguments(selection: selection, reportPath: reportPath, check: false),
+            streams: .standardError(errors), environment: Self.workerEnvironment)
+        try wait(for: process, "the worker of \(executable) under Callgrind", logs: [errors, log])
 
         let account: CountedCalls
         do {
@@ -118,25 +181,30 @@ public struct InstructionCounter {
             throw BenchError(.backendFailed, "the worker under Callgrind wrote no readable account of its calls")
         }
         var totals = try Self.profileTotals(in: directory)[...]
-        guard account.cases.count == cases.count, account.cases.map(\.calls).reduce(0, +) == totals.count else {
+        guard account.cases.map(\.calls).reduce(0, +) == totals.count else {
             throw BenchError(
                 .backendFailed,
                 "Callgrind wrote \(totals.count) profiles for \(account.cases.map(\.calls).reduce(0, +)) counted "
                     + "calls: was \(Self.countedFunction) inlined or renamed?")
         }
-        let measurements = zip(cases, account.cases).map { benchmark, counted -> CaseMeasurement in
+        var counts: [String: CaseMeasurement] = [:]
+        for counted in account.cases {
             let mine = totals.prefix(counted.calls)
             totals = totals.dropFirst(counted.calls)
-            if let failure = counted.failure { return .failed(benchmark.key, reason: failure) }
-            let (short, long) = (mine[mine.startIndex], mine[mine.startIndex + 1])
-            guard long > short else {
-                return .failed(benchmark.key, reason: "its count did not grow with its iterations (\(short), \(long))")
+            guard let benchmark = cases.first(where: { $0.key.description == counted.key }) else { continue }
+            if let failure = counted.failure {
+                counts[counted.key] = .failed(benchmark.key, reason: failure)
+                continue
             }
-            return .counted(
-                benchmark.key, iterations: counted.iterations,
-                instructionsPerOperation: Double(long - short) / Double(counted.iterations))
+            let (short, long) = (mine[mine.startIndex], mine[mine.startIndex + 1])
+            counts[counted.key] =
+                long > short
+                ? .counted(
+                    benchmark.key, iterations: counted.iterations,
+                    instructionsPerOperation: Double(long - short) / Double(counted.iterations))
+                : .failed(benchmark.key, reason: "its count did not grow with its iterations (\(short), \(long))")
         }
-        return (measurements, account.cpuFlags)
+        return (cases.compactMap { counts[$0.key.description] }, account.cpuFlags)
     }
 
     /// The instruction totals of Callgrind's profiles `callgrind.out.1`, `.2`, …, in dump order.
@@ -170,6 +238,8 @@ public struct InstructionCounter {
     /// What the worker did, for ``measure(_:selection:)`` to match with Callgrind's profiles.
     struct CountedCalls: Codable {
         struct Case: Codable {
+            /// The case, as ``CaseKey/description`` names it.
+            var key: String
             /// N: the first counted call ran N iterations, the second 2N.
             var iterations: Int
             /// How many counted calls were made: 2, or fewer when the case failed.
@@ -191,21 +261,25 @@ public struct InstructionCounter {
     ///
     /// - Throws: ``BenchError`` (73) when the account cannot be written.
     public static func runCountedCalls(_ cases: [BenchmarkCase], reportPath: String) throws(BenchError) {
-        var account = CountedCalls(cpuFlags: cpuidFlags(), cases: [])
-        for benchmark in cases {
-            let iterations = iterations(for: benchmark.key)
-            var counted = CountedCalls.Case(iterations: iterations, calls: 0)
+        // The account is made whole before the first case: between counted calls nothing else
+        // allocates, since the heap's state moves the count of the cases that allocate.
+        var account = CountedCalls(
+            cpuFlags: cpuidFlags(),
+            cases: cases.map {
+                CountedCalls.Case(key: $0.key.description, iterations: iterations(for: $0.key), calls: 0)
+            })
+        for (index, benchmark) in cases.enumerated() {
+            let iterations = account.cases[index].iterations
             do {
                 let loop = try CaseLoop(benchmark)
                 _ = try loop.run(iterations: iterations)
                 for multiple in [1, 2] {
-                    counted.calls += 1
+                    account.cases[index].calls += 1
                     _ = try countedLoop(loop, iterations * multiple)
                 }
             } catch {
-                counted.failure = "\(error)"
+                account.cases[index].failure = "\(error)"
             }
-            account.cases.append(counted)
         }
         let data: Data
         do {

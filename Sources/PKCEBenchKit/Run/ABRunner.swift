@@ -51,6 +51,11 @@ public struct ABRunner {
     public var progress: ProgressPrinter
     /// Asked between samples whether a signal asked the run to stop.
     public var interruption: () -> Int32? = { nil }
+    /// Counts instructions under Callgrind instead of timing, when set (`--metric instructions`):
+    /// its ``InstructionCounter/executable`` is this build's, and a copy of it counts the
+    /// baseline's. Counts repeat exactly, so the builds are counted one after the other, not in
+    /// pairs of processes.
+    public var instructionCounter: InstructionCounter?
 
     /// Creates a runner; see the properties for what each argument is.
     public init(
@@ -99,9 +104,11 @@ public struct ABRunner {
     ///
     /// - Returns: ``ExitStatus/ok``, ``ExitStatus/regression`` or ``ExitStatus/inconclusive``.
     /// - Throws: ``BenchError``: 66 or 65 for a baseline executable that is missing or is not a
-    ///   `bench` of this worker protocol, 65 for a debug build against a release build, 73 for
-    ///   the output directory, 70 when a backend fails its correctness check in either build or
-    ///   a worker fails, 130 or 143 when a signal stopped the run (nothing is written).
+    ///   `bench` of this worker protocol, 65 for a debug build against a release build or, when
+    ///   counting instructions, for a baseline that cannot count them, 64 for a baseline built
+    ///   for AVX-512 when counting, 73 for the output directory, 70 when a backend fails its
+    ///   correctness check in either build or a worker fails, 130 or 143 when a signal stopped
+    ///   the run (nothing is written).
     public func run() throws(BenchError) -> ExitStatus {
         let baselineFacts = try WorkerProtocol.check(executableAt: baselineExecutable)
         guard baselineFacts.build == currentFacts.build else {
@@ -109,6 +116,13 @@ public struct ABRunner {
                 .malformedInput,
                 "cannot compare \(baselineExecutable) (\(baselineFacts.build) build) with this \(currentFacts.build) "
                     + "build: figures of a debug build say nothing about a release build")
+        }
+        if instructionCounter != nil {
+            guard baselineFacts.metrics.contains(.instructions) else {
+                throw .malformed(
+                    baselineExecutable, "cannot count instructions: it was built before bench --metric instructions")
+            }
+            try InstructionCounter.requireCountable(targetCPU: baselineFacts.targetCPU, of: baselineExecutable)
         }
         try output.prepare(checkingHistory: false)
         let current = environment()
@@ -125,26 +139,29 @@ public struct ABRunner {
             }
         }
 
-        // One CPU for both builds' samples; several threads per case need several CPUs.
-        if selection.threads == 1 {
-            let cpu = CPKCESystem_pinToOneCPU()
-            progress.note(
-                cpu >= 0
-                    ? "measuring both builds on CPU \(cpu)"
-                    : "warning: cannot pin the measuring processes to one CPU; expect wider intervals")
+        let measured: [(measurements: [CaseMeasurement], cpuFlags: String?)]
+        if let instructionCounter {
+            measured = try count(cases, with: instructionCounter)
+        } else {
+            // One CPU for both builds' samples; several threads per case need several CPUs.
+            if selection.threads == 1 {
+                let cpu = CPKCESystem_pinToOneCPU()
+                progress.note(
+                    cpu >= 0
+                        ? "measuring both builds on CPU \(cpu)"
+                        : "warning: cannot pin the measuring processes to one CPU; expect wider intervals")
+            }
+            measured = try measure(cases).map { ($0, nil) }
         }
-        let measured = try measure(cases)
         progress.finish()
         if let signal = interruption() { throw InterruptSignals.error(for: signal) }
 
         let baselineEnvironment = Self.environment(of: baselineFacts, at: baselineExecutable, beside: current)
         let reports = zip([baselineEnvironment, current], measured).map { environment, build in
-            RunReport(
-                environment: environment,
-                measurements: cases.indices.filter { !build.absent.contains($0) }.map { index in
-                    CaseMeasurement(
-                        key: cases[index].key, samples: build.samples[index], failure: build.failures[index])
-                })
+            var environment = environment
+            // Counted rows record the CPU features each worker saw under Valgrind.
+            if let cpuFlags = build.cpuFlags { environment.cpuFlags = cpuFlags }
+            return RunReport(environment: environment, measurements: build.measurements)
         }
         let comparison = try Comparison(
             baseline: RunData(name: baselineExecutable, summaries: reports[0].summaries, samples: reports[0].samples),
@@ -179,13 +196,28 @@ public struct ABRunner {
         return comparison.status
     }
 
+    /// Counts every case's instructions in both builds under Callgrind, the baseline first; its
+    /// worker checks its backends' correctness before it counts.
+    ///
+    /// - Returns: For each build (baseline first): its cases' counts, without the cases it does
+    ///   not have (a case a newer build added), and the CPU features its worker saw.
+    private func count(_ cases: [BenchmarkCase], with counter: InstructionCounter) throws(BenchError) -> [(
+        measurements: [CaseMeasurement], cpuFlags: String?
+    )] {
+        var baseline = counter
+        baseline.executable = baselineExecutable
+        progress.note("counting the instructions of \(cases.count) case(s) in each build under Callgrind")
+        return try [(baseline, true), (counter, false)].map { counter, check throws(BenchError) in
+            let counted = try counter.measure(cases, selection: selection, check: check)
+            return (counted.measurements, counted.cpuFlags)
+        }
+    }
+
     /// Takes every case's samples in both builds, pair after pair of processes.
     ///
-    /// - Returns: For each build (baseline first): its samples by case index, why each case failed
-    ///   in it, and the indices of the cases it does not have (a case a newer build added).
-    private func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> [(
-        samples: [[Sample]], failures: [String?], absent: Set<Int>
-    )] {
+    /// - Returns: For each build (baseline first): its cases' samples, or why they failed,
+    ///   without the cases it does not have (a case a newer build added).
+    private func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> [[CaseMeasurement]] {
         var samples = [[[Sample]]](repeating: Array(repeating: [], count: cases.count), count: 2)
         var failures = [[String?]](repeating: Array(repeating: nil, count: cases.count), count: 2)
         var absent = [Set<Int>](repeating: [], count: 2)
@@ -248,7 +280,11 @@ public struct ABRunner {
                 samples[1][index].append(current)
             }
         }
-        return (0..<2).map { (samples[$0], failures[$0], absent[$0]) }
+        return (0..<2).map { build in
+            cases.indices.filter { !absent[build].contains($0) }.map { index in
+                CaseMeasurement(key: cases[index].key, samples: samples[build][index], failure: failures[build][index])
+            }
+        }
     }
 
     /// The command line of a worker of pair `pair`.

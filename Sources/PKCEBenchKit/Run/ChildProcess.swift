@@ -19,6 +19,9 @@ final class ChildProcess {
         /// Input from `/dev/null`, output to the file at the path, created or truncated; standard
         /// error shared with this process.
         case file(String)
+        /// Input from `/dev/null`, output discarded, standard error to the file at the path,
+        /// created or truncated.
+        case standardError(String)
         /// Both through pipes: ``input`` writes to the child, ``output`` reads from it; standard
         /// error to the file at the path, created or truncated.
         case pipes(standardError: String)
@@ -50,6 +53,10 @@ final class ChildProcess {
         case .file(let path):
             posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        case .standardError(let path):
+            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         case .pipes(let standardError):
             guard pipe(&toChild) == 0 else {
                 throw BenchError(.backendFailed, "cannot make a pipe: \(String(cString: strerror(errno)))")

@@ -16,6 +16,9 @@ import Musl
 /// - `bench worker --serve …` (`bench ab`) calibrates the selected cases, then takes one sample at a
 ///   time when asked, over its standard input and output, in lines ``serve(_:readLine:write:)``
 ///   documents.
+/// - `bench worker --count-instructions --report FILE …`, run under Callgrind by
+///   ``InstructionCounter``, makes each selected case's counted calls and writes their account.
+///   A build that can do this says `metrics time instructions` in its handshake.
 ///
 /// A change to any of these that an older build would misread raises ``version``.
 public enum WorkerProtocol {
@@ -31,10 +34,20 @@ public enum WorkerProtocol {
         func milliseconds(_ duration: Duration) -> String {
             String(format: "%.6f", duration.nanoseconds / 1e6)
         }
-        var arguments = [
-            "--sample-time", milliseconds(sampleTime), "--warmup", milliseconds(warmup),
-            "--threads", String(selection.threads),
-        ]
+        return ["--sample-time", milliseconds(sampleTime), "--warmup", milliseconds(warmup)]
+            + arguments(selection: selection)
+    }
+
+    /// The command line of a worker that makes the counted calls of `selection` under Callgrind
+    /// and writes their account to `reportPath`, checking its backends first when `check` is set.
+    public static func countingArguments(selection: Selection, reportPath: String, check: Bool) -> [String] {
+        ["worker", "--count-instructions", "--report", reportPath] + (check ? ["--check"] : [])
+            + arguments(selection: selection)
+    }
+
+    /// `--threads`, and `--backend`, `--operation` and `--size` where the selection names any.
+    private static func arguments(selection: Selection) -> [String] {
+        var arguments = ["--threads", String(selection.threads)]
         if !selection.backends.isEmpty { arguments += ["--backend", selection.backends.joined(separator: ",")] }
         if !selection.operations.isEmpty {
             arguments += ["--operation", selection.operations.map(\.rawValue).joined(separator: ",")]
@@ -60,14 +73,21 @@ public enum WorkerProtocol {
         public var openssl: String
         /// The libsodium the build loads.
         public var libsodium: String
+        /// What its workers can measure: ``Metric/time`` always, ``Metric/instructions`` in builds
+        /// that have `--metric instructions` (a handshake without a `metrics` line is older).
+        public var metrics: Set<Metric>
 
         /// Creates facts from known values.
-        public init(build: String, targetCPU: String, swift: String, openssl: String, libsodium: String) {
+        public init(
+            build: String, targetCPU: String, swift: String, openssl: String, libsodium: String,
+            metrics: Set<Metric> = Set(Metric.allCases)
+        ) {
             self.build = build
             self.targetCPU = targetCPU
             self.swift = swift
             self.openssl = openssl
             self.libsodium = libsodium
+            self.metrics = metrics
         }
 
         /// The facts of this process's own build.
@@ -81,6 +101,7 @@ public enum WorkerProtocol {
             [
                 "build": build, "target_cpu": targetCPU, "swift": swift, "openssl": openssl,
                 "libsodium": libsodium,
+                "metrics": Metric.allCases.filter(metrics.contains).map(\.rawValue).joined(separator: " "),
             ]
         }
     }
@@ -101,9 +122,12 @@ public enum WorkerProtocol {
             values[key] = parts.count == 2 ? parts[1] : ""
         }
         guard let build = values["build"], let targetCPU = values["target_cpu"] else { return nil }
+        let metrics = (values["metrics"] ?? Metric.time.rawValue).split(separator: " ").compactMap {
+            Metric(rawValue: String($0))
+        }
         return BuildFacts(
             build: build, targetCPU: targetCPU, swift: values["swift"] ?? "", openssl: values["openssl"] ?? "",
-            libsodium: values["libsodium"] ?? "")
+            libsodium: values["libsodium"] ?? "", metrics: Set(metrics))
     }
 
     /// How long a build may take to answer the handshake: far longer than any build needs, and
