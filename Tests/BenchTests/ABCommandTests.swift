@@ -25,7 +25,8 @@ struct ABCommandTests {
         let result = try bench(["ab", me] + Self.small + ["--output", output.path, "--format", "csv"])
         // The same build: never a regression; inconclusive (2) is allowed for a run this short.
         #expect(result.status == 0 || result.status == 2, "\(result.stderr)")
-        let lines = result.stdout.split(separator: "\r\n").map(String.init)
+        #expect(!result.stdout.utf8.contains(UInt8(ascii: "\r")))
+        let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("backend,operation,size,threads,baseline_ns_median") == true)
         #expect(
             lines.dropFirst().map { $0.split(separator: ",").prefix(3).joined(separator: ",") }
@@ -36,6 +37,10 @@ struct ABCommandTests {
                 "ab-baseline.csv", "ab-baseline.samples.csv", "ab-comparison.csv", "ab-current.csv",
                 "ab-current.samples.csv",
             ])
+        // The file is RFC 4180: CRLF, and otherwise what standard output showed.
+        let file = try String(contentsOf: output.appendingPathComponent("ab-comparison.csv"), encoding: .utf8)
+        #expect(file.replacingOccurrences(of: "\r\n", with: "\n") == result.stdout)
+        #expect(file.utf8.count(where: { $0 == UInt8(ascii: "\r") }) == 3)
         // Both builds' samples come in pairs of processes: the same count for each.
         let baseline = try ReportFiles.readSamples(at: output.appendingPathComponent("ab-baseline.samples.csv").path)
         let current = try ReportFiles.readSamples(at: output.appendingPathComponent("ab-current.samples.csv").path)

@@ -48,7 +48,9 @@ struct CompareCommandTests {
         let faster = try Self.write(SyntheticRun.report(scale: [Self.target: 0.90]), "faster", in: directory)
         let result = try bench(["compare", base, faster, "--format", "csv"])
         #expect(result.status == 0)
-        let rows = result.stdout.split(separator: "\r\n").dropFirst()
+        // Standard output's CSV ends its lines in LF, so that awk's last field is the verdict's.
+        #expect(!result.stdout.utf8.contains(UInt8(ascii: "\r")))
+        let rows = result.stdout.split(separator: "\n").dropFirst()
         #expect(
             rows.filter { $0.hasSuffix(",improved,time,,") }.map {
                 $0.split(separator: ",").prefix(3).joined(separator: ",")
@@ -141,6 +143,10 @@ struct CompareCommandTests {
         let history = try bench(["history", "--output", "out", "--chart", "out/history.svg"], in: directory)
         #expect(history.status == 0)
         #expect(history.stdout.split(separator: "\n").filter { $0.hasPrefix("random") }.count == 2)
+        let csv = try bench(["history", "--output", "out", "--format", "csv"], in: directory)
+        #expect(csv.status == 0)
+        #expect(!csv.stdout.utf8.contains(UInt8(ascii: "\r")))
+        #expect(csv.stdout.split(separator: "\n").count == 3)
         let chart = try String(contentsOf: directory.appendingPathComponent("out/history.svg"), encoding: .utf8)
         #expect(chart.contains("<polyline"))
         #expect(try listing(directory.appendingPathComponent("out")).contains("latest.svg"))

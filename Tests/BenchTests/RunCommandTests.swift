@@ -94,7 +94,11 @@ struct RunCommandTests {
             #expect(lines.count == 4)
             #expect(lines[1].hasPrefix("| --- |"))
         default:
-            #expect(result.stdout.split(separator: "\r\n").count == 3)
+            // LF on standard output; the report files keep RFC 4180's CRLF.
+            #expect(!result.stdout.utf8.contains(UInt8(ascii: "\r")))
+            #expect(result.stdout.split(separator: "\n").count == 3)
+            let file = try String(contentsOf: directory.appendingPathComponent("out/latest.csv"), encoding: .utf8)
+            #expect(file.utf8.count(where: { $0 == UInt8(ascii: "\r") }) == 3)
         }
     }
 

@@ -24,6 +24,18 @@ struct CSVTests {
         #expect(table.records.map(\.line) == [2, 3, 5, 7])
     }
 
+    @Test("LF line ends, for standard output: the same records, round trip included")
+    func lineFeeds() throws {
+        let header = ["name", "note"]
+        let records = [["crlf\r\ninside", "x"], ["", ""], ["plain", "y"]]
+        let lf = CSV.encode(header: header, records: records, lineEnding: .lf)
+        #expect(lf == "name,note\n\"crlf\r\ninside\",x\n,\nplain,y\n")
+        #expect(try CSVTests.parse(lf).records.map(\.fields) == records)
+        #expect(CSV.encodeRecord([""], lineEnding: .lf) == "\"\"\n")
+        // Only the records' ends differ from the file form; a CR inside a field stays.
+        #expect(CSV.encode(header: header, records: records) == "name,note\r\n\"crlf\r\ninside\",x\r\n,\r\nplain,y\r\n")
+    }
+
     @Test("A record of one empty field survives a round trip (found by FuzzCSV)")
     func loneEmptyField() throws {
         // The fuzzer's input: a one-column file whose records are quoted empty fields. Written

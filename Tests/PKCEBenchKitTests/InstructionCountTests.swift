@@ -62,7 +62,8 @@ struct InstructionCountTests {
         #expect(comparison.cases.allSatisfy { $0.method == .instructions && $0.pValue == nil })
         #expect(comparison.status == .regression)
         let csv = ComparisonFormatter.render(comparison, as: .csv)
-        #expect(csv.contains(",regressed,instructions,100000.000,100200.000\r\n"))
+        #expect(csv.contains(",regressed,instructions,100000.000,100200.000\n"))
+        #expect(!csv.utf8.contains(UInt8(ascii: "\r")))
         #expect(ComparisonFormatter.render(comparison, as: .table).contains("(threshold 0.1%, instruction counts)"))
         #expect(Metric.instructions.defaultThreshold == 0.1)
     }

@@ -16,8 +16,7 @@ public enum ComparisonFormatter {
     public static func render(_ comparison: Comparison, as format: OutputFormat) -> String {
         switch format {
         case .csv:
-            return CSV.encode(
-                header: columnNames, records: comparison.cases.map { fields($0, metric: comparison.metric) })
+            return csv(comparison, lineEnding: .lf)
         case .json:
             return json(comparison)
         case .table, .markdown:
@@ -178,6 +177,14 @@ public enum ComparisonFormatter {
             try container.encode(baselineInstructions, forKey: .baselineInstructions)
             try container.encode(currentInstructions, forKey: .currentInstructions)
         }
+    }
+
+    /// The comparison as CSV, one row per case under ``columnNames``: LF for standard output,
+    /// CRLF for a file (`ab-comparison.csv`).
+    public static func csv(_ comparison: Comparison, lineEnding: CSV.LineEnding) -> String {
+        CSV.encode(
+            header: columnNames, records: comparison.cases.map { fields($0, metric: comparison.metric) },
+            lineEnding: lineEnding)
     }
 
     private static func json(_ comparison: Comparison) -> String {

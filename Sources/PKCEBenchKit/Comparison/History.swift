@@ -71,7 +71,7 @@ public enum HistoryFormatter {
                         point.nsMin.map { ReportSchema.format($0, decimals: 3) } ?? "",
                         point.change.map { ReportSchema.format($0 * 100, decimals: 2) } ?? "",
                     ]
-                })
+                }, lineEnding: .lf)
         case .json:
             return encodeJSON(
                 rows.map { key, point in

@@ -37,20 +37,28 @@ public struct CSVError: Error, Sendable, Equatable, CustomStringConvertible {
 /// and column. Lines may end in CRLF or LF; empty lines are skipped. (yaslab/CSV.swift accepts
 /// malformed quoting silently and reports no positions, which is why this reader exists.)
 public enum CSV {
-    /// Encodes one record, ending in CRLF.
+    /// How a record ends.
+    public enum LineEnding: String, Sendable {
+        /// CRLF, as RFC 4180 has it: every file this package writes.
+        case crlf = "\r\n"
+        /// LF: everything written to standard output, for `awk`, `cut` and `grep`.
+        case lf = "\n"
+    }
+
+    /// Encodes one record, ending in `lineEnding` (CRLF unless told).
     ///
     /// A field is quoted when it contains a comma, a double quote, CR or LF, or starts or ends
     /// with a space, and when it is the only field of its record and empty; double quotes in it
     /// are doubled.
-    public static func encodeRecord(_ fields: [String]) -> String {
+    public static func encodeRecord(_ fields: [String], lineEnding: LineEnding = .crlf) -> String {
         // A record of one empty field would be an empty line, which readers skip: quote it.
-        if fields == [""] { return "\"\"\r\n" }
-        return fields.map(encodeField).joined(separator: ",") + "\r\n"
+        if fields == [""] { return "\"\"" + lineEnding.rawValue }
+        return fields.map(encodeField).joined(separator: ",") + lineEnding.rawValue
     }
 
-    /// Encodes a header and records.
-    public static func encode(header: [String], records: [[String]]) -> String {
-        ([header] + records).map(encodeRecord).joined()
+    /// Encodes a header and records, each ending in `lineEnding` (CRLF unless told).
+    public static func encode(header: [String], records: [[String]], lineEnding: LineEnding = .crlf) -> String {
+        ([header] + records).map { encodeRecord($0, lineEnding: lineEnding) }.joined()
     }
 
     /// Works on UTF-8 bytes, as the reader does. A `Character` would not do: a quote followed by a

@@ -4,7 +4,7 @@ import Foundation
 public enum OutputFormat: String, CaseIterable, Sendable {
     /// Aligned columns for a terminal.
     case table
-    /// The same CSV as the report files.
+    /// The same CSV as the report files, with LF line ends (the files have RFC 4180's CRLF).
     case csv
     /// An array of objects, one per row, keyed by the CSV column names.
     case json
@@ -22,7 +22,7 @@ public enum SummaryFormatter {
         let rows = rows.sorted { $0.key < $1.key }
         switch format {
         case .csv:
-            return ReportSchema.encode(rows, columns: ReportSchema.summary)
+            return ReportSchema.encode(rows, columns: ReportSchema.summary, lineEnding: .lf)
         case .json:
             return json(rows)
         case .table, .markdown:

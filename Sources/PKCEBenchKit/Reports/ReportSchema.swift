@@ -155,14 +155,17 @@ public enum ReportSchema {
 
     // MARK: - Reading and writing
 
-    /// Encodes rows as CSV with a header.
-    static func encode<Row>(_ rows: [Row], columns: [Column<Row>]) -> String {
-        CSV.encodeRecord(columns.map(\.name)) + encodeRecords(rows, columns: columns)
+    /// Encodes rows as CSV with a header, each line ending in `lineEnding` (CRLF, as in files, unless told).
+    static func encode<Row>(_ rows: [Row], columns: [Column<Row>], lineEnding: CSV.LineEnding = .crlf) -> String {
+        CSV.encodeRecord(columns.map(\.name), lineEnding: lineEnding)
+            + encodeRecords(rows, columns: columns, lineEnding: lineEnding)
     }
 
     /// Encodes rows as CSV records without a header, for appending.
-    static func encodeRecords<Row>(_ rows: [Row], columns: [Column<Row>]) -> String {
-        rows.map { row in CSV.encodeRecord(columns.map { $0.encode(row) }) }.joined()
+    static func encodeRecords<Row>(_ rows: [Row], columns: [Column<Row>], lineEnding: CSV.LineEnding = .crlf)
+        -> String
+    {
+        rows.map { row in CSV.encodeRecord(columns.map { $0.encode(row) }, lineEnding: lineEnding) }.joined()
     }
 
     /// Decodes a table's records into rows.

@@ -180,7 +180,7 @@ public struct ABRunner {
                     at: output.samplesURL(of: summary))
             }
             try files.stage(
-                ComparisonFormatter.render(comparison, as: .csv),
+                ComparisonFormatter.csv(comparison, lineEnding: .crlf),
                 at: output.url.appendingPathComponent(Files.comparison))
             try files.commit()
         }
