@@ -18,6 +18,7 @@ struct Bench: ParsableCommand {
             70 a backend failed its correctness check or failed during the run; \
             73 cannot write output; 130/143 interrupted by SIGINT/SIGTERM.
             """,
+        version: BenchVersion.description,
         subcommands: [
             Run.self, Compare.self, AB.self, Baseline.self, History.self, List.self, Overhead.self, Worker.self,
         ],

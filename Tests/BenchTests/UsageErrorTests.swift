@@ -1,4 +1,5 @@
 import Foundation
+import PKCEBenchKit
 import PKCEBenchTestSupport
 import Testing
 
@@ -119,5 +120,18 @@ struct UsageErrorTests {
         ] {
             #expect(run.stdout.contains(option), "run --help lacks \(option)")
         }
+    }
+
+    @Test("--version prints one line: the release, the build, the worker protocol and report schema; exit 0")
+    func version() throws {
+        let result = try bench(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        let expected =
+            "bench \(BenchVersion.release) (\(BuildConfiguration.current) build for \(BuildConfiguration.targetCPU), "
+            + "Swift "
+        #expect(result.stdout.hasPrefix(expected), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("; worker protocol \(WorkerProtocol.version), report schema 1)\n"))
+        #expect(result.stdout.split(separator: "\n").count == 1)
     }
 }
