@@ -27,7 +27,9 @@ struct AB: ParsableCommand {
             With --metric instructions, each build's worker counts every case's instructions per \
             operation under Callgrind instead, one build after the other (counts repeat exactly, \
             so there is nothing to pair); a case regressed when its count grew by --threshold \
-            percent (default 0.1) or more.
+            percent (default 0.1) or more. The sampling options (--samples, --sample-time, \
+            --warmup, --processes, --quick) and --alpha do not apply then; 64 for --threads above 1 \
+            or an AVX-512 build on either side, 69 without valgrind.
             """)
 
     @Argument(

@@ -61,7 +61,8 @@ struct Worker: ParsableCommand {
             }
         }
         if countInstructions {
-            // Started by bench under Callgrind, after its correctness gate (or with --check).
+            // Under Callgrind, started by bench after its correctness gate; or natively with
+            // --check, to check a bench ab baseline first.
             return try InstructionCounter.runCountedCalls(cases, reportPath: report ?? "")
         }
         var sampler = Sampler(

@@ -48,7 +48,7 @@ struct CompareCommandTests {
         let faster = try Self.write(SyntheticRun.report(scale: [Self.target: 0.90]), "faster", in: directory)
         let result = try bench(["compare", base, faster, "--format", "csv"])
         #expect(result.status == 0)
-        // Standard output's CSV ends its lines in LF, so that awk's last field is the verdict's.
+        // Standard output's CSV ends its lines in LF: no line tool sees a stray carriage return.
         #expect(!result.stdout.utf8.contains(UInt8(ascii: "\r")))
         let rows = result.stdout.split(separator: "\n").dropFirst()
         #expect(

@@ -122,7 +122,7 @@ struct MetricCommandTests {
         #expect(result.status == 65)
         #expect(
             result.stderrLines == [
-                "bench: \(fake): cannot count instructions: it was built before bench --metric instructions"
+                "bench: \(fake): cannot count instructions: its handshake offers no instructions metric (a build from before bench ab --metric instructions)"
             ])
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))
     }

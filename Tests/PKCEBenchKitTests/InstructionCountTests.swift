@@ -125,7 +125,8 @@ struct InstructionCountTests {
     @Test("A handshake names the metrics its build's workers can measure; an older one, time only")
     func handshakeMetrics() throws {
         let facts = WorkerProtocol.BuildFacts(
-            build: "release", targetCPU: "x86-64", swift: "6.3.1", openssl: "OpenSSL 3", libsodium: "1.0.18")
+            build: "release", targetCPU: "x86-64", swift: "6.3.1", openssl: "OpenSSL 3", libsodium: "1.0.18",
+            metrics: [.time, .instructions])
         let handshake = WorkerProtocol.handshake(for: facts)
         #expect(handshake.split(separator: "\n").contains("metrics time instructions"))
         #expect(WorkerProtocol.parse(handshake: handshake) == facts)
@@ -141,5 +142,26 @@ struct InstructionCountTests {
                 "worker", "--count-instructions", "--report", "/tmp/a.json", "--check", "--threads", "1",
                 "--backend", "swift", "--operation", "sha256", "--size", "64",
             ])
+    }
+
+    @Test("A failed case of a counted run is a counted run's row: compared as failed, never as mixed metrics (65)")
+    func failedCountedCase() throws {
+        let environment = sampleReport(runID: "now").environment
+        let report = RunReport(
+            environment: environment,
+            measurements: [
+                .counted(Self.keys[0], iterations: 100, instructionsPerOperation: 1000),
+                .failed(Self.keys[1], reason: "its count did not grow", metric: .instructions),
+            ])
+        #expect(report.summaries.map(\.metric) == [.instructions, .instructions])
+        let current = RunData(name: "now", summaries: report.summaries, samples: report.samples)
+        let baseline = Self.countedRun("base", [Self.keys[0]: 1000, Self.keys[1]: 2000])
+        let comparison = try Comparison(baseline: baseline, current: current)
+        #expect(comparison.metric == .instructions)
+        #expect(comparison.cases.map(\.verdict) == [.unchanged, .failedInCurrent])
+        #expect(comparison.status == .regression)
+        // Read back from its file, the failed row still says what its run measured.
+        let back = try ReportFiles.summaries(from: Array(ReportFiles.encodeSummary(report.summaries).utf8), path: "x")
+        #expect(back.map(\.metric) == [.instructions, .instructions])
     }
 }

@@ -4,10 +4,13 @@ public enum BenchVersion {
     /// The release of PKCEBench this build belongs to.
     public static let release = "0.1.0"
 
-    /// One line: `bench 0.1.0 (release build for x86-64, Swift 6.3.1; worker protocol 1, report schema 1)`.
+    /// One line: `bench 0.1.0 (release build for x86-64, Swift 6.3; worker protocol 1, report schema 1)`.
+    ///
+    /// Only facts fixed at compile time: argument-parser builds this in every process, the
+    /// workers under Callgrind included, whose heap must not depend on running `swiftc --version`.
     public static var description: String {
         "bench \(release) (\(BuildConfiguration.current) build for \(BuildConfiguration.targetCPU), Swift "
-            + "\(SwiftVersion.current); worker protocol \(WorkerProtocol.version), report schema "
+            + "\(SwiftVersion.majorMinor); worker protocol \(WorkerProtocol.version), report schema "
             + "\(ReportSchema.version))"
     }
 }

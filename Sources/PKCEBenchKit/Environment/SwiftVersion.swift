@@ -17,7 +17,8 @@ enum SwiftVersion {
         return version == compiledWith || version.hasPrefix(compiledWith + ".") ? version : compiledWith
     }()
 
-    private static var majorMinor: String {
+    /// The major and minor version, from the compiler itself: nothing is run to find it.
+    static var majorMinor: String {
         #if compiler(>=7.0)
         "7.0+"
         #elseif compiler(>=6.5)

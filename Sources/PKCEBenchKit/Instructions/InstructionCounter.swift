@@ -14,8 +14,9 @@ import Musl
 /// collection off (`--collect-atstart=no`) and toggled on only inside one function,
 /// `PKCEBenchKit_countedLoop`, which runs a case's loop (`--toggle-collect`); Callgrind writes a
 /// profile each time that function returns (`--dump-after`). Start-up, the Swift runtime, the
-/// preparation of inputs and a warm-up call are never counted, and the correctness gate runs in
-/// `bench` itself, outside Valgrind.
+/// preparation of inputs and a warm-up call are never counted, and the correctness gate runs
+/// outside Valgrind: in `bench` itself for its own build, in a native worker for `bench ab`'s
+/// baseline.
 ///
 /// Valgrind 3.19 cannot read the DWARF 5 debug information of a Swift 6 build ("Possibly
 /// corrupted debuginfo file … Giving up"), so Callgrind runs a copy of the worker's executable
@@ -193,7 +194,7 @@ public struct InstructionCounter {
             totals = totals.dropFirst(counted.calls)
             guard let benchmark = cases.first(where: { $0.key.description == counted.key }) else { continue }
             if let failure = counted.failure {
-                counts[counted.key] = .failed(benchmark.key, reason: failure)
+                counts[counted.key] = .failed(benchmark.key, reason: failure, metric: .instructions)
                 continue
             }
             let (short, long) = (mine[mine.startIndex], mine[mine.startIndex + 1])
@@ -202,7 +203,9 @@ public struct InstructionCounter {
                 ? .counted(
                     benchmark.key, iterations: counted.iterations,
                     instructionsPerOperation: Double(long - short) / Double(counted.iterations))
-                : .failed(benchmark.key, reason: "its count did not grow with its iterations (\(short), \(long))")
+                : .failed(
+                    benchmark.key, reason: "its count did not grow with its iterations (\(short), \(long))",
+                    metric: .instructions)
         }
         return (cases.compactMap { counts[$0.key.description] }, account.cpuFlags)
     }
@@ -235,7 +238,7 @@ public struct InstructionCounter {
 
     // MARK: - In the worker, under Callgrind
 
-    /// What the worker did, for ``measure(_:selection:)`` to match with Callgrind's profiles.
+    /// What the worker did, for ``measure(_:selection:check:)`` to match with Callgrind's profiles.
     struct CountedCalls: Codable {
         struct Case: Codable {
             /// The case, as ``CaseKey/description`` names it.
@@ -252,7 +255,7 @@ public struct InstructionCounter {
         var cases: [Case]
     }
 
-    /// Runs each case's counted calls, to be run under Callgrind as ``measure(_:selection:)`` starts it, and
+    /// Runs each case's counted calls, to be run under Callgrind as ``measure(_:selection:check:)`` starts it, and
     /// writes the account of them to `reportPath`.
     ///
     /// Each case is prepared and warmed up with N uncounted iterations (first calls fill caches,

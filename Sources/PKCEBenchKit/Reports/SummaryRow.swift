@@ -106,11 +106,11 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
         iterations = measurement.iterations
         samples = measurement.nanosecondsPerOperation.count
         allocsPerOp = measurement.allocationsPerOperation
+        metric = measurement.metric
         if let failure = measurement.failure {
             status = Self.failed
             error = failure
         } else if let instructions = measurement.instructionsPerOperation {
-            metric = .instructions
             instructionsPerOp = instructions
         } else if let statistics = Statistics(measurement.nanosecondsPerOperation) {
             nsMedian = statistics.median

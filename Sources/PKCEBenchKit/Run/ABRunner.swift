@@ -93,7 +93,7 @@ public struct ABRunner {
         public static let baseline = "ab-baseline.csv"
         /// This build's summary; its samples go beside it.
         public static let current = "ab-current.csv"
-        /// The comparison, one row per case, as `--format csv` prints it.
+        /// The comparison, one row per case, as `--format csv` prints it (with CRLF line ends).
         public static let comparison = "ab-comparison.csv"
     }
 
@@ -120,7 +120,9 @@ public struct ABRunner {
         if instructionCounter != nil {
             guard baselineFacts.metrics.contains(.instructions) else {
                 throw .malformed(
-                    baselineExecutable, "cannot count instructions: it was built before bench --metric instructions")
+                    baselineExecutable,
+                    "cannot count instructions: its handshake offers no instructions metric "
+                        + "(a build from before bench ab --metric instructions)")
             }
             try InstructionCounter.requireCountable(targetCPU: baselineFacts.targetCPU, of: baselineExecutable)
         }

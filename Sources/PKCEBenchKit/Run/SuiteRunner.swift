@@ -90,7 +90,10 @@ public struct SuiteRunner {
         }
         let passed = cases.filter { gateFailures[$0.backend.name] == nil }
         var measurements: [CaseMeasurement]
-        if let instructionCounter {
+        if passed.isEmpty {
+            // Nothing passed the gate: nothing to measure, and an empty selection would mean all.
+            measurements = []
+        } else if let instructionCounter {
             progress.note("counting the instructions of \(passed.count) case(s) under Callgrind")
             (measurements, environment.cpuFlags) = try instructionCounter.measure(
                 passed, selection: narrowed(selection, to: passed))
@@ -99,7 +102,10 @@ public struct SuiteRunner {
         }
         progress.finish()
         measurements += cases.compactMap { benchmark in
-            gateFailures[benchmark.backend.name].map { CaseMeasurement.failed(benchmark.key, reason: $0) }
+            gateFailures[benchmark.backend.name].map {
+                CaseMeasurement.failed(
+                    benchmark.key, reason: $0, metric: instructionCounter == nil ? .time : .instructions)
+            }
         }
         let report = RunReport(environment: environment, measurements: measurements)
 

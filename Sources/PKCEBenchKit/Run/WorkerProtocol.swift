@@ -24,7 +24,9 @@ import Musl
 public enum WorkerProtocol {
     /// The version of the contract. 1: the options `--process --of --report --serve --check
     /// --samples --sample-time --warmup --threads --backend --operation --size`, reports of report
-    /// schema 1, and the lines of ``serve(_:readLine:write:)``.
+    /// schema 1, and the lines of ``serve(_:readLine:write:)``; since, compatibly, the handshake's
+    /// `metrics` line and `--count-instructions` with its JSON account (a build whose handshake
+    /// lacks the line has neither).
     public static let version = 1
 
     /// The options of a worker's command line that name its cases and the length of its samples:
@@ -79,8 +81,7 @@ public enum WorkerProtocol {
 
         /// Creates facts from known values.
         public init(
-            build: String, targetCPU: String, swift: String, openssl: String, libsodium: String,
-            metrics: Set<Metric> = Set(Metric.allCases)
+            build: String, targetCPU: String, swift: String, openssl: String, libsodium: String, metrics: Set<Metric>
         ) {
             self.build = build
             self.targetCPU = targetCPU
@@ -94,7 +95,8 @@ public enum WorkerProtocol {
         public static func current(libraryVersions: [String: String]) -> BuildFacts {
             BuildFacts(
                 build: BuildConfiguration.current, targetCPU: BuildConfiguration.targetCPU, swift: SwiftVersion.current,
-                openssl: libraryVersions["openssl"] ?? "none", libsodium: libraryVersions["sodium"] ?? "none")
+                openssl: libraryVersions["openssl"] ?? "none", libsodium: libraryVersions["sodium"] ?? "none",
+                metrics: Set(Metric.allCases))
         }
 
         fileprivate var fields: KeyValuePairs<String, String> {

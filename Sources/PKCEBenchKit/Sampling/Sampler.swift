@@ -31,6 +31,9 @@ public struct CaseMeasurement: Sendable {
     public private(set) var instructionsPerOperation: Double?
     /// The iterations of the shorter of the two counted calls, when the case was counted.
     public private(set) var countedIterations: Int?
+    /// What was measured, or would have been had the case not failed: a failed case of a counted
+    /// run is still a row of that run.
+    public private(set) var metric = Metric.time
 
     /// A case with its samples, or a failure.
     public init(key: CaseKey, samples: [Sample], failure: String?) {
@@ -45,6 +48,7 @@ public struct CaseMeasurement: Sendable {
         var measurement = CaseMeasurement(key: key, samples: [], failure: nil)
         measurement.instructionsPerOperation = instructionsPerOperation
         measurement.countedIterations = iterations
+        measurement.metric = .instructions
         return measurement
     }
 
@@ -56,9 +60,11 @@ public struct CaseMeasurement: Sendable {
             failure: failure)
     }
 
-    /// A case that was not measured, and why.
-    public static func failed(_ key: CaseKey, reason: String) -> CaseMeasurement {
-        CaseMeasurement(key: key, samples: [], failure: reason)
+    /// A case that was not measured, and why, in a run that measures `metric`.
+    public static func failed(_ key: CaseKey, reason: String, metric: Metric = .time) -> CaseMeasurement {
+        var measurement = CaseMeasurement(key: key, samples: [], failure: reason)
+        measurement.metric = metric
+        return measurement
     }
 
     /// Nanoseconds per operation of each sample, in the order taken.
