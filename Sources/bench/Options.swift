@@ -29,11 +29,7 @@ struct CaseFilterOptions: ParsableArguments {
     func selection(threads: Int = 1) throws(BenchError) -> Selection {
         var operations: [BenchmarkOperation] = []
         for name in split(operationNames) {
-            guard let operation = BenchmarkOperation(rawValue: name) else {
-                let valid = BenchmarkOperation.allCases.map(\.rawValue).joined(separator: ", ")
-                throw BenchError(.usage, "unknown operation '\(name)'; valid operations: \(valid)")
-            }
-            operations.append(operation)
+            operations.append(try named(name, kind: "operation"))
         }
         var sizes: [Int] = []
         for value in split(sizeValues) {
@@ -158,11 +154,7 @@ struct MetricOptions: ParsableArguments {
 
     /// The metric, checked.
     func metric() throws(BenchError) -> Metric {
-        guard let metric = Metric(rawValue: name) else {
-            let valid = Metric.allCases.map(\.rawValue).joined(separator: ", ")
-            throw BenchError(.usage, "unknown metric '\(name)'; valid metrics: \(valid)")
-        }
-        return metric
+        try named(name, kind: "metric")
     }
 }
 
@@ -183,11 +175,7 @@ struct FormatOptions: ParsableArguments {
 
     /// The output format, checked.
     func format() throws(BenchError) -> OutputFormat {
-        guard let format = OutputFormat(rawValue: name) else {
-            let valid = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
-            throw BenchError(.usage, "unknown format '\(name)'; valid formats: \(valid)")
-        }
-        return format
+        try named(name, kind: "format")
     }
 }
 
@@ -220,6 +208,17 @@ struct CriteriaOptions: ParsableArguments {
         }
         return ComparisonCriteria(threshold: threshold / 100, alpha: alpha)
     }
+}
+
+/// The value called `name`, or a usage error that lists the valid names: `unknown metric
+/// 'cycles'; valid metrics: time, instructions`.
+func named<Value: CaseIterable & RawRepresentable>(_ name: String, kind: String) throws(BenchError) -> Value
+where Value.RawValue == String {
+    guard let value = Value(rawValue: name) else {
+        let valid = Value.allCases.map(\.rawValue).joined(separator: ", ")
+        throw BenchError(.usage, "unknown \(kind) '\(name)'; valid \(kind)s: \(valid)")
+    }
+    return value
 }
 
 /// Runs `body`, turning a ``BenchError`` into the `ValidationError` argument-parser reports as a

@@ -138,8 +138,8 @@ struct InstructionCountTests {
     func countingArguments() {
         let selection = Selection(backends: ["swift"], operations: [.sha256], sizes: [64])
         #expect(
-            WorkerProtocol.countingArguments(selection: selection, reportPath: "/tmp/a.json", check: true) == [
-                "worker", "--count-instructions", "--report", "/tmp/a.json", "--check", "--threads", "1",
+            WorkerProtocol.countingArguments(selection: selection, reportPath: "account.json", check: true) == [
+                "worker", "--count-instructions", "--report", "account.json", "--check", "--threads", "1",
                 "--backend", "swift", "--operation", "sha256", "--size", "64",
             ])
     }

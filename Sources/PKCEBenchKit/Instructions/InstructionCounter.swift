@@ -119,12 +119,7 @@ public struct InstructionCounter {
     public func measure(_ cases: [BenchmarkCase], selection: Selection, check: Bool = false) throws(BenchError) -> (
         measurements: [CaseMeasurement], cpuFlags: String
     ) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkcebench-\(UUID().uuidString)")
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .cannotWrite(directory.path, "cannot create a directory for Callgrind's profiles")
-        }
+        let directory = try makeScratchDirectory(for: "Callgrind's profiles")
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let reportPath = directory.appendingPathComponent("counted.json").path

@@ -60,12 +60,7 @@ public struct MeasuringProcesses {
     ) throws(BenchError) -> [CaseMeasurement] {
         guard !cases.isEmpty else { return [] }
         let processes = max(1, min(count, plan.samples / 2))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkcebench-\(UUID().uuidString)")
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .cannotWrite(directory.path, "cannot create a directory for the measuring processes")
-        }
+        let directory = try makeScratchDirectory(for: "the measuring processes")
         defer { try? FileManager.default.removeItem(at: directory) }
 
         var parts: [CaseKey: [CaseMeasurement]] = [:]
