@@ -27,8 +27,9 @@ let benchmarks: @Sendable () -> Void = {
         fatalError("a backend cannot be set up: \(error)")
     }
     for benchmarkCase in Selection().cases(from: backends) {
-        let name = [benchmarkCase.operation.rawValue, benchmarkCase.backend.name, String(benchmarkCase.size)]
-            .joined(separator: ".")
+        // The case's one name, as bench's reports and `bench list` give it: `challenge/sodium/43`
+        // (package-benchmark writes it as `challenge_sodium_43` in threshold file names).
+        let name = benchmarkCase.key.description
         // Correctness before speed, as in `bench`: a backend that gives a wrong answer is not timed.
         let loop: CaseLoop
         do {

@@ -30,11 +30,7 @@ struct History: ParsableCommand {
             throw BenchError(.missingInput, "\(path): no such file; every run of bench appends to it")
         }
         let rows = try ReportFiles.readHistory(at: path)
-        let trends = HistoryTrend.trends(rows, lastRuns: last) { key in
-            (selection.backends.isEmpty || selection.backends.contains(key.backend))
-                && (selection.operations.isEmpty || selection.operations.contains(key.operation))
-                && (selection.sizes.isEmpty || selection.sizes.contains(key.size))
-        }
+        let trends = HistoryTrend.trends(rows, lastRuns: last, include: selection.rowMatcher())
         if let chart {
             let charted = Set(trends.map(\.key))
             let runs = Set(trends.flatMap { $0.points.map(\.runID) })

@@ -4,16 +4,14 @@ import PKCEBenchKit
 
 /// `bench list`: the cases a run with the same options would measure.
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the cases the options select, one per line.")
+    static let configuration = CommandConfiguration(abstract: "Print the names of the cases the options select, one per line: operation/backend/size, with ×THREADS above one thread.")
 
     @OptionGroup var selection: SelectionOptions
 
     func run() throws {
         let available = allBackendNames.map(ListedBackend.init)
         for benchmark in try selection.selection().cases(from: available) {
-            print(
-                "\(benchmark.operation.rawValue) \(benchmark.backend.name) \(benchmark.size) \(benchmark.operation.sizeUnit) \(benchmark.threads) thread(s)"
-            )
+            print(benchmark.key)
         }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import PKCEBackends
 import PKCEBenchKit
 
-/// `--backend`, `--operation`, `--size`: which cases a command is about.
+/// `--backend`, `--operation`, `--size`, `--filter`, `--skip`: which cases a command is about.
 struct CaseFilterOptions: ParsableArguments {
     @Option(
         name: .customLong("backend"), parsing: .singleValue,
@@ -19,11 +19,24 @@ struct CaseFilterOptions: ParsableArguments {
     @Option(
         name: .customLong("size"), parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
-            "Sizes for every selected operation, repeated or comma-separated: the verifier length in characters (43-128) for verifier, challenge, challenge-batch and verify; bytes for sha256 and random.",
+            "Sizes, repeated or comma-separated: SIZE for every selected operation, or OPERATION:SIZE for one (sha256:1024); the verifier length in characters (43-128) for verifier, challenge, challenge-batch and verify, bytes for sha256 and random.",
             discussion:
-                "Defaults: verifier 43,128; challenge 43,55,56,128; challenge-batch 43,128; verify 43; sha256 43,64,1024,16384; random 32."
+                "Defaults: verifier 43,128; challenge 43,55,56,128; challenge-batch 43,128; verify 43; sha256 43,64,1024,16384; random 32. Without --operation, sizes given only as OPERATION:SIZE select their operations alone."
         ))
     var sizeValues: [String] = []
+
+    @Option(
+        name: .customLong("filter"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Only cases whose name (operation/backend/size, as 'bench list' prints) contains a match of this regular expression; repeatable, any one matching.",
+            valueName: "regex"))
+    var filters: [String] = []
+
+    @Option(
+        name: .customLong("skip"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Leave out cases whose name contains a match of this regular expression; repeatable.", valueName: "regex"))
+    var skips: [String] = []
 
     /// The selection these options make with `threads`, checked.
     func selection(threads: Int = 1) throws(BenchError) -> Selection {
@@ -32,13 +45,22 @@ struct CaseFilterOptions: ParsableArguments {
             operations.append(try named(name, kind: "operation"))
         }
         var sizes: [Int] = []
+        var scopedSizes: [BenchmarkOperation: [Int]] = [:]
         for value in split(sizeValues) {
-            guard let size = Int(value) else {
-                throw BenchError(.usage, "size '\(value)' is not a whole number")
+            let parts = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard let size = parts.last.flatMap({ Int($0) }) else {
+                throw BenchError(.usage, "size '\(value)' is not a whole number, or OPERATION:SIZE")
             }
-            sizes.append(size)
+            if parts.count == 2 {
+                let operation: BenchmarkOperation = try named(parts[0], kind: "operation")
+                scopedSizes[operation, default: []].append(size)
+            } else {
+                sizes.append(size)
+            }
         }
-        let selection = Selection(backends: split(backendNames), operations: operations, sizes: sizes, threads: threads)
+        let selection = Selection(
+            backends: split(backendNames), operations: operations, sizes: sizes, scopedSizes: scopedSizes,
+            filters: filters, skips: skips, threads: threads)
         try selection.validate(available: allBackendNames)
         return selection
     }

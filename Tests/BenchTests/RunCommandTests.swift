@@ -102,18 +102,72 @@ struct RunCommandTests {
         }
     }
 
-    @Test("bench list prints the selected cases without measuring")
+    @Test("bench list prints the selected cases' names, one per line, without measuring")
     func list() throws {
         let result = try bench(["list", "--operation", "challenge", "--backend", "sodium"])
         #expect(result.status == 0)
-        #expect(
-            result.stdout == """
-                challenge sodium 43 characters 1 thread(s)
-                challenge sodium 55 characters 1 thread(s)
-                challenge sodium 56 characters 1 thread(s)
-                challenge sodium 128 characters 1 thread(s)
+        #expect(result.stdout == "challenge/sodium/43\nchallenge/sodium/55\nchallenge/sodium/56\nchallenge/sodium/128\n")
+        let threaded = try bench(["list", "--operation", "verify", "--backend", "swift", "--threads", "2"])
+        #expect(threaded.stdout == "verify/swift/43×2\n")
+    }
 
-                """)
+    @Test("--filter, --skip and --size OPERATION:SIZE select by name and per operation")
+    func selectByName() throws {
+        let scoped = try bench(["list", "--size", "sha256:1024", "--size", "challenge:43", "--backend", "openssl"])
+        #expect(scoped.status == 0, "stderr: \(scoped.stderr)")
+        #expect(scoped.stdout == "challenge/openssl/43\nsha256/openssl/1024\n")
+        let filtered = try bench(["list", "--filter", "^sha256/(swift|sodium)/", "--skip", "/16384$", "--skip", "/43$"])
+        #expect(filtered.stdout == "sha256/sodium/64\nsha256/swift/64\nsha256/sodium/1024\nsha256/swift/1024\n")
+        let either = try bench(["list", "--filter", "^random/", "--filter", "^verify/crypto"])
+        #expect(either.stdout == "verify/crypto/43\nrandom/openssl/32\nrandom/sodium/32\nrandom/swift/32\nrandom/crypto/32\n")
+        let pattern = try bench(["list", "--filter", "(unclosed"])
+        #expect(pattern.status == 64)
+        #expect(pattern.stderr.contains("--filter '(unclosed' is not a regular expression"), "stderr: \(pattern.stderr)")
+
+        // A run's workers get the same selection: the report holds exactly the listed cases.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try bench(
+            ["--quick", "--size", "sha256:100", "--size", "random:16", "--filter", "swift|sodium", "--skip", "random/sodium",
+             "--output", "out"], in: directory)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let rows = try ReportFiles.readSummary(at: directory.appendingPathComponent("out/latest.csv").path)
+        #expect(rows.map(\.key.description).sorted() == ["random/swift/16", "sha256/sodium/100", "sha256/swift/100"])
+    }
+
+    struct Misselection: Sendable, CustomTestStringConvertible {
+        let arguments: [String]
+        let message: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let misselections = [
+        Misselection(
+            arguments: ["--size", "1024"],
+            message:
+                "size 1024 is invalid for verifier: it takes 43 to 128 characters; scope a size to one operation with --size OPERATION:SIZE"
+        ),
+        Misselection(
+            arguments: ["--operation", "challenge", "--size", "sha256:64"],
+            message: "--size sha256:… names an operation that --operation does not select"),
+        Misselection(
+            arguments: ["--size", "hash:64"],
+            message: "unknown operation 'hash'; valid operations: verifier, challenge, challenge-batch, verify, sha256, random"),
+        Misselection(arguments: ["--size", "sha256:"], message: "size 'sha256:' is not a whole number, or OPERATION:SIZE"),
+        Misselection(
+            arguments: ["--filter", "nothing-is-called-this"],
+            message: "--filter and --skip leave no case to measure; 'bench list' shows the names"),
+        Misselection(
+            arguments: ["--skip", "."], message: "--filter and --skip leave no case to measure; 'bench list' shows the names"),
+    ]
+
+    @Test("A selection that cannot be made is a one-line usage error", arguments: misselections)
+    func misselected(case misselection: Misselection) throws {
+        for command in [["list"], [], ["history"]] {
+            let result = try bench(command + misselection.arguments)
+            #expect(result.status == 64)
+            #expect(result.stderr.contains(misselection.message), "stderr: \(result.stderr)")
+        }
     }
 
     @Test("--processes shares the samples out among that many processes", arguments: [1, 3])

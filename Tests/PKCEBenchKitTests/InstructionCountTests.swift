@@ -122,16 +122,19 @@ struct InstructionCountTests {
         }
     }
 
-    @Test("A handshake names the metrics its build's workers can measure; an older one, time only")
+    @Test("A handshake names the metrics and the selection options its build's workers take; an older one, time only and neither")
     func handshakeMetrics() throws {
         let facts = WorkerProtocol.BuildFacts(
             build: "release", targetCPU: "x86-64", swift: "6.3.1", openssl: "OpenSSL 3", libsodium: "1.0.18",
-            metrics: [.time, .instructions])
+            metrics: [.time, .instructions], selectsByName: true)
         let handshake = WorkerProtocol.handshake(for: facts)
         #expect(handshake.split(separator: "\n").contains("metrics time instructions"))
+        #expect(handshake.split(separator: "\n").contains("selects filter skip operation:size"))
         #expect(WorkerProtocol.parse(handshake: handshake) == facts)
-        let older = handshake.split(separator: "\n").filter { !$0.hasPrefix("metrics") }.joined(separator: "\n")
+        let older = handshake.split(separator: "\n").filter { !$0.hasPrefix("metrics") && !$0.hasPrefix("selects") }
+            .joined(separator: "\n")
         #expect(WorkerProtocol.parse(handshake: older)?.metrics == [.time])
+        #expect(WorkerProtocol.parse(handshake: older)?.selectsByName == false)
     }
 
     @Test("A counting worker's command line: the account's path, --check when asked, the selection")

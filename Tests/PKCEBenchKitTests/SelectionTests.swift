@@ -32,6 +32,33 @@ struct SelectionTests {
         #expect(Set(cases.map(\.key)).count == cases.count)
     }
 
+    @Test("A scoped size replaces its operation's sizes and, alone, selects its operation")
+    func scopedSizes() throws {
+        let backends: [any PKCEBackend] = [SwiftBackend()]
+        let alone = Selection(scopedSizes: [.sha256: [1024, 0], .challenge: [43]])
+        try alone.validate(available: Self.names)
+        #expect(alone.cases(from: backends).map(\.description) == ["challenge/swift/43", "sha256/swift/1024", "sha256/swift/0"])
+        let beside = Selection(operations: [.verify, .sha256], scopedSizes: [.sha256: [7]])
+        #expect(beside.cases(from: backends).map(\.description) == ["verify/swift/43", "sha256/swift/7"])
+        let withUnscoped = Selection(operations: [.verifier, .random], sizes: [64], scopedSizes: [.random: [8]])
+        #expect(withUnscoped.cases(from: backends).map(\.description) == ["verifier/swift/64", "random/swift/8"])
+    }
+
+    @Test("--filter admits names matching any filter, --skip removes names matching any skip")
+    func patterns() throws {
+        let selection = Selection(filters: ["^sha256/", "challenge-batch/.*/128"], skips: ["crypto", "/(43|64)$"])
+        try selection.validate(available: Self.names)
+        let names = selection.cases(from: [SwiftBackend(), WrongDigestBackend()]).map(\.description)
+        #expect(names.allSatisfy { $0.hasPrefix("sha256/") || $0.hasPrefix("challenge-batch/") })
+        #expect(names.contains("challenge-batch/swift/128") && names.contains("sha256/swift/1024"))
+        #expect(!names.contains { $0.hasSuffix("/43") || $0.hasSuffix("/64") })
+
+        let matches = selection.rowMatcher()
+        #expect(matches(CaseKey(backend: "swift", operation: .sha256, size: 1000, threads: 1)))
+        #expect(!matches(CaseKey(backend: "crypto", operation: .sha256, size: 1000, threads: 1)))
+        #expect(!matches(CaseKey(backend: "swift", operation: .challenge, size: 128, threads: 1)))
+    }
+
     struct Invalid: Sendable, CustomTestStringConvertible {
         let selection: Selection
         let message: String
@@ -53,7 +80,20 @@ struct SelectionTests {
             message: "size -1 is invalid for sha256: it takes 0 to 1048576 bytes"),
         Invalid(
             selection: Selection(sizes: [32]),
-            message: "size 32 is invalid for verifier: it takes 43 to 128 characters"),
+            message:
+                "size 32 is invalid for verifier: it takes 43 to 128 characters; scope a size to one operation with --size OPERATION:SIZE"
+        ),
+        Invalid(
+            selection: Selection(operations: [.challenge], sizes: [42], scopedSizes: [.challenge: [43]]),
+            message: "--size 42 applies to no operation: each selected operation has OPERATION:SIZE sizes"),
+        Invalid(
+            selection: Selection(scopedSizes: [.random: [0]]),
+            message: "size 0 is invalid for random: it takes 1 to 1048576 bytes"),
+        Invalid(
+            selection: Selection(operations: [.verify], scopedSizes: [.random: [1]]),
+            message: "--size random:… names an operation that --operation does not select"),
+        Invalid(
+            selection: Selection(skips: ["/"]), message: "--filter and --skip leave no case to measure; 'bench list' shows the names"),
         Invalid(selection: Selection(threads: 0), message: "--threads must be 1 to 256, not 0"),
         Invalid(selection: Selection(threads: 100_000), message: "--threads must be 1 to 256, not 100000"),
         Invalid(

@@ -117,6 +117,12 @@ public struct ABRunner {
                 "cannot compare \(baselineExecutable) (\(baselineFacts.build) build) with this \(currentFacts.build) "
                     + "build: figures of a debug build say nothing about a release build")
         }
+        if selection.usesPatternsOrScopedSizes && !baselineFacts.selectsByName {
+            throw BenchError(
+                .usage,
+                "\(baselineExecutable) predates --filter, --skip and --size OPERATION:SIZE; "
+                    + "select its cases with --backend, --operation and --size")
+        }
         if instructionCounter != nil {
             guard baselineFacts.metrics.contains(.instructions) else {
                 throw .malformed(

@@ -1,13 +1,24 @@
 import PKCE
 
-/// Which cases a run measures: the options `--backend`, `--operation`, `--size` and `--threads`.
+/// Which cases a run measures: the options `--backend`, `--operation`, `--size`, `--filter`,
+/// `--skip` and `--threads`.
+///
+/// A case's name is its ``CaseKey/description``, `operation/backend/size` (`challenge/sodium/43`),
+/// in every report, message and listing; `--filter` and `--skip` select by it.
 public struct Selection: Sendable, Equatable {
     /// Backend names; empty for all.
     public var backends: [String]
-    /// Operations; empty for all.
+    /// Operations; empty for all, or, when only scoped sizes are given, the operations they name.
     public var operations: [BenchmarkOperation]
-    /// Sizes for every selected operation; empty for each operation's defaults.
+    /// Sizes for every selected operation that ``scopedSizes`` does not name; empty for each
+    /// operation's defaults.
     public var sizes: [Int]
+    /// Sizes for one operation each (`--size sha256:1024`), in place of ``sizes`` and the defaults.
+    public var scopedSizes: [BenchmarkOperation: [Int]]
+    /// Regular expressions a case's name must match one of; empty for any name.
+    public var filters: [String]
+    /// Regular expressions a case's name must match none of.
+    public var skips: [String]
     /// Threads per case.
     public var threads: Int
 
@@ -19,58 +30,153 @@ public struct Selection: Sendable, Equatable {
     /// random, each thread holding its own buffers.
     public static let maximumInputBytes = 1 << 24
 
-    /// Creates a selection; a name or size given more than once counts once.
-    public init(backends: [String] = [], operations: [BenchmarkOperation] = [], sizes: [Int] = [], threads: Int = 1) {
+    /// Creates a selection; a name, size or pattern given more than once counts once.
+    public init(
+        backends: [String] = [], operations: [BenchmarkOperation] = [], sizes: [Int] = [],
+        scopedSizes: [BenchmarkOperation: [Int]] = [:], filters: [String] = [], skips: [String] = [],
+        threads: Int = 1
+    ) {
         // A name given twice selects its cases once: two rows for one case would make the report
         // one that no reader accepts.
         self.backends = backends.uniqued()
         self.operations = operations.uniqued()
         self.sizes = sizes.uniqued()
+        self.scopedSizes = scopedSizes.mapValues { $0.uniqued() }
+        self.filters = filters.uniqued()
+        self.skips = skips.uniqued()
         self.threads = threads
+    }
+
+    /// Whether the selection names cases in a way only builds with `--filter`, `--skip` and
+    /// `--size OPERATION:SIZE` understand.
+    public var usesPatternsOrScopedSizes: Bool {
+        !filters.isEmpty || !skips.isEmpty || !scopedSizes.isEmpty
+    }
+
+    /// The operations measured: those given, else those the scoped sizes name when no other size
+    /// is given, else all.
+    public var selectedOperations: [BenchmarkOperation] {
+        if !operations.isEmpty { return operations }
+        if !scopedSizes.isEmpty && sizes.isEmpty {
+            return BenchmarkOperation.allCases.filter { scopedSizes[$0] != nil }
+        }
+        return BenchmarkOperation.allCases
+    }
+
+    /// The sizes measured of `operation`.
+    public func sizes(of operation: BenchmarkOperation) -> [Int] {
+        scopedSizes[operation] ?? (sizes.isEmpty ? operation.defaultSizes : sizes)
     }
 
     /// Checks the selection against the backends there are.
     ///
     /// - Parameter available: The names of the backends that can be measured.
     /// - Throws: ``BenchError`` (64) naming the first unknown backend with the valid ones, a size
-    ///   an operation does not accept, or a thread count outside 1…``maximumThreads``.
+    ///   an operation does not accept, a scoped size of an operation not selected, a pattern that
+    ///   is not a regular expression, patterns that leave no case, or a thread count outside
+    ///   1…``maximumThreads``.
     public func validate(available: [String]) throws(BenchError) {
         for name in backends where !available.contains(name) {
             throw BenchError(
                 .usage, "unknown backend '\(name)'; valid backends: \(available.joined(separator: ", "))")
         }
-        for operation in operations.isEmpty ? BenchmarkOperation.allCases : operations {
-            for size in sizes where !operation.allowedSizes.contains(size) {
+        let selected = selectedOperations
+        for operation in BenchmarkOperation.allCases where scopedSizes[operation] != nil {
+            guard selected.contains(operation) else {
+                throw BenchError(
+                    .usage, "--size \(operation.rawValue):… names an operation that --operation does not select")
+            }
+        }
+        if let size = sizes.first, selected.allSatisfy({ scopedSizes[$0] != nil }) {
+            throw BenchError(
+                .usage, "--size \(size) applies to no operation: each selected operation has OPERATION:SIZE sizes")
+        }
+        for operation in selected {
+            for size in sizes(of: operation) where !operation.allowedSizes.contains(size) {
                 let range = operation.allowedSizes
+                let hint =
+                    scopedSizes[operation] == nil && selected.count > 1
+                    ? "; scope a size to one operation with --size OPERATION:SIZE" : ""
                 throw BenchError(
                     .usage,
                     "size \(size) is invalid for \(operation.rawValue): it takes \(range.lowerBound) to "
-                        + "\(range.upperBound) \(operation.sizeUnit)")
+                        + "\(range.upperBound) \(operation.sizeUnit)\(hint)")
             }
         }
         guard (1...Self.maximumThreads).contains(threads) else {
             throw BenchError(.usage, "--threads must be 1 to \(Self.maximumThreads), not \(threads)")
         }
-        let largest = sizes.max() ?? 0
-        if operations.isEmpty || operations.contains(where: \.reportsByteThroughput),
-            largest.multipliedReportingOverflow(by: threads).partialValue > Self.maximumInputBytes
-        {
+        let largest = selected.filter(\.reportsByteThroughput).flatMap(sizes(of:)).max() ?? 0
+        if largest.multipliedReportingOverflow(by: threads).partialValue > Self.maximumInputBytes {
             throw BenchError(
                 .usage,
                 "--size \(largest) on \(threads) threads is more than \(Self.maximumInputBytes >> 20) MiB of input; "
                     + "use fewer threads or a smaller size")
+        }
+        let patterns = try CasePatterns(filters: filters, skips: skips)
+        if !filters.isEmpty || !skips.isEmpty, keys(backends: available, patterns: patterns).isEmpty {
+            throw BenchError(.usage, "--filter and --skip leave no case to measure; 'bench list' shows the names")
         }
     }
 
     /// The selected cases, in report order.
     ///
     /// - Parameter available: The backends to choose from, in their canonical order.
+    /// - Precondition: The selection passed ``validate(available:)``.
     public func cases(from available: [any PKCEBackend]) -> [BenchmarkCase] {
-        let chosen = available.filter { backends.isEmpty || backends.contains($0.name) }
-        return (operations.isEmpty ? BenchmarkOperation.allCases : operations).flatMap { operation in
-            (sizes.isEmpty ? operation.defaultSizes : sizes).flatMap { size in
-                chosen.map { BenchmarkCase(backend: $0, operation: operation, size: size, threads: threads) }
+        let backendsByName = Dictionary(available.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let patterns = try! CasePatterns(filters: filters, skips: skips)
+        return keys(backends: available.map(\.name), patterns: patterns).map { key in
+            BenchmarkCase(backend: backendsByName[key.backend]!, operation: key.operation, size: key.size, threads: threads)
+        }
+    }
+
+    /// What tells whether a row of an earlier run belongs to the selection: its backend,
+    /// operation and name are selected, and its size is when sizes are given for its operation.
+    /// Its threads are not looked at.
+    ///
+    /// - Precondition: The selection passed ``validate(available:)``.
+    public func rowMatcher() -> (CaseKey) -> Bool {
+        let patterns = try! CasePatterns(filters: filters, skips: skips)
+        let operations = selectedOperations
+        return { key in
+            let sizesGiven = scopedSizes[key.operation] ?? sizes
+            return (backends.isEmpty || backends.contains(key.backend)) && operations.contains(key.operation)
+                && (sizesGiven.isEmpty || sizesGiven.contains(key.size)) && patterns.admit(key.description)
+        }
+    }
+
+    private func keys(backends names: [String], patterns: CasePatterns) -> [CaseKey] {
+        let chosen = names.filter { backends.isEmpty || backends.contains($0) }
+        return selectedOperations.flatMap { operation in
+            sizes(of: operation).flatMap { size in
+                chosen.map { CaseKey(backend: $0, operation: operation, size: size, threads: threads) }
             }
+        }.filter { patterns.admit($0.description) }
+    }
+}
+
+/// The compiled `--filter` and `--skip` patterns: a name is admitted when it contains a match of
+/// some filter (or there are none) and of no skip.
+private struct CasePatterns {
+    let filters: [Regex<AnyRegexOutput>]
+    let skips: [Regex<AnyRegexOutput>]
+
+    init(filters: [String], skips: [String]) throws(BenchError) {
+        self.filters = try filters.map { pattern throws(BenchError) in try Self.compile(pattern, option: "--filter") }
+        self.skips = try skips.map { pattern throws(BenchError) in try Self.compile(pattern, option: "--skip") }
+    }
+
+    func admit(_ name: String) -> Bool {
+        (filters.isEmpty || filters.contains { name.contains($0) }) && !skips.contains { name.contains($0) }
+    }
+
+    private static func compile(_ pattern: String, option: String) throws(BenchError) -> Regex<AnyRegexOutput> {
+        do {
+            return try Regex(pattern)
+        } catch {
+            let reason = String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+            throw BenchError(.usage, "\(option) '\(pattern)' is not a regular expression: \(reason)")
         }
     }
 }

@@ -26,7 +26,8 @@ public enum WorkerProtocol {
     /// --samples --sample-time --warmup --threads --backend --operation --size`, reports of report
     /// schema 1, and the lines of ``serve(_:readLine:write:)``; since, compatibly, the handshake's
     /// `metrics` line and `--count-instructions` with its JSON account (a build whose handshake
-    /// lacks the line has neither).
+    /// lacks the line has neither); the handshake's `selects` line with `--filter`, `--skip` and
+    /// `--size OPERATION:SIZE` (a build whose handshake lacks it takes none of them).
     public static let version = 1
 
     /// The options of a worker's command line that name its cases and the length of its samples:
@@ -47,16 +48,23 @@ public enum WorkerProtocol {
             + arguments(selection: selection)
     }
 
-    /// `--threads`, and `--backend`, `--operation` and `--size` where the selection names any.
+    /// `--threads`, and `--backend`, `--operation`, `--size`, `--filter` and `--skip` where the
+    /// selection names any.
     private static func arguments(selection: Selection) -> [String] {
         var arguments = ["--threads", String(selection.threads)]
         if !selection.backends.isEmpty { arguments += ["--backend", selection.backends.joined(separator: ",")] }
         if !selection.operations.isEmpty {
             arguments += ["--operation", selection.operations.map(\.rawValue).joined(separator: ",")]
         }
-        if !selection.sizes.isEmpty {
-            arguments += ["--size", selection.sizes.map(String.init).joined(separator: ",")]
+        let scoped = BenchmarkOperation.allCases.flatMap { operation in
+            (selection.scopedSizes[operation] ?? []).map { "\(operation.rawValue):\($0)" }
         }
+        let sizes = selection.sizes.map(String.init) + scoped
+        if !sizes.isEmpty {
+            arguments += ["--size", sizes.joined(separator: ",")]
+        }
+        // One pattern per option: a regular expression may hold a comma.
+        arguments += selection.filters.flatMap { ["--filter", $0] } + selection.skips.flatMap { ["--skip", $0] }
         return arguments
     }
 
@@ -78,10 +86,14 @@ public enum WorkerProtocol {
         /// What its workers can measure: ``Metric/time`` always, ``Metric/instructions`` in builds
         /// that have `--metric instructions` (a handshake without a `metrics` line is older).
         public var metrics: Set<Metric>
+        /// Whether its workers take `--filter`, `--skip` and `--size OPERATION:SIZE` (a handshake
+        /// without a `selects` line is older).
+        public var selectsByName: Bool
 
         /// Creates facts from known values.
         public init(
-            build: String, targetCPU: String, swift: String, openssl: String, libsodium: String, metrics: Set<Metric>
+            build: String, targetCPU: String, swift: String, openssl: String, libsodium: String, metrics: Set<Metric>,
+            selectsByName: Bool
         ) {
             self.build = build
             self.targetCPU = targetCPU
@@ -89,6 +101,7 @@ public enum WorkerProtocol {
             self.openssl = openssl
             self.libsodium = libsodium
             self.metrics = metrics
+            self.selectsByName = selectsByName
         }
 
         /// The facts of this process's own build.
@@ -96,15 +109,15 @@ public enum WorkerProtocol {
             BuildFacts(
                 build: BuildConfiguration.current, targetCPU: BuildConfiguration.targetCPU, swift: SwiftVersion.current,
                 openssl: libraryVersions["openssl"] ?? "none", libsodium: libraryVersions["sodium"] ?? "none",
-                metrics: Set(Metric.allCases))
+                metrics: Set(Metric.allCases), selectsByName: true)
         }
 
-        fileprivate var fields: KeyValuePairs<String, String> {
+        fileprivate var fields: [(key: String, value: String)] {
             [
-                "build": build, "target_cpu": targetCPU, "swift": swift, "openssl": openssl,
-                "libsodium": libsodium,
-                "metrics": Metric.allCases.filter(metrics.contains).map(\.rawValue).joined(separator: " "),
-            ]
+                ("build", build), ("target_cpu", targetCPU), ("swift", swift), ("openssl", openssl),
+                ("libsodium", libsodium),
+                ("metrics", Metric.allCases.filter(metrics.contains).map(\.rawValue).joined(separator: " ")),
+            ] + (selectsByName ? [("selects", "filter skip operation:size")] : [])
         }
     }
 
@@ -129,7 +142,8 @@ public enum WorkerProtocol {
         }
         return BuildFacts(
             build: build, targetCPU: targetCPU, swift: values["swift"] ?? "", openssl: values["openssl"] ?? "",
-            libsodium: values["libsodium"] ?? "", metrics: Set(metrics))
+            libsodium: values["libsodium"] ?? "", metrics: Set(metrics),
+            selectsByName: values["selects"]?.split(separator: " ").contains("filter") ?? false)
     }
 
     /// How long a build may take to answer the handshake: far longer than any build needs, and
