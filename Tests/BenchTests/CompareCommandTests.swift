@@ -67,8 +67,37 @@ struct CompareCommandTests {
         try FileManager.default.removeItem(atPath: ReportFiles.samplesPath(for: slower))
         let result = try bench(["compare", base, slower, "--format", "markdown"])
         #expect(result.status == 1)
-        #expect(result.stdout.hasPrefix("**PKCEBench: 1 regressed, 0 improved, 55 unchanged"))
+        #expect(result.stdout.hasPrefix("### PKCEBench: 1 regressed, 0 improved, 55 unchanged"))
         #expect(result.stdout.contains("no samples for 56 case(s): their verdicts use the 5% threshold alone"))
+    }
+
+    @Test("Markdown for a pull request: attention first, unchanged folded, both runs' ids and commits, the warnings")
+    func markdownComment() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = try Self.write(SyntheticRun.report(runID: "20261122T000000Z-aaaaaaa"), "base", in: directory)
+        let slower = try Self.write(
+            SyntheticRun.report(
+                runID: "20261123T000000Z-bbbbbbb", openssl: "OpenSSL 3.5.0 8 Apr 2025", scale: [Self.target: 1.10]),
+            "slower", in: directory)
+        let result = try bench(["compare", base, slower, "--format", "markdown"])
+        #expect(result.status == 1)
+        let text = result.stdout
+        #expect(text.hasPrefix("### PKCEBench: 1 regressed, 0 improved, 55 unchanged"))
+        let commits = try [base, slower].map { try ReportFiles.readSummary(at: $0)[0].commit }
+        #expect(text.contains("Baseline `20261122T000000Z-aaaaaaa` at commit `\(commits[0])`"))
+        #expect(text.contains("current `20261123T000000Z-bbbbbbb` at commit `\(commits[1])`"))
+        // The warning that also goes to stderr, as a GitHub alert.
+        #expect(text.contains("> [!WARNING]\n> warning: the runs differ in openssl"))
+        #expect(result.stderr.contains("warning: the runs differ in openssl"))
+        // The regression in its own table, before the folded unchanged cases.
+        let regression = try #require(text.range(of: "| challenge | 43 | 1 | openssl |"))
+        let folded = try #require(text.range(of: "<details><summary>55 unchanged</summary>"))
+        #expect(regression.upperBound < folded.lowerBound)
+        let afterFold = text[folded.upperBound...]
+        #expect(afterFold.split(separator: "\n").filter { $0.hasSuffix("| unchanged |") }.count == 55)
+        #expect(!afterFold.contains("| regressed |"))
+        #expect(afterFold.contains("</details>"))
     }
 
     @Test("JSON gives every case with every key")

@@ -62,7 +62,7 @@ public enum ThroughputChart {
                         ("class", "bar"), ("data-backend", backend), ("data-operation", operation.rawValue),
                         ("data-size", String(size)),
                     ],
-                    title: "\(backend) \(operation.rawValue) \(size): \(SummaryFormatter.siPrefixed(opsPerSec)) ops/s, "
+                    title: "\(operation.rawValue)/\(backend)/\(size): \(SummaryFormatter.siPrefixed(opsPerSec)) ops/s, "
                         + "median \(SummaryFormatter.nanoseconds(row.nsMedian ?? 0)) ns/op")
             }
         }

@@ -120,6 +120,8 @@ public struct Comparison: Sendable {
     /// Facts of the environment that differ between the files: one phrase each, such as
     /// `openssl 'OpenSSL 3.0.19' → 'OpenSSL 3.2.1'`.
     public let environmentDifferences: [String]
+    /// Which runs were compared, baseline first.
+    public let runs: (baseline: RunIdentity, current: RunIdentity)
 
     /// Whether any case regressed, or failed only in the current run.
     public var hasRegression: Bool {
@@ -245,6 +247,7 @@ public struct Comparison: Sendable {
         self.criteria = criteria
         self.pairing = pairing
         self.environmentDifferences = Self.differences(baseline.summaries.first, current.summaries.first)
+        self.runs = (RunIdentity(baseline), RunIdentity(current))
         guard metric == .time else {
             self.disturbance = []
             self.cases = Self.compareCounts(baseline, current, criteria)
@@ -389,6 +392,23 @@ public struct Comparison: Sendable {
             old.value == new.value || old.value.isEmpty || new.value.isEmpty
                 ? nil : "\(old.key) '\(old.value)' → '\(new.value)'"
         }
+    }
+}
+
+/// Which run one side of a comparison is, as its rows say.
+public struct RunIdentity: Sendable, Equatable {
+    /// What the comparison calls the run: usually its file's path.
+    public var name: String
+    /// Its run id; empty when it has no rows.
+    public var runID: String
+    /// The commit it measured, as its rows give it (`unknown` outside a Git checkout).
+    public var commit: String
+
+    /// The identity of `run`, from its first row.
+    public init(_ run: RunData) {
+        name = run.name
+        runID = run.summaries.first?.runID ?? ""
+        commit = run.summaries.first?.commit ?? ""
     }
 }
 

@@ -11,44 +11,102 @@ public enum ComparisonFormatter {
 
     /// Renders `comparison` in `format`.
     ///
-    /// The table and Markdown end with a line that counts the verdicts and says how they were
-    /// reached, including when a verdict rests on the threshold alone for want of samples.
+    /// The table ends with a line that counts the verdicts and says how they were reached,
+    /// including when a verdict rests on the threshold alone for want of samples; the Markdown is
+    /// a pull-request comment (``markdown(_:)``).
     public static func render(_ comparison: Comparison, as format: OutputFormat) -> String {
         switch format {
         case .csv:
             return csv(comparison, lineEnding: .lf)
         case .json:
             return json(comparison)
-        case .table, .markdown:
-            let counted = comparison.metric == .instructions
-            let unit = counted ? "instr/op" : "ns/op"
-            var table = TextTable([
-                ("operation", .left), ("size", .right), ("threads", .right), ("backend", .left),
-                ("baseline \(unit)", .right), ("current \(unit)", .right), ("change", .right), ("95% CI", .right),
-                ("detectable", .right), ("p (Holm)", .right), ("verdict", .left),
-            ])
-            func figure(_ nanoseconds: Double?, _ instructions: Double?) -> String {
-                counted
-                    ? instructions.map { String(format: "%.1f", $0) } ?? ""
-                    : nanoseconds.map(SummaryFormatter.nanoseconds) ?? ""
-            }
-            for item in comparison.cases {
-                table.append([
-                    item.key.operation.rawValue, String(item.key.size), String(item.key.threads), item.key.backend,
-                    figure(item.baselineMedian, item.baselineInstructions),
-                    figure(item.currentMedian, item.currentInstructions),
-                    item.change.map(percent) ?? "",
-                    item.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? "",
-                    item.detectable.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
-                    item.pValue.map(pValue) ?? "", item.verdict.rawValue,
-                ])
-            }
-            let body = format == .table ? table.plain() : table.markdown()
+        case .table:
             let lines = [summary(comparison)] + notes(comparison)
-            return format == .table
-                ? body + "\n" + lines.joined(separator: "\n") + "\n"
-                : "**PKCEBench: \(lines[0])**\n\n" + body + lines.dropFirst().map { "\n\($0)\n" }.joined()
+            return table(comparison.cases, metric: comparison.metric).plain() + "\n" + lines.joined(separator: "\n") + "\n"
+        case .markdown:
+            return markdown(comparison)
         }
+    }
+
+    /// The order in which a pull-request comment lists verdicts: what needs a reader first.
+    private static let attentionOrder: [Verdict] = [
+        .regressed, .failedInCurrent, .improved, .inconclusive, .failedInBaseline, .onlyInCurrent, .onlyInBaseline,
+    ]
+
+    /// The comparison as a pull-request comment: a heading that counts the verdicts, the two runs'
+    /// ids and commits, the warnings, then the cases that need attention (regressions first) and
+    /// the unchanged ones folded into `<details>`, then the notes on method.
+    static func markdown(_ comparison: Comparison) -> String {
+        func run(_ identity: RunIdentity) -> String {
+            let id = identity.runID.isEmpty ? "no rows" : "`\(identity.runID)`"
+            let commit = identity.commit.isEmpty ? "" : " at commit `\(identity.commit)`"
+            return "\(id)\(commit) (\(markdownText(identity.name)))"
+        }
+        var lines = [
+            "### PKCEBench: \(summary(comparison))", "",
+            "Baseline \(run(comparison.runs.baseline)); current \(run(comparison.runs.current)).", "",
+        ]
+        for warning in comparison.warnings {
+            lines += ["> [!WARNING]", "> \(markdownText(warning))", ""]
+        }
+        let notable = attentionOrder.flatMap { verdict in comparison.cases.filter { $0.verdict == verdict } }
+        if notable.isEmpty {
+            lines += ["Every case is unchanged within the threshold.", ""]
+        } else {
+            lines += [String(table(notable, metric: comparison.metric).markdown().dropLast()), ""]
+        }
+        let unchanged = comparison.cases.filter { $0.verdict == .unchanged }
+        if !unchanged.isEmpty {
+            lines += [
+                "<details><summary>\(unchanged.count) unchanged</summary>", "",
+                String(table(unchanged, metric: comparison.metric).markdown().dropLast()), "", "</details>", "",
+            ]
+        }
+        lines += notes(comparison).map { "<sub>\(markdownText($0))</sub>\n" }
+        return lines.joined(separator: "\n").trimmingCharacters(in: .newlines) + "\n"
+    }
+
+    /// `text` with the characters Markdown or HTML would read as markup escaped.
+    private static func markdownText(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "&": escaped += "&amp;"
+            case "|", "*", "_", "`", "[", "]", "\\": escaped += "\\\(character)"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// One row per case: the figures of both runs, the change, its interval and the verdict.
+    private static func table(_ cases: [CaseComparison], metric: Metric) -> TextTable {
+        let counted = metric == .instructions
+        let unit = counted ? "instr/op" : "ns/op"
+        var table = TextTable([
+            ("operation", .left), ("size", .right), ("threads", .right), ("backend", .left),
+            ("baseline \(unit)", .right), ("current \(unit)", .right), ("change", .right), ("95% CI", .right),
+            ("detectable", .right), ("p (Holm)", .right), ("verdict", .left),
+        ])
+        func figure(_ nanoseconds: Double?, _ instructions: Double?) -> String {
+            counted
+                ? instructions.map { String(format: "%.1f", $0) } ?? ""
+                : nanoseconds.map(SummaryFormatter.nanoseconds) ?? ""
+        }
+        for item in cases {
+            table.append([
+                item.key.operation.rawValue, String(item.key.size), String(item.key.threads), item.key.backend,
+                figure(item.baselineMedian, item.baselineInstructions),
+                figure(item.currentMedian, item.currentInstructions),
+                item.change.map(percent) ?? "",
+                item.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? "",
+                item.detectable.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
+                item.pValue.map(pValue) ?? "", item.verdict.rawValue,
+            ])
+        }
+        return table
     }
 
     /// `1 regressed, 0 improved, 40 unchanged, 3 inconclusive (threshold 5%, alpha 0.01)`.
