@@ -63,15 +63,34 @@ struct ChartTests {
         #expect(svg.contains("&lt;run &amp; &quot;more&quot;&gt;"))
     }
 
-    @Test("The history chart is XML with one line per case")
+    @Test("The history chart: one panel per case, its change against its first run on one shared axis")
     func history() throws {
-        let rows =
-            SyntheticRun.report(runID: "run-1").summaries + SyntheticRun.report(runID: "run-2", seed: 2).summaries
-        let svg = HistoryChart.svg(rows.filter { $0.operation == .challenge })
+        let first = SyntheticRun.report(runID: "run-1").summaries
+        var second = SyntheticRun.report(runID: "run-2", seed: 2).summaries
+        for index in second.indices where second[index].key.description == "challenge/openssl/43" {
+            second[index].nsMedian = first[index].nsMedian! * 1.25
+        }
+        let svg = HistoryChart.svg(first + second)
+        _ = try XMLDocument(xmlString: svg)
+        let panels = try Self.elements("g", class: "panel", in: svg)
+        #expect(panels.count == 56)
         let lines = try Self.elements("polyline", class: "trend", in: svg)
-        #expect(lines.count == 16)
+        #expect(lines.count == 56)
         #expect(lines.allSatisfy { (Self.attribute("points", of: $0) ?? "").split(separator: " ").count == 2 })
-        #expect(svg.contains("ns/op (median)"))
+        // Every case starts at 0%: the first point of each line sits on its panel's zero line.
+        for panel in panels {
+            let children = panel.children?.compactMap { $0 as? XMLElement } ?? []
+            let zero = try #require(children.first { $0.name == "line" })
+            let trend = try #require(children.first { $0.name == "polyline" })
+            let firstY = (Self.attribute("points", of: trend) ?? "").split(separator: " ")[0].split(separator: ",")[1]
+            #expect(String(firstY) == Self.attribute("y1", of: zero))
+        }
+        // The slowed case's line rises (SVG's y grows downward) and says by how much.
+        let slowed = try #require(lines.first { Self.attribute("data-case", of: $0) == "challenge/openssl/43" })
+        let ys = (Self.attribute("points", of: slowed) ?? "").split(separator: " ").map { Double($0.split(separator: ",")[1])! }
+        #expect(ys[1] < ys[0])
+        #expect(svg.contains("+25.0% · "))
+        #expect(svg.contains("challenge/openssl/43 in run run-2: "))
     }
 
     @Test("A value too large for any axis is drawn at the top, and the chart still ends")

@@ -1,60 +1,128 @@
 import Foundation
 
-/// `bench history --chart`: the median nanoseconds per operation of cases over the runs of a
-/// history, one line per case (lower is faster).
+/// `bench history --chart`: each case's median nanoseconds per operation over the runs of a
+/// history, as its change against the case's first run, one small panel per case.
+///
+/// Fifty-six lines on one axis of nanoseconds are unreadable: a 16 KiB hash at 800 000 ns flattens
+/// a 40 ns challenge to the axis. So each case has its own panel, a row per operation, size and
+/// thread count and a column per backend, and every panel shares one axis of percentage change, so
+/// that a 10% step looks the same in every case.
 public enum HistoryChart {
     /// Draws the chart of `rows`, summary rows of many runs.
     ///
-    /// Runs are placed left to right in the order they appear in the history, labelled with
-    /// their run id (timestamp and commit); each case is one `<polyline class="trend">`, with a marker per run.
+    /// Runs are placed left to right in the order they appear in the history; each case is one
+    /// `<g class="panel" data-case="…">` holding a `<polyline class="trend">` with a marker per run
+    /// that has a median, the change against the case's first median (its reference) on a
+    /// symmetric axis. A marker's tooltip gives the run id, the median and the change.
     public static func svg(_ rows: [SummaryRow]) -> String {
         let runs = orderedUnique(rows.map(\.runID))
         let keys = orderedUnique(rows.sorted { $0.key < $1.key }.map(\.key))
-        let medians = Dictionary(grouping: rows.filter(\.isOK), by: \.key)
+        let backends = orderedUnique(keys.map(\.backend))
+        let groups = orderedUnique(keys.map(PanelRow.init))
+        var mediansByCase: [CaseKey: [String: Double]] = [:]
+        for row in rows where row.isOK {
+            if let median = row.nsMedian, median.isFinite, median > 0 {
+                mediansByCase[row.key, default: [:]][row.runID] = median
+            }
+        }
+        // Each case's change against its first median, run by run.
+        var changes: [CaseKey: [(run: Int, median: Double, change: Double)]] = [:]
+        for key in keys {
+            let medians = mediansByCase[key] ?? [:]
+            let series = runs.enumerated().compactMap { index, run in medians[run].map { (run: index, median: $0) } }
+            guard let reference = series.first?.median else { continue }
+            changes[key] = series.map { ($0.run, $0.median, $0.median / reference - 1) }
+        }
+        let largest = changes.values.flatMap { $0.map { abs($0.change) } }.max() ?? 0
+        let axis = Axis(largest: max(largest * 100, 5))
 
-        let left = 90.0, right = 260.0, top = 60.0, plotHeight = 320.0, width = 960.0
-        let plotBottom = top + plotHeight
-        let legendHeight = 18.0 * Double(keys.count) + top
-        var svg = SVG(width: width, height: max(plotBottom + 90, legendHeight + 20))
+        let panelWidth = 220.0, panelHeight = 96.0, gapX = 24.0, gapY = 40.0
+        let left = 150.0, top = 96.0
+        let width = left + Double(max(backends.count, 1)) * (panelWidth + gapX) + 20
+        let height = top + Double(groups.count) * (panelHeight + gapY) + 40
+        var svg = SVG(width: width, height: height)
         svg.text(
-            "PKCEBench: median ns per operation over runs (lower is faster)", x: 20, y: 26, size: 16, weight: "bold")
-        svg.text("\(runs.count) run(s), \(keys.count) case(s)", x: 20, y: 44, size: 12)
-
-        let axis = Axis(largest: rows.compactMap(\.nsMedian).max() ?? 1)
-        let plotRight = width - right
-        for tick in axis.ticks {
-            let y = plotBottom - axis.fraction(tick) * plotHeight
-            svg.line(x1: left, y1: y, x2: plotRight, y2: y, stroke: tick == 0 ? "#333333" : "#dddddd")
-            svg.text(String(format: "%g", tick), x: left - 6, y: y + 4, anchor: .end, size: 11)
-        }
-        svg.text("ns/op (median)", x: 24, y: top + plotHeight / 2, anchor: .middle, size: 12, rotate: -90)
-        svg.text("run", x: (left + plotRight) / 2, y: plotBottom + 80, anchor: .middle, size: 12)
-
-        let step = runs.count > 1 ? (plotRight - left - 40) / Double(runs.count - 1) : 0
-        func x(_ run: Int) -> Double { runs.count > 1 ? left + 20 + step * Double(run) : (left + plotRight) / 2 }
-        for (index, run) in runs.enumerated() {
-            svg.text(run, x: x(index), y: plotBottom + 14, anchor: .end, size: 10, rotate: -45)
+            "PKCEBench: change of each case's median ns/op against its first run (below 0 is faster)",
+            x: 20, y: 26, size: 16, weight: "bold")
+        svg.text(
+            "\(runs.count) run(s), \(keys.count) case(s); runs left to right: \(runs.first ?? "none") … \(runs.last ?? "")",
+            x: 20, y: 46, size: 12)
+        for (column, backend) in backends.enumerated() {
+            svg.text(
+                backend, x: left + Double(column) * (panelWidth + gapX) + panelWidth / 2, y: top - 26, anchor: .middle,
+                size: 13, weight: "bold")
         }
 
-        for (index, key) in keys.enumerated() {
-            let color = SVG.palette[index % SVG.palette.count]
-            let byRun = Dictionary(
-                (medians[key] ?? []).map { ($0.runID, $0.nsMedian ?? 0) }, uniquingKeysWith: { a, _ in a })
-            let points = runs.enumerated().compactMap { position, run in
-                byRun[run].map { (x(position), plotBottom - axis.fraction($0) * plotHeight, $0, run) }
+        for (rowIndex, group) in groups.enumerated() {
+            let panelTop = top + Double(rowIndex) * (panelHeight + gapY)
+            svg.text(group.label, x: left - 12, y: panelTop + panelHeight / 2 + 4, anchor: .end, size: 12)
+            for (column, backend) in backends.enumerated() {
+                let key = CaseKey(backend: backend, operation: group.operation, size: group.size, threads: group.threads)
+                guard keys.contains(key) else { continue }
+                let panelLeft = left + Double(column) * (panelWidth + gapX)
+                svg.open("g", attributes: [("class", "panel"), ("data-case", key.description)])
+                drawPanel(
+                    &svg, key: key, series: changes[key] ?? [], runs: runs, axis: axis,
+                    frame: (panelLeft, panelTop, panelWidth, panelHeight))
+                svg.close("g")
             }
-            svg.polyline(
-                points.map { ($0.0, $0.1) }, stroke: color, attributes: [("class", "trend"), ("data-case", "\(key)")])
-            for point in points {
-                svg.circle(
-                    x: point.0, y: point.1, radius: 3, fill: color,
-                    title: "\(key) in run \(point.3): \(SummaryFormatter.nanoseconds(point.2)) ns/op")
-            }
-            let legendY = top + 18 * Double(index)
-            svg.rect(x: plotRight + 20, y: legendY - 10, width: 12, height: 12, fill: color)
-            svg.text(key.description, x: plotRight + 38, y: legendY, size: 12)
         }
         return svg.render(title: "PKCEBench history")
+    }
+
+    /// One case's panel: a zero line, the axis's bounds, the trend, and the latest change.
+    private static func drawPanel(
+        _ svg: inout SVG, key: CaseKey, series: [(run: Int, median: Double, change: Double)], runs: [String],
+        axis: Axis, frame: (left: Double, top: Double, width: Double, height: Double)
+    ) {
+        let middle = frame.top + frame.height / 2
+        func y(_ change: Double) -> Double {
+            let percent = change * 100
+            return middle - (percent >= 0 ? 1 : -1) * axis.fraction(abs(percent)) * frame.height / 2
+        }
+        func x(_ run: Int) -> Double {
+            runs.count > 1
+                ? frame.left + 8 + (frame.width - 16) * Double(run) / Double(runs.count - 1)
+                : frame.left + frame.width / 2
+        }
+        svg.rect(x: frame.left, y: frame.top, width: frame.width, height: frame.height, fill: "#f7f7f7")
+        svg.line(x1: frame.left, y1: middle, x2: frame.left + frame.width, y2: middle, stroke: "#888888")
+        let bound = String(format: "%g%%", axis.maximum)
+        svg.text("+\(bound)", x: frame.left + 2, y: frame.top + 10, size: 9)
+        svg.text("−\(bound)", x: frame.left + 2, y: frame.top + frame.height - 3, size: 9)
+        guard let latest = series.last else {
+            svg.text("no results", x: frame.left + frame.width / 2, y: middle - 6, anchor: .middle, size: 11)
+            return
+        }
+        // Red or green when the latest run is beyond bench compare's default threshold of 5%.
+        let color = latest.change > 0.05 ? "#c0392b" : latest.change < -0.05 ? "#1e8449" : "#2c5d8a"
+        svg.polyline(
+            series.map { (x($0.run), y($0.change)) }, stroke: color,
+            attributes: [("class", "trend"), ("data-case", key.description)])
+        for point in series {
+            svg.circle(
+                x: x(point.run), y: y(point.change), radius: 2.5, fill: color,
+                title: "\(key) in run \(runs[point.run]): \(SummaryFormatter.nanoseconds(point.median)) ns/op, "
+                    + String(format: "%+.1f%%", point.change * 100) + " against its first run")
+        }
+        svg.text(
+            String(format: "%+.1f%%", latest.change * 100) + " · \(SummaryFormatter.nanoseconds(latest.median)) ns",
+            x: frame.left + frame.width, y: frame.top - 4, anchor: .end, size: 10)
+    }
+
+    /// The operation, size and threads a row of panels shares.
+    private struct PanelRow: Hashable {
+        let operation: BenchmarkOperation
+        let size: Int
+        let threads: Int
+
+        init(_ key: CaseKey) {
+            (operation, size, threads) = (key.operation, key.size, key.threads)
+        }
+
+        var label: String {
+            "\(operation.rawValue) \(size)" + (threads == 1 ? "" : " ×\(threads)")
+        }
     }
 
     private static func orderedUnique<T: Hashable>(_ values: [T]) -> [T] {

@@ -41,6 +41,16 @@ struct SVG {
         elements.append(title.map { open + "><title>\(Self.escape($0))</title></circle>" } ?? open + "/>")
     }
 
+    /// Opens a container such as `g`; ``close(_:)`` ends it.
+    mutating func open(_ name: String, attributes: [(String, String)] = []) {
+        elements.append("<\(name)" + attributes.map { " \($0.0)=\"\(Self.escape($0.1))\"" }.joined() + ">")
+    }
+
+    /// Ends the container ``open(_:attributes:)`` began.
+    mutating func close(_ name: String) {
+        elements.append("</\(name)>")
+    }
+
     enum Anchor: String {
         case start, middle, end
     }
