@@ -114,4 +114,25 @@ struct ABCommandTests {
         #expect(lines.contains("build debug") || lines.contains("build release"))
         #expect(lines.contains { $0.hasPrefix("target_cpu ") })
     }
+
+    @Test("bench ab --filter against a build whose handshake has no 'selects' line: one line, 64, nothing written")
+    func baselineWithoutPatterns() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The handshake of a build from before --filter, --skip and --size OPERATION:SIZE.
+        let handshake = try bench(["worker", "--protocol-version"]).stdout.split(separator: "\n")
+            .filter { !$0.hasPrefix("selects ") }.joined(separator: "\\n")
+        let fake = directory.appendingPathComponent("older-bench").path
+        try "#!/bin/sh\nprintf '\(handshake)\\n'\n".write(toFile: fake, atomically: true, encoding: .utf8)
+        chmod(fake, 0o755)
+        for selection in [["--filter", "sha256"], ["--skip", "random"], ["--size", "sha256:64"]] {
+            let result = try bench(["ab", fake, "--quick", "--output", "out"] + selection, in: directory)
+            #expect(result.status == 64)
+            #expect(
+                result.stderrLines == [
+                    "bench: \(fake) predates --filter, --skip and --size OPERATION:SIZE; select its cases with --backend, --operation and --size"
+                ])
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))
+        }
+    }
 }

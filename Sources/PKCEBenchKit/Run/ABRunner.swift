@@ -106,7 +106,8 @@ public struct ABRunner {
     /// - Throws: ``BenchError``: 66 or 65 for a baseline executable that is missing or is not a
     ///   `bench` of this worker protocol, 65 for a debug build against a release build or, when
     ///   counting instructions, for a baseline that cannot count them, 64 for a baseline built
-    ///   for AVX-512 when counting, 73 for the output directory, 70 when a backend fails its
+    ///   for AVX-512 when counting or one that predates the selection's `--filter`, `--skip` or
+    ///   `--size OPERATION:SIZE`, 73 for the output directory, 70 when a backend fails its
     ///   correctness check in either build or a worker fails, 130 or 143 when a signal stopped
     ///   the run (nothing is written).
     public func run() throws(BenchError) -> ExitStatus {
