@@ -20,13 +20,13 @@ let benchmarks: @Sendable () -> Void = {
         thresholds: [.mallocCountTotal: .init(relative: [:], absolute: [.p90: 0])]
     )
 
-    let backends: [any PKCEBackend]
+    let cases: [BenchmarkCase]
     do {
-        backends = try allBackends()
+        cases = try Selection().cases(from: try allBackends())
     } catch {
         fatalError("a backend cannot be set up: \(error)")
     }
-    for benchmarkCase in Selection().cases(from: backends) {
+    for benchmarkCase in cases {
         // The case's one name, as bench's reports and `bench list` give it: `challenge/sodium/43`
         // (package-benchmark writes it as `challenge_sodium_43` in threshold file names).
         let name = benchmarkCase.key.description

@@ -30,7 +30,7 @@ struct History: ParsableCommand {
             throw BenchError(.missingInput, "\(path): no such file; every run of bench appends to it")
         }
         let rows = try ReportFiles.readHistory(at: path)
-        let trends = HistoryTrend.trends(rows, lastRuns: last, include: selection.rowMatcher())
+        let trends = HistoryTrend.trends(rows, lastRuns: last, include: try selection.rowMatcher())
         if let chart {
             let charted = Set(trends.map(\.key))
             let runs = Set(trends.flatMap { $0.points.map(\.runID) })

@@ -22,7 +22,7 @@ struct SuiteRun {
             backends: backends, selection: selection, plan: plan, results: results, format: format,
             environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
             standardOutput: { print($0, terminator: "") },
-            progress: ProgressPrinter(caseCount: selection.cases(from: backends).count))
+            progress: ProgressPrinter(caseCount: try selection.cases(from: backends).count))
         runner.baseline = baseline
         runner.saveAsBaseline = saveAsBaseline
         runner.interruption = { InterruptSignals.received }

@@ -8,8 +8,8 @@ struct SelectionTests {
     static let names = ["openssl", "sodium", "swift", "crypto"]
 
     @Test("The default suite has every operation's default sizes for every backend")
-    func defaults() {
-        let cases = Selection().cases(from: [SwiftBackend(), WrongDigestBackend()])
+    func defaults() throws {
+        let cases = try Selection().cases(from: [SwiftBackend(), WrongDigestBackend()])
         // verifier 2 + challenge 4 + challenge-batch 2 + verify 1 + sha256 4 + random 1 = 14 per backend.
         #expect(cases.count == 28)
         #expect(cases.filter { $0.operation == .challenge }.map(\.size) == [43, 43, 55, 55, 56, 56, 128, 128])
@@ -17,17 +17,17 @@ struct SelectionTests {
     }
 
     @Test("Backends, operations, sizes and threads narrow the suite")
-    func narrowed() {
+    func narrowed() throws {
         let selection = Selection(backends: ["swift"], operations: [.sha256], sizes: [0, 100], threads: 3)
-        let cases = selection.cases(from: [SwiftBackend(), WrongDigestBackend()])
+        let cases = try selection.cases(from: [SwiftBackend(), WrongDigestBackend()])
         #expect(cases.map(\.key.description) == ["sha256/swift/0×3", "sha256/swift/100×3"])
     }
 
     @Test("A name or size given twice selects its cases once")
-    func duplicates() {
+    func duplicates() throws {
         let selection = Selection(
             backends: ["swift", "swift"], operations: [.sha256, .random, .sha256], sizes: [64, 64, 32])
-        let cases = selection.cases(from: [SwiftBackend()])
+        let cases = try selection.cases(from: [SwiftBackend()])
         #expect(cases.map(\.key.description) == ["sha256/swift/64", "sha256/swift/32", "random/swift/64", "random/swift/32"])
         #expect(Set(cases.map(\.key)).count == cases.count)
     }
@@ -37,23 +37,28 @@ struct SelectionTests {
         let backends: [any PKCEBackend] = [SwiftBackend()]
         let alone = Selection(scopedSizes: [.sha256: [1024, 0], .challenge: [43]])
         try alone.validate(available: Self.names)
-        #expect(alone.cases(from: backends).map(\.description) == ["challenge/swift/43", "sha256/swift/1024", "sha256/swift/0"])
+        #expect(try alone.cases(from: backends).map(\.description) == ["challenge/swift/43", "sha256/swift/1024", "sha256/swift/0"])
         let beside = Selection(operations: [.verify, .sha256], scopedSizes: [.sha256: [7]])
-        #expect(beside.cases(from: backends).map(\.description) == ["verify/swift/43", "sha256/swift/7"])
+        #expect(try beside.cases(from: backends).map(\.description) == ["verify/swift/43", "sha256/swift/7"])
         let withUnscoped = Selection(operations: [.verifier, .random], sizes: [64], scopedSizes: [.random: [8]])
-        #expect(withUnscoped.cases(from: backends).map(\.description) == ["verifier/swift/64", "random/swift/8"])
+        #expect(try withUnscoped.cases(from: backends).map(\.description) == ["verifier/swift/64", "random/swift/8"])
     }
 
     @Test("--filter admits names matching any filter, --skip removes names matching any skip")
     func patterns() throws {
         let selection = Selection(filters: ["^sha256/", "challenge-batch/.*/128"], skips: ["crypto", "/(43|64)$"])
         try selection.validate(available: Self.names)
-        let names = selection.cases(from: [SwiftBackend(), WrongDigestBackend()]).map(\.description)
+        let names = try selection.cases(from: [SwiftBackend(), WrongDigestBackend()]).map(\.description)
         #expect(names.allSatisfy { $0.hasPrefix("sha256/") || $0.hasPrefix("challenge-batch/") })
         #expect(names.contains("challenge-batch/swift/128") && names.contains("sha256/swift/1024"))
         #expect(!names.contains { $0.hasSuffix("/43") || $0.hasSuffix("/64") })
 
-        let matches = selection.rowMatcher()
+        // Unchecked by validate, a pattern that is not a regular expression throws; it never traps.
+        let unchecked = Selection(filters: ["(unclosed"])
+        #expect(throws: BenchError.self) { try unchecked.cases(from: [SwiftBackend()]) }
+        #expect(throws: BenchError.self) { try unchecked.rowMatcher() }
+
+        let matches = try selection.rowMatcher()
         #expect(matches(CaseKey(backend: "swift", operation: .sha256, size: 1000, threads: 1)))
         #expect(!matches(CaseKey(backend: "crypto", operation: .sha256, size: 1000, threads: 1)))
         #expect(!matches(CaseKey(backend: "swift", operation: .challenge, size: 128, threads: 1)))

@@ -135,7 +135,7 @@ public struct ABRunner {
         }
         try output.prepare(checkingHistory: false)
         let current = environment()
-        let cases = selection.cases(from: backends)
+        let cases = try selection.cases(from: backends)
         guard !cases.isEmpty else { throw BenchError(.usage, "the options select no case") }
         if current.build != "release" {
             progress.note(

@@ -122,10 +122,12 @@ public struct Selection: Sendable, Equatable {
     /// The selected cases, in report order.
     ///
     /// - Parameter available: The backends to choose from, in their canonical order.
-    /// - Precondition: The selection passed ``validate(available:)``.
-    public func cases(from available: [any PKCEBackend]) -> [BenchmarkCase] {
+    /// - Precondition: Every size is one its operation accepts, as ``validate(available:)`` checks.
+    /// - Throws: ``BenchError`` (64) when a `--filter` or `--skip` pattern is not a regular
+    ///   expression.
+    public func cases(from available: [any PKCEBackend]) throws(BenchError) -> [BenchmarkCase] {
         let backendsByName = Dictionary(available.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let patterns = try! CasePatterns(filters: filters, skips: skips)
+        let patterns = try CasePatterns(filters: filters, skips: skips)
         return keys(backends: available.map(\.name), patterns: patterns).map { key in
             BenchmarkCase(backend: backendsByName[key.backend]!, operation: key.operation, size: key.size, threads: threads)
         }
@@ -135,9 +137,10 @@ public struct Selection: Sendable, Equatable {
     /// operation and name are selected, and its size is when sizes are given for its operation.
     /// Its threads are not looked at.
     ///
-    /// - Precondition: The selection passed ``validate(available:)``.
-    public func rowMatcher() -> (CaseKey) -> Bool {
-        let patterns = try! CasePatterns(filters: filters, skips: skips)
+    /// - Throws: ``BenchError`` (64) when a `--filter` or `--skip` pattern is not a regular
+    ///   expression.
+    public func rowMatcher() throws(BenchError) -> (CaseKey) -> Bool {
+        let patterns = try CasePatterns(filters: filters, skips: skips)
         let operations = selectedOperations
         return { key in
             let sizesGiven = scopedSizes[key.operation] ?? sizes

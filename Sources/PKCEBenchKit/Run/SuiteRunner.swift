@@ -74,7 +74,7 @@ public struct SuiteRunner {
             _ = try Comparison.requireSameMetric(baselineData, current)
         }
         try results.prepare()
-        let cases = selection.cases(from: backends)
+        let cases = try selection.cases(from: backends)
         if environment.build != "release" {
             progress.note(
                 "warning: this is a debug build; its figures are not representative (use swift run -c release bench)")
