@@ -120,11 +120,7 @@ struct ABCommandTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // The handshake of a build from before --filter, --skip and --size OPERATION:SIZE.
-        let handshake = try bench(["worker", "--protocol-version"]).stdout.split(separator: "\n")
-            .filter { !$0.hasPrefix("selects ") }.joined(separator: "\\n")
-        let fake = directory.appendingPathComponent("older-bench").path
-        try "#!/bin/sh\nprintf '\(handshake)\\n'\n".write(toFile: fake, atomically: true, encoding: .utf8)
-        chmod(fake, 0o755)
+        let fake = try olderBench(withoutHandshakeLine: "selects ", in: directory)
         for selection in [["--filter", "sha256"], ["--skip", "random"], ["--size", "sha256:64"]] {
             let result = try bench(["ab", fake, "--quick", "--output", "out"] + selection, in: directory)
             #expect(result.status == 64)

@@ -81,3 +81,16 @@ var productsDirectory: URL {
 func listing(_ directory: URL) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
 }
+
+/// Writes into `directory` a stand-in for an older `bench`: a script that answers the handshake
+/// as this build does, less the lines that start with `prefix`, as a build from before them would.
+///
+/// - Returns: The script's path.
+func olderBench(withoutHandshakeLine prefix: String, in directory: URL) throws -> String {
+    let handshake = try bench(["worker", "--protocol-version"]).stdout.split(separator: "\n")
+        .filter { !$0.hasPrefix(prefix) }.joined(separator: "\\n")
+    let path = directory.appendingPathComponent("older-bench").path
+    try "#!/bin/sh\nprintf '\(handshake)\\n'\n".write(toFile: path, atomically: true, encoding: .utf8)
+    chmod(path, 0o755)
+    return path
+}

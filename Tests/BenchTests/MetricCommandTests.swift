@@ -113,11 +113,7 @@ struct MetricCommandTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // The handshake of a build from before --metric instructions: no metrics line.
-        let handshake = try bench(["worker", "--protocol-version"]).stdout.split(separator: "\n")
-            .filter { !$0.hasPrefix("metrics ") }.joined(separator: "\\n")
-        let fake = directory.appendingPathComponent("older-bench").path
-        try "#!/bin/sh\nprintf '\(handshake)\\n'\n".write(toFile: fake, atomically: true, encoding: .utf8)
-        chmod(fake, 0o755)
+        let fake = try olderBench(withoutHandshakeLine: "metrics ", in: directory)
         let result = try bench(["ab", fake, "--metric", "instructions", "--output", "out"], in: directory)
         #expect(result.status == 65)
         #expect(

@@ -18,7 +18,7 @@ public enum HistoryChart {
         let runs = orderedUnique(rows.map(\.runID))
         let keys = orderedUnique(rows.sorted { $0.key < $1.key }.map(\.key))
         let backends = orderedUnique(keys.map(\.backend))
-        let groups = orderedUnique(keys.map(PanelRow.init))
+        let groups = orderedUnique(keys.map(\.group))
         var mediansByCase: [CaseKey: [String: Double]] = [:]
         for row in rows where row.isOK {
             if let median = row.nsMedian, median.isFinite, median > 0 {
@@ -55,7 +55,7 @@ public enum HistoryChart {
 
         for (rowIndex, group) in groups.enumerated() {
             let panelTop = top + Double(rowIndex) * (panelHeight + gapY)
-            svg.text(group.label, x: left - 12, y: panelTop + panelHeight / 2 + 4, anchor: .end, size: 12)
+            svg.text(label(group), x: left - 12, y: panelTop + panelHeight / 2 + 4, anchor: .end, size: 12)
             for (column, backend) in backends.enumerated() {
                 let key = CaseKey(backend: backend, operation: group.operation, size: group.size, threads: group.threads)
                 guard keys.contains(key) else { continue }
@@ -110,19 +110,9 @@ public enum HistoryChart {
             x: frame.left + frame.width, y: frame.top - 4, anchor: .end, size: 10)
     }
 
-    /// The operation, size and threads a row of panels shares.
-    private struct PanelRow: Hashable {
-        let operation: BenchmarkOperation
-        let size: Int
-        let threads: Int
-
-        init(_ key: CaseKey) {
-            (operation, size, threads) = (key.operation, key.size, key.threads)
-        }
-
-        var label: String {
-            "\(operation.rawValue) \(size)" + (threads == 1 ? "" : " ×\(threads)")
-        }
+    /// A row of panels' label: `challenge 43`, or `challenge 43 ×2` on two threads.
+    private static func label(_ group: CaseGroup) -> String {
+        "\(group.operation.rawValue) \(group.size)" + (group.threads == 1 ? "" : " ×\(group.threads)")
     }
 
     private static func orderedUnique<T: Hashable>(_ values: [T]) -> [T] {

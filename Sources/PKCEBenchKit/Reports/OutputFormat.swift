@@ -36,9 +36,9 @@ public enum SummaryFormatter {
                             ("allocs/op", .right), ("", .left),
                         ]))
             var groupStarts: Set<Int> = []
-            let groups = Dictionary(grouping: rows.indices) { GroupKey(rows[$0]) }
+            let groups = Dictionary(grouping: rows.indices) { rows[$0].key.group }
             for (index, row) in rows.enumerated() {
-                let group = groups[GroupKey(row)] ?? []
+                let group = groups[row.key.group] ?? []
                 if group.first == index { groupStarts.insert(index) }
                 let best = group.compactMap { index in figure(rows[index]).map { (index, $0) } }.min { $0.1 < $1.1 }
                 let isBest = best?.0 == index && group.count > 1
@@ -61,16 +61,6 @@ public enum SummaryFormatter {
             return head + ["failed", row.error]
         }
         return head + [String(format: "%.1f", instructions), fewest ? "fewest" : ""]
-    }
-
-    private struct GroupKey: Hashable {
-        let operation: BenchmarkOperation
-        let size: Int
-        let threads: Int
-
-        init(_ row: SummaryRow) {
-            (operation, size, threads) = (row.operation, row.size, row.threads)
-        }
     }
 
     private static func cells(_ row: SummaryRow, fastest: Bool) -> [String] {
