@@ -86,7 +86,8 @@ struct RunCommandTests {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         switch format {
         case "json":
-            let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+            let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let rows = document?["results"] as? [[String: Any]]
             #expect(rows?.count == 2)
             #expect(Set(rows?.compactMap { $0["backend"] as? String } ?? []) == ["swift", "openssl"])
         case "markdown":

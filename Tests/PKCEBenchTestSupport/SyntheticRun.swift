@@ -36,11 +36,12 @@ public enum SyntheticRun {
     ///   - busy: Slows every sample of the run by 1 + `busy` × (1 to 3): a run made while other
     ///     tenants had the machine, whose fastest samples move too.
     ///   - scale: Multiplies the samples of the cases it names.
+    ///   - failed: Cases that failed, with this reason, instead of being measured.
     public static func report(
         runID: String = "20261122T000000Z-abc1234", build: String = "release",
         openssl: String = "OpenSSL 3.0.19 27 Jan 2026", targetCPU: String = "x86-64", seed: UInt64 = 1,
         samples: Int = 30, processes: Int = 5, processBias: Double = 0.003, busy: Double = 0,
-        scale: [CaseKey: Double] = [:]
+        scale: [CaseKey: Double] = [:], failed: [CaseKey: String] = [:]
     ) -> RunReport {
         var generator = SplitMix64(seed: seed)
         let environment = RunEnvironment(
@@ -58,7 +59,8 @@ public enum SyntheticRun {
                 return Sample(
                     iterations: 1000, nanosecondsPerOperation: value * (scale[key] ?? 1), process: process)
             }
-            return CaseMeasurement(key: key, samples: values, failure: nil)
+            return failed[key].map { CaseMeasurement.failed(key, reason: $0) }
+                ?? CaseMeasurement(key: key, samples: values, failure: nil)
         }
         return RunReport(environment: environment, measurements: measurements)
     }

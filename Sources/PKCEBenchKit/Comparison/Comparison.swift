@@ -122,6 +122,8 @@ public struct Comparison: Sendable {
     public let environmentDifferences: [String]
     /// Which runs were compared, baseline first.
     public let runs: (baseline: RunIdentity, current: RunIdentity)
+    /// The current run's rows, for reports that show its results beside the comparison.
+    public let currentSummaries: [SummaryRow]
 
     /// Whether any case regressed, or failed only in the current run.
     public var hasRegression: Bool {
@@ -248,6 +250,7 @@ public struct Comparison: Sendable {
         self.pairing = pairing
         self.environmentDifferences = Self.differences(baseline.summaries.first, current.summaries.first)
         self.runs = (RunIdentity(baseline), RunIdentity(current))
+        self.currentSummaries = current.summaries
         guard metric == .time else {
             self.disturbance = []
             self.cases = Self.compareCounts(baseline, current, criteria)
@@ -403,12 +406,15 @@ public struct RunIdentity: Sendable, Equatable {
     public var runID: String
     /// The commit it measured, as its rows give it (`unknown` outside a Git checkout).
     public var commit: String
+    /// Where and how it was measured, as its first row records it; `nil` when it has no rows.
+    public var environment: RunEnvironment?
 
     /// The identity of `run`, from its first row.
     public init(_ run: RunData) {
         name = run.name
         runID = run.summaries.first?.runID ?? ""
         commit = run.summaries.first?.commit ?? ""
+        environment = run.summaries.first?.environment
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Renders a comparison for standard output.
 public enum ComparisonFormatter {
-    /// The columns of the CSV and JSON forms.
+    /// The columns of the CSV form.
     static let columnNames = [
         "backend", "operation", "size", "threads", "baseline_ns_median", "current_ns_median", "change_pct",
         "ci_low_pct", "ci_high_pct", "detectable_pct", "p_value", "method", "verdict", "metric",
@@ -19,7 +19,7 @@ public enum ComparisonFormatter {
         case .csv:
             return csv(comparison, lineEnding: .lf)
         case .json:
-            return json(comparison)
+            return JSONReport.comparison(comparison)
         case .table:
             let lines = [summary(comparison)] + notes(comparison)
             return table(comparison.cases, metric: comparison.metric).plain() + "\n" + lines.joined(separator: "\n") + "\n"
@@ -177,92 +177,12 @@ public enum ComparisonFormatter {
         ]
     }
 
-    private struct Document: Encodable {
-        let metric: String
-        let threshold: Double
-        let alpha: Double
-        let regression: Bool
-        let inconclusive: Bool
-        let environmentDifferences: [String]
-        let cases: [Case]
-
-        enum CodingKeys: String, CodingKey {
-            case metric, threshold, alpha, regression, inconclusive, cases
-            case environmentDifferences = "environment_differences"
-        }
-    }
-
-    private struct Case: Encodable {
-        let backend: String
-        let operation: String
-        let size: Int
-        let threads: Int
-        let baselineNsMedian: Double?
-        let currentNsMedian: Double?
-        let changePct: Double?
-        let ciLowPct: Double?
-        let ciHighPct: Double?
-        let detectablePct: Double?
-        let pValue: Double?
-        let method: String
-        let verdict: String
-        let baselineInstructions: Double?
-        let currentInstructions: Double?
-
-        enum CodingKeys: String, CodingKey {
-            case backend, operation, size, threads, baselineNsMedian = "baseline_ns_median"
-            case currentNsMedian = "current_ns_median", changePct = "change_pct", ciLowPct = "ci_low_pct"
-            case ciHighPct = "ci_high_pct", detectablePct = "detectable_pct", pValue = "p_value", method, verdict
-            case baselineInstructions = "baseline_instructions", currentInstructions = "current_instructions"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            // Absent values are written as null, so that every object has every key.
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(backend, forKey: .backend)
-            try container.encode(operation, forKey: .operation)
-            try container.encode(size, forKey: .size)
-            try container.encode(threads, forKey: .threads)
-            try container.encode(baselineNsMedian, forKey: .baselineNsMedian)
-            try container.encode(currentNsMedian, forKey: .currentNsMedian)
-            try container.encode(changePct, forKey: .changePct)
-            try container.encode(ciLowPct, forKey: .ciLowPct)
-            try container.encode(ciHighPct, forKey: .ciHighPct)
-            try container.encode(detectablePct, forKey: .detectablePct)
-            try container.encode(pValue, forKey: .pValue)
-            try container.encode(method, forKey: .method)
-            try container.encode(verdict, forKey: .verdict)
-            try container.encode(baselineInstructions, forKey: .baselineInstructions)
-            try container.encode(currentInstructions, forKey: .currentInstructions)
-        }
-    }
-
     /// The comparison as CSV, one row per case under ``columnNames``: LF for standard output,
     /// CRLF for a file (`ab-comparison.csv`).
     public static func csv(_ comparison: Comparison, lineEnding: CSV.LineEnding) -> String {
         CSV.encode(
             header: columnNames, records: comparison.cases.map { fields($0, metric: comparison.metric) },
             lineEnding: lineEnding)
-    }
-
-    private static func json(_ comparison: Comparison) -> String {
-        let document = Document(
-            metric: comparison.metric.rawValue, threshold: comparison.criteria.threshold,
-            alpha: comparison.criteria.alpha,
-            regression: comparison.hasRegression, inconclusive: comparison.isInconclusive,
-            environmentDifferences: comparison.environmentDifferences,
-            cases: comparison.cases.map { item in
-                Case(
-                    backend: item.key.backend, operation: item.key.operation.rawValue, size: item.key.size,
-                    threads: item.key.threads, baselineNsMedian: item.baselineMedian,
-                    currentNsMedian: item.currentMedian, changePct: item.change.map { $0 * 100 },
-                    ciLowPct: item.interval.map { $0.lowerBound * 100 },
-                    ciHighPct: item.interval.map { $0.upperBound * 100 },
-                    detectablePct: item.detectable.map { $0 * 100 },
-                    pValue: item.pValue, method: item.method.rawValue, verdict: item.verdict.rawValue,
-                    baselineInstructions: item.baselineInstructions, currentInstructions: item.currentInstructions)
-            })
-        return encodeJSON(document)
     }
 }
 

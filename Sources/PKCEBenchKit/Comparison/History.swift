@@ -73,13 +73,7 @@ public enum HistoryFormatter {
                     ]
                 }, lineEnding: .lf)
         case .json:
-            return encodeJSON(
-                rows.map { key, point in
-                    Record(
-                        operation: key.operation.rawValue, size: key.size, threads: key.threads, backend: key.backend,
-                        runID: point.runID, commit: point.commit, nsMedian: point.nsMedian, nsMin: point.nsMin,
-                        changePct: point.change.map { $0 * 100 })
-                })
+            return JSONReport.history(trends)
         case .table, .markdown:
             var table = TextTable([
                 ("operation", .left), ("size", .right), ("threads", .right), ("backend", .left), ("run", .left),
@@ -99,23 +93,6 @@ public enum HistoryFormatter {
                 }
             }
             return format == .table ? table.plain(groupBreaks: groupStarts) : table.markdown()
-        }
-    }
-
-    private struct Record: Encodable {
-        let operation: String
-        let size: Int
-        let threads: Int
-        let backend: String
-        let runID: String
-        let commit: String
-        let nsMedian: Double?
-        let nsMin: Double?
-        let changePct: Double?
-
-        enum CodingKeys: String, CodingKey {
-            case operation, size, threads, backend, runID = "run_id", commit, nsMedian = "ns_median", nsMin = "ns_min"
-            case changePct = "change_pct"
         }
     }
 }

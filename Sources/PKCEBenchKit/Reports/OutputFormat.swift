@@ -6,7 +6,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case table
     /// The same CSV as the report files, with LF line ends (the files have RFC 4180's CRLF).
     case csv
-    /// An array of objects, one per row, keyed by the CSV column names.
+    /// One JSON object, as ``JSONReport`` and `schema/report.schema.json` describe it.
     case json
     /// A GitHub-flavoured Markdown table, for a pull-request comment.
     case markdown
@@ -24,7 +24,7 @@ public enum SummaryFormatter {
         case .csv:
             return ReportSchema.encode(rows, columns: ReportSchema.summary, lineEnding: .lf)
         case .json:
-            return json(rows)
+            return JSONReport.run(rows)
         case .table, .markdown:
             let counted = rows.contains { $0.metric == .instructions }
             var table = TextTable(
@@ -100,9 +100,5 @@ public enum SummaryFormatter {
         case 1e3...: String(format: "%.1f k", value / 1e3)
         default: String(format: "%.1f", value)
         }
-    }
-
-    private static func json(_ rows: [SummaryRow]) -> String {
-        encodeJSON(rows)
     }
 }

@@ -118,7 +118,8 @@ public struct SuiteRunner {
         if let baseline, let baselineData {
             let current = RunData(name: "this run", summaries: report.summaries, samples: report.samples)
             let comparison = try Comparison(baseline: baselineData, current: current, criteria: baseline.criteria)
-            // Two CSV or JSON documents in one stream would be neither: those formats get the comparison only.
+            // Two CSV documents in one stream would be neither, so CSV gets the comparison only; the JSON
+            // document of a comparison holds this run's results too.
             if format == .table || format == .markdown {
                 standardOutput(SummaryFormatter.render(report.summaries, as: format) + "\n")
             }
