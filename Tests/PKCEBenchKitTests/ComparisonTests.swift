@@ -40,7 +40,8 @@ struct ComparisonTests {
         #expect(comparison.cases.filter { $0.verdict != .regressed }.allSatisfy { $0.verdict == .unchanged })
         #expect(comparison.status == .regression)
         let changed = try #require(comparison.cases.first { $0.key == Self.target })
-        #expect(abs((changed.change ?? 0) - (factor - 1)) < 1e-9)
+        // Medians are kept to 0.001 ns, as the files keep them.
+        #expect(abs((changed.change ?? 0) - (factor - 1)) < 1e-5)
         #expect((changed.pValue ?? 1) < 0.01)
         #expect(changed.interval.map { $0.contains(factor - 1) } == true)
         #expect(changed.method == .processes)

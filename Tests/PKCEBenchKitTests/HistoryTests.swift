@@ -16,7 +16,8 @@ struct HistoryTests {
         #expect(points.map(\.runID) == ["run-3", "run-4", "run-5"])
         #expect(points[0].change == nil)
         let expectedChange = 1.4 / 1.3 - 1
-        #expect(abs((points[2].change ?? 0) - expectedChange) < 1e-9)
+        // Medians are kept to 0.001 ns, as the files keep them.
+        #expect(abs((points[2].change ?? 0) - expectedChange) < 1e-5)
     }
 
     @Test("The table groups runs by case")

@@ -8,11 +8,18 @@ public struct RunReport: Sendable {
     public let samples: [SampleRow]
 
     /// Builds the report of measured cases.
+    ///
+    /// Its figures are rounded as its CSV files keep them, so that what the run prints, draws and
+    /// compares is what its files say, and what `bench compare` of those files finds.
     public init(environment: RunEnvironment, measurements: [CaseMeasurement]) {
         let ordered = measurements.sorted { $0.key < $1.key }
         self.environment = environment
-        self.summaries = ordered.map { SummaryRow(measurement: $0, environment: environment) }
-        self.samples = ordered.flatMap { SampleRow.rows(of: $0, runID: environment.runID) }
+        self.summaries = ordered.map {
+            ReportSchema.asStored(SummaryRow(measurement: $0, environment: environment), columns: ReportSchema.summary)
+        }
+        self.samples = ordered.flatMap { SampleRow.rows(of: $0, runID: environment.runID) }.map {
+            ReportSchema.asStored($0, columns: ReportSchema.samples)
+        }
     }
 
     /// Whether any case failed.
