@@ -16,7 +16,8 @@ struct AB: ParsableCommand {
             change is at least --threshold percent (default 1) and significant at --alpha over all \
             cases together (Holm); improved symmetrically; unchanged when the interval lies within \
             the threshold; otherwise inconclusive. Writes ab-baseline.csv, ab-current.csv (each \
-            with its .samples.csv) and ab-comparison.csv to the output directory. Exit codes: 0 no \
+            with its .samples.csv), ab-comparison.csv and ab.html (the page latest.html is for a \
+            run) to the output directory. Exit codes: 0 no \
             regression, 1 a regression, 2 inconclusive (measure again), 65 or 66 for a baseline \
             that is not a bench of this worker protocol.
 

@@ -7,10 +7,11 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check every backend, measure the selected cases and write CSV reports (the default).",
         discussion: """
-            Writes <run>.csv, <run>.samples.csv, latest.csv, latest.samples.csv and latest.svg to the \
-            output directory and appends the run to history.csv. With --baseline, compares the run \
-            with that file, as 'bench compare' does: exit 1 when a case regressed, 2 when one is \
-            inconclusive.
+            Writes <run>.csv, <run>.samples.csv, latest.csv, latest.samples.csv, latest.svg and \
+            latest.html (one self-contained page: table, charts, sample distributions and, with \
+            --baseline, the comparison) to the output directory and appends the run to history.csv. \
+            With --baseline, compares the run with that file, as 'bench compare' does: exit 1 when a \
+            case regressed, 2 when one is inconclusive.
             """)
 
     @OptionGroup var selection: SelectionOptions

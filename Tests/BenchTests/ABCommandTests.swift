@@ -35,7 +35,7 @@ struct ABCommandTests {
         #expect(
             try listing(output) == [
                 "ab-baseline.csv", "ab-baseline.samples.csv", "ab-comparison.csv", "ab-current.csv",
-                "ab-current.samples.csv",
+                "ab-current.samples.csv", "ab.html",
             ])
         // The file is RFC 4180: CRLF, and otherwise what standard output showed.
         let file = try String(contentsOf: output.appendingPathComponent("ab-comparison.csv"), encoding: .utf8)

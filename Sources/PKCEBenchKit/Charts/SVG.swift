@@ -69,16 +69,20 @@ struct SVG {
 
     /// The document, with a white background and a sans-serif font.
     func render(title: String) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.number(width))" height="\(Self.number(height))" \
-        viewBox="0 0 \(Self.number(width)) \(Self.number(height))" font-family="Helvetica, Arial, sans-serif">
-        <title>\(Self.escape(title))</title>
-        <rect x="0" y="0" width="\(Self.number(width))" height="\(Self.number(height))" fill="#ffffff"/>
-        \(elements.joined(separator: "\n"))
-        </svg>
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + element(title: title) + "\n"
+    }
 
-        """
+    /// The `<svg>` element alone, to place inside an HTML page.
+    func element(title: String, attributes: [(String, String)] = []) -> String {
+        let extra = attributes.map { " \($0.0)=\"\(Self.escape($0.1))\"" }.joined()
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.number(width))" height="\(Self.number(height))" \
+            viewBox="0 0 \(Self.number(width)) \(Self.number(height))" font-family="Helvetica, Arial, sans-serif"\(extra)>
+            <title>\(Self.escape(title))</title>
+            <rect x="0" y="0" width="\(Self.number(width))" height="\(Self.number(height))" fill="#ffffff"/>
+            \(elements.joined(separator: "\n"))
+            </svg>
+            """
     }
 
     static func escape(_ text: String) -> String {

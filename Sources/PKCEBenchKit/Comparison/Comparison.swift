@@ -125,6 +125,11 @@ public struct Comparison: Sendable {
     /// The current run's rows, for reports that show its results beside the comparison.
     public let currentSummaries: [SummaryRow]
 
+    /// The cases with these verdicts, in the order of `verdicts`.
+    func cases(in verdicts: [Verdict]) -> [CaseComparison] {
+        verdicts.flatMap { verdict in cases.filter { $0.verdict == verdict } }
+    }
+
     /// Whether any case regressed, or failed only in the current run.
     public var hasRegression: Bool {
         cases.contains { $0.verdict.isRegression }

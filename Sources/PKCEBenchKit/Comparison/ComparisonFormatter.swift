@@ -28,8 +28,9 @@ public enum ComparisonFormatter {
         }
     }
 
-    /// The order in which a pull-request comment lists verdicts: what needs a reader first.
-    private static let attentionOrder: [Verdict] = [
+    /// The order in which a pull-request comment and the HTML report list verdicts: what needs
+    /// a reader first.
+    static let attentionOrder: [Verdict] = [
         .regressed, .failedInCurrent, .improved, .inconclusive, .failedInBaseline, .onlyInCurrent, .onlyInBaseline,
     ]
 
@@ -49,7 +50,7 @@ public enum ComparisonFormatter {
         for warning in comparison.warnings {
             lines += ["> [!WARNING]", "> \(markdownText(warning))", ""]
         }
-        let notable = attentionOrder.flatMap { verdict in comparison.cases.filter { $0.verdict == verdict } }
+        let notable = comparison.cases(in: attentionOrder)
         if notable.isEmpty {
             lines += ["Every case is unchanged within the threshold.", ""]
         } else {
@@ -90,16 +91,11 @@ public enum ComparisonFormatter {
             ("baseline \(unit)", .right), ("current \(unit)", .right), ("change", .right), ("95% CI", .right),
             ("detectable", .right), ("p (Holm)", .right), ("verdict", .left),
         ])
-        func figure(_ nanoseconds: Double?, _ instructions: Double?) -> String {
-            counted
-                ? instructions.map { String(format: "%.1f", $0) } ?? ""
-                : nanoseconds.map(SummaryFormatter.nanoseconds) ?? ""
-        }
         for item in cases {
             table.append([
                 item.key.operation.rawValue, String(item.key.size), String(item.key.threads), item.key.backend,
-                figure(item.baselineMedian, item.baselineInstructions),
-                figure(item.currentMedian, item.currentInstructions),
+                figure(item.baselineMedian, item.baselineInstructions, counted: counted),
+                figure(item.currentMedian, item.currentInstructions, counted: counted),
                 item.change.map(percent) ?? "",
                 item.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? "",
                 item.detectable.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
@@ -155,7 +151,15 @@ public enum ComparisonFormatter {
         return lines
     }
 
-    private static func percent(_ value: Double) -> String {
+    /// A figure of one side of a comparison: its instruction count or its median time.
+    static func figure(_ nanoseconds: Double?, _ instructions: Double?, counted: Bool) -> String {
+        counted
+            ? instructions.map { String(format: "%.1f", $0) } ?? ""
+            : nanoseconds.map(SummaryFormatter.nanoseconds) ?? ""
+    }
+
+    /// `+4.2%`, from a fraction.
+    static func percent(_ value: Double) -> String {
         String(format: "%+.1f%%", value * 100)
     }
 

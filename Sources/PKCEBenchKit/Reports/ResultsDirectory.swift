@@ -18,6 +18,8 @@ public struct ResultsDirectory: Sendable {
     public var history: URL { url.appendingPathComponent("history.csv") }
     /// `latest.svg`: the last run's operations per second, by backend.
     public var chart: URL { url.appendingPathComponent("latest.svg") }
+    /// `latest.html`: the last run's results, charts and comparison in one page.
+    public var page: URL { url.appendingPathComponent("latest.html") }
 
     /// The summary file of a run: `<run id>.csv`.
     public func summary(of environment: RunEnvironment) -> URL {
@@ -56,8 +58,9 @@ public struct ResultsDirectory: Sendable {
     }
 
     /// Writes a run's reports: `<run>.csv`, `<run>.samples.csv`, `latest.csv`,
-    /// `latest.samples.csv`, `latest.svg`, and the run's rows appended to `history.csv`; with
-    /// `asBaseline`, also `baseline.csv` and `baseline.samples.csv`.
+    /// `latest.samples.csv`, `latest.svg`, `latest.html` (with `comparison` when there is one),
+    /// and the run's rows appended to `history.csv`; with `asBaseline`, also `baseline.csv` and
+    /// `baseline.samples.csv`.
     ///
     /// Every file is written whole under a temporary name before any is renamed into place, so
     /// a failure leaves no file half-written and no file of this run beside the old ones. The
@@ -68,7 +71,9 @@ public struct ResultsDirectory: Sendable {
     /// - Throws: ``BenchError``: 73 when a file cannot be written; 65 when `history.csv` no
     ///   longer reads.
     @discardableResult
-    public func save(_ report: RunReport, asBaseline: Bool = false) throws(BenchError) -> [URL] {
+    public func save(
+        _ report: RunReport, asBaseline: Bool = false, comparison: Comparison? = nil
+    ) throws(BenchError) -> [URL] {
         let summary = ReportSchema.encode(report.summaries, columns: ReportSchema.summary)
         let samples = ReportSchema.encode(report.samples, columns: ReportSchema.samples)
         let runSummary = self.summary(of: report.environment)
@@ -80,7 +85,8 @@ public struct ResultsDirectory: Sendable {
             var outputs: [(URL, String)] = [
                 (runSummary, summary), (samplesURL(of: runSummary), samples),
                 (latest, summary), (samplesURL(of: latest), samples),
-                (chart, ThroughputChart.svg(report.summaries)), (history, try appendedHistory(report)),
+                (chart, ThroughputChart.svg(report.summaries)),
+                (page, HTMLReport.page(report, comparison: comparison)), (history, try appendedHistory(report)),
             ]
             if asBaseline {
                 outputs += [(baseline, summary), (samplesURL(of: baseline), samples)]

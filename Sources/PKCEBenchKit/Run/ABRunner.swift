@@ -95,6 +95,8 @@ public struct ABRunner {
         public static let current = "ab-current.csv"
         /// The comparison, one row per case, as `--format csv` prints it (with CRLF line ends).
         public static let comparison = "ab-comparison.csv"
+        /// This build's results and the comparison as one page, as `latest.html` is for a run.
+        public static let page = "ab.html"
     }
 
     /// Measures both builds and compares them.
@@ -191,10 +193,13 @@ public struct ABRunner {
             try files.stage(
                 ComparisonFormatter.csv(comparison, lineEnding: .crlf),
                 at: output.url.appendingPathComponent(Files.comparison))
+            try files.stage(
+                HTMLReport.page(reports[1], comparison: comparison), at: output.url.appendingPathComponent(Files.page))
             try files.commit()
         }
         progress.note(
-            "wrote \(Files.baseline), \(Files.current) (and their samples), \(Files.comparison) to \(output.url.path)")
+            "wrote \(Files.baseline), \(Files.current) (and their samples), \(Files.comparison), \(Files.page) to "
+                + output.url.path)
 
         comparison.warnings.forEach(progress.note)
         standardOutput(ComparisonFormatter.render(comparison, as: format))

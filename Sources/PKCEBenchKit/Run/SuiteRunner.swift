@@ -109,15 +109,19 @@ public struct SuiteRunner {
         }
         let report = RunReport(environment: environment, measurements: measurements)
 
+        var comparison: Comparison?
+        if let baseline, let baselineData {
+            let current = RunData(name: "this run", summaries: report.summaries, samples: report.samples)
+            comparison = try Comparison(baseline: baselineData, current: current, criteria: baseline.criteria)
+        }
+
         // A signal that came after the last sample still means: write nothing.
         if let signal = interruption() { throw InterruptSignals.error(for: signal) }
-        let written = try results.save(report, asBaseline: saveAsBaseline)
+        let written = try results.save(report, asBaseline: saveAsBaseline, comparison: comparison)
         progress.note("wrote \(written.map(\.lastPathComponent).joined(separator: ", ")) to \(results.url.path)")
 
         var status = ExitStatus.ok
-        if let baseline, let baselineData {
-            let current = RunData(name: "this run", summaries: report.summaries, samples: report.samples)
-            let comparison = try Comparison(baseline: baselineData, current: current, criteria: baseline.criteria)
+        if let comparison {
             // Two CSV documents in one stream would be neither, so CSV gets the comparison only; the JSON
             // document of a comparison holds this run's results too.
             if format == .table || format == .markdown {
