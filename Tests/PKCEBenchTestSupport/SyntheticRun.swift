@@ -29,6 +29,7 @@ public enum SyntheticRun {
     ///   - build: `release` or `debug`.
     ///   - openssl: The OpenSSL version to record.
     ///   - targetCPU: The compile target to record; empty as in reports older than the column.
+    ///   - kernel: The kernel release to record.
     ///   - seed: Picks the noise; the same seed gives the same run.
     ///   - samples: Samples per case.
     ///   - processes: How many processes took them, in equal blocks.
@@ -39,7 +40,8 @@ public enum SyntheticRun {
     ///   - failed: Cases that failed, with this reason, instead of being measured.
     public static func report(
         runID: String = "20261122T000000Z-abc1234", build: String = "release",
-        openssl: String = "OpenSSL 3.0.19 27 Jan 2026", targetCPU: String = "x86-64", seed: UInt64 = 1,
+        openssl: String = "OpenSSL 3.0.19 27 Jan 2026", targetCPU: String = "x86-64", kernel: String = "6.1.0",
+        seed: UInt64 = 1,
         samples: Int = 30, processes: Int = 5, processBias: Double = 0.003, busy: Double = 0,
         scale: [CaseKey: Double] = [:], failed: [CaseKey: String] = [:]
     ) -> RunReport {
@@ -47,7 +49,7 @@ public enum SyntheticRun {
         let environment = RunEnvironment(
             runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: build, targetCPU: targetCPU,
             cpu: "Test CPU",
-            cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0", swift: "6.3.1", openssl: openssl, libsodium: "1.0.18")
+            cpuFlags: "sha_ni avx2", cores: 2, kernel: kernel, swift: "6.3.1", openssl: openssl, libsodium: "1.0.18")
         let measurements = keys.enumerated().map { index, key in
             let base = 100.0 + 37.0 * Double(index)
             let biases = (0..<processes).map { _ in 1 + processBias * generator.nextGaussian() }

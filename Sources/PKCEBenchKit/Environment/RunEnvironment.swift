@@ -79,8 +79,13 @@ public struct RunEnvironment: Sendable, Equatable {
 
     /// The fields whose difference makes timings incomparable, by column name, for warnings.
     /// `target_cpu` is empty in reports written before the column existed: unknown, not different.
+    /// A different kernel release is usually another machine or host, even where the CPU's model
+    /// name is the same: every case can move with it (seen here: 27% slower, C libraries too).
     public var comparableFacts: KeyValuePairs<String, String> {
-        ["cpu": cpu, "target_cpu": targetCPU, "swift": swift, "openssl": openssl, "libsodium": libsodium]
+        [
+            "cpu": cpu, "kernel": kernel, "target_cpu": targetCPU, "swift": swift, "openssl": openssl,
+            "libsodium": libsodium,
+        ]
     }
 }
 
