@@ -6,13 +6,18 @@ import Testing
 /// `latest.html` as a browser shows it: a real run's page rendered by headless Chromium.
 @Suite("latest.html in a browser")
 struct HTMLPageTests {
-    static let chromium = InstructionCounter.executableInPath("chromium")
+    /// Debian's `chromium`, or Ubuntu's `chromium-browser`.
+    static let chromium =
+        InstructionCounter.executableInPath("chromium") ?? InstructionCounter.executableInPath("chromium-browser")
 
     /// Reads the rendered page: what is visible, and each row's cells as the browser lays them
     /// out (`innerText` is the rendered text: what CSS hides is not in it).
     static let probe = """
         <script>
-        const visible = (element) => { const box = element.getBoundingClientRect(); return box.width > 0 && box.height > 0; };
+        const visible = (element) => {
+          const box = element.getBoundingClientRect();
+          return box.width > 0 && box.height > 0;
+        };
         const cells = (row) => [...row.cells].map((cell) => cell.innerText.trim());
         const out = {
           height: document.documentElement.scrollHeight,
@@ -105,7 +110,8 @@ struct HTMLPageTests {
         for compared in probe.comparison {
             let old = try #require(baseline.first { $0.key.description == compared[0] }?.nsMedian)
             let new = try #require(latest.first { $0.key.description == compared[0] }?.nsMedian)
-            #expect(compared[1] == SummaryFormatter.nanoseconds(old) && compared[2] == SummaryFormatter.nanoseconds(new))
+            #expect(
+                compared[1] == SummaryFormatter.nanoseconds(old) && compared[2] == SummaryFormatter.nanoseconds(new))
         }
 
         // And pixels: a blank page of this size is a PNG of a few kilobytes.

@@ -10,11 +10,11 @@ struct JSONContractTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Whether `schema/validate` can run here: it needs Python's jsonschema.
+    /// Whether `schema/validate` can run here: it needs Python's jsonschema 4 or later.
     static let validatorWorks: Bool = {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import jsonschema"]
+        process.arguments = ["python3", "-c", "from jsonschema import Draft202012Validator"]
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()
@@ -36,7 +36,8 @@ struct JSONContractTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let lines = text.split(separator: "\n").map(String.init)
-        #expect((process.terminationStatus == 0) == lines.isEmpty, "schema/validate exited \(process.terminationStatus)")
+        #expect(
+            (process.terminationStatus == 0) == lines.isEmpty, "schema/validate exited \(process.terminationStatus)")
         return lines
     }
 
@@ -59,15 +60,26 @@ struct JSONContractTests {
         let counted = Self.root.appendingPathComponent("results/baseline-instructions.csv").path
         let me = productsDirectory.appendingPathComponent("bench").path
         let one = ["--filter", "^sha256/openssl/64$", "--quick"]
-        let commands: [(arguments: [String], status: Set<Int32>)] = [
+        var commands: [(arguments: [String], status: Set<Int32>)] = [
             (["--backend", "swift", "--operation", "random", "--quick", "--output", "out"], [0]),
-            (["--backend", "swift", "--operation", "random", "--quick", "--output", "out", "--baseline", "out/latest.csv"], [0, 1, 2]),
+            (
+                [
+                    "--backend", "swift", "--operation", "random", "--quick", "--output", "out", "--baseline",
+                    "out/latest.csv",
+                ], [0, 1, 2]
+            ),
             (["compare", base, slower], [1]),
             (["compare", base, base], [0]),
+            (["compare", base, slower, "--threshold", "0"], [1]),
+            (["baseline", "--backend", "swift", "--operation", "random", "--quick", "--output", "saved"], [0]),
             (["compare", counted, counted], [0]),
             (["history", "--output", "out"], [0]),
             (["ab", me, "--output", "ab"] + one, [0, 2]),
         ]
+        if MetricCommandTests.valgrind != nil {
+            commands.append(
+                (["--metric", "instructions", "--output", "counted", "--filter", "^sha256/openssl/64$"], [0]))
+        }
         for (arguments, status) in commands {
             let result = try bench(arguments + ["--format", "json"], in: directory)
             #expect(status.contains(result.status), "\(arguments): \(result.stderr)")
@@ -76,7 +88,8 @@ struct JSONContractTests {
             let document = try Self.object(result.stdout)
             #expect(document["schema"] as? String == JSONReport.schema)
             #expect(
-                (document["comparison"] != nil) == (arguments.contains("--baseline") || ["compare", "ab"].contains(arguments[0])),
+                (document["comparison"] != nil)
+                    == (arguments.contains("--baseline") || ["compare", "ab"].contains(arguments[0])),
                 "\(arguments)")
         }
     }

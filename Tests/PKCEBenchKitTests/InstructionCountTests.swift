@@ -48,6 +48,27 @@ struct InstructionCountTests {
         #expect(throws: BenchError.self) { try ReportFiles.summaries(from: Array(bad.utf8), path: "bad.csv") }
     }
 
+    @Test("Another kernel does not warn for counts, which are compared across hosts; another OpenSSL does")
+    func kernelDoesNotWarn() throws {
+        let counts = Dictionary(uniqueKeysWithValues: Self.keys.map { ($0, 100_000.0) })
+        let baseline = Self.countedRun("base", counts)
+        func current(kernel: String, openssl: String) -> RunData {
+            var environment = sampleReport(runID: "now").environment
+            environment.kernel = kernel
+            environment.openssl = openssl
+            let report = RunReport(
+                environment: environment,
+                measurements: counts.map { .counted($0.key, iterations: 100, instructionsPerOperation: $0.value) })
+            return RunData(name: "now", summaries: report.summaries, samples: nil)
+        }
+        let openssl = baseline.summaries[0].openssl
+        let otherHost = try Comparison(baseline: baseline, current: current(kernel: "6.18.44", openssl: openssl))
+        #expect(otherHost.environmentDifferences.isEmpty && otherHost.warnings.isEmpty)
+        let otherLibrary = try Comparison(
+            baseline: baseline, current: current(kernel: "6.18.44", openssl: "OpenSSL 3.5.0"))
+        #expect(otherLibrary.environmentDifferences == ["openssl '\(openssl)' → 'OpenSSL 3.5.0'"])
+    }
+
     @Test("Counts compare exactly: at the threshold or beyond is a verdict, below it unchanged, never inconclusive")
     func exactComparison() throws {
         let baseline = Self.countedRun("base", Dictionary(uniqueKeysWithValues: Self.keys.map { ($0, 100_000.0) }))
@@ -122,7 +143,9 @@ struct InstructionCountTests {
         }
     }
 
-    @Test("A handshake names the metrics and the selection options its build's workers take; an older one, time only and neither")
+    @Test(
+        "A handshake names the metrics and the selection options its build's workers take; an older one, time only and neither"
+    )
     func handshakeMetrics() throws {
         let facts = WorkerProtocol.BuildFacts(
             build: "release", targetCPU: "x86-64", swift: "6.3.1", openssl: "OpenSSL 3", libsodium: "1.0.18",

@@ -253,7 +253,8 @@ public struct Comparison: Sendable {
         self.metric = try Self.requireSameMetric(baseline, current)
         self.criteria = criteria
         self.pairing = pairing
-        self.environmentDifferences = Self.differences(baseline.summaries.first, current.summaries.first)
+        self.environmentDifferences = Self.differences(
+            baseline.summaries.first, current.summaries.first, metric: metric)
         self.runs = (RunIdentity(baseline), RunIdentity(current))
         self.currentSummaries = current.summaries
         guard metric == .time else {
@@ -394,10 +395,13 @@ public struct Comparison: Sendable {
         baseline > 0 ? current / baseline - 1 : 0
     }
 
-    private static func differences(_ baseline: SummaryRow?, _ current: SummaryRow?) -> [String] {
+    /// The environment facts in which the runs differ. The kernel, which moves timings with the
+    /// host, leaves an instruction count as it was: counts are compared across hosts.
+    private static func differences(_ baseline: SummaryRow?, _ current: SummaryRow?, metric: Metric) -> [String] {
         guard let baseline = baseline?.environment, let current = current?.environment else { return [] }
         return zip(baseline.comparableFacts, current.comparableFacts).compactMap { old, new in
             old.value == new.value || old.value.isEmpty || new.value.isEmpty
+                || (metric == .instructions && old.key == "kernel")
                 ? nil : "\(old.key) '\(old.value)' → '\(new.value)'"
         }
     }

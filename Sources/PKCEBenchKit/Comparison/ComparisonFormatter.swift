@@ -22,7 +22,8 @@ public enum ComparisonFormatter {
             return JSONReport.comparison(comparison)
         case .table:
             let lines = [summary(comparison)] + notes(comparison)
-            return table(comparison.cases, metric: comparison.metric).plain() + "\n" + lines.joined(separator: "\n") + "\n"
+            return table(comparison.cases, metric: comparison.metric).plain() + "\n" + lines.joined(separator: "\n")
+                + "\n"
         case .markdown:
             return markdown(comparison)
         }
@@ -151,7 +152,7 @@ public enum ComparisonFormatter {
         return lines
     }
 
-    /// A figure of one side of a comparison: its instruction count or its median time.
+    /// A figure as the tables show it: an instruction count, or a median time in nanoseconds.
     static func figure(_ nanoseconds: Double?, _ instructions: Double?, counted: Bool) -> String {
         counted
             ? instructions.map { String(format: "%.1f", $0) } ?? ""

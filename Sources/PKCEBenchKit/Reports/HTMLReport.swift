@@ -72,7 +72,8 @@ public enum HTMLReport {
 
     private static func environmentList(_ environment: RunEnvironment) -> String {
         let facts: [(String, String)] = [
-            ("CPU", environment.cpu), ("CPU features", environment.cpuFlags), ("cores", String(environment.cores)),
+            ("CPU", environment.cpu), ("CPU features", environment.cpuFlags),
+            ("cores", environment.cores > 0 ? String(environment.cores) : ""),
             ("compiled for", environment.targetCPU), ("kernel", environment.kernel), ("Swift", environment.swift),
             ("OpenSSL", environment.openssl), ("libsodium", environment.libsodium),
         ]
@@ -85,7 +86,9 @@ public enum HTMLReport {
         let unit = counted ? "instr/op" : "ns/op"
         var lines = [
             "<section id=\"comparison\">",
-            "<h2>Against \(escape(comparison.runs.baseline.name)) (\(escape(comparison.runs.baseline.runID)))</h2>",
+            "<h2>Against \(escape(comparison.runs.baseline.name))"
+                + (comparison.runs.baseline.runID.isEmpty ? "" : " (\(escape(comparison.runs.baseline.runID)))")
+                + "</h2>",
             "<p class=\"summary\">\(escape(ComparisonFormatter.summary(comparison)))</p>",
         ]
         lines += comparison.warnings.map { "<p class=\"warning\">\(escape($0))</p>" }
@@ -118,25 +121,29 @@ public enum HTMLReport {
             : ["case", "median ns/op", "p10", "p90", "ops/s", "MB/s", "±cv", "allocs/op", "samples", "distribution"]
         var lines = [
             "<section id=\"results\">", "<h2>Results</h2>",
-            "<p>" + (counted
-                ? "Instructions per operation under Callgrind."
-                : "Nanoseconds per operation over each case's samples; ★ marks the fastest backend of each "
-                    + "operation and size; the distribution spans the case's fastest to slowest sample, "
-                    + "its median marked.") + "</p>",
+            "<p>"
+                + (counted
+                    ? "Instructions per operation under Callgrind."
+                    : "Nanoseconds per operation over each case's samples; ★ marks the fastest backend of each "
+                        + "operation and size; the distribution spans the case's fastest to slowest sample, "
+                        + "its median marked.") + "</p>",
             "<table><thead><tr>" + headings.map { "<th>\($0)</th>" }.joined() + "</tr></thead><tbody>",
         ]
         let groups = Dictionary(grouping: rows, by: \.key.group)
         var previous: CaseGroup?
         for row in rows {
             let group = groups[row.key.group] ?? []
-            let best = group.filter(\.isOK).min { figure($0) < figure($1) }
+            let best = group.compactMap { row in SummaryFormatter.figure(row).map { (row, $0) } }.min { $0.1 < $1.1 }?.0
             var classes = row.key.group == previous ? [] : ["group-start"]
             if group.count > 1, best?.key == row.key { classes.append("fastest") }
             previous = row.key.group
-            let head = "<tr class=\"\(classes.joined(separator: " "))\" data-case=\"\(escape(row.key.description))\">"
+            let head =
+                "<tr class=\"\(classes.joined(separator: " "))\" data-case=\"\(escape(row.key.description))\">"
                 + "<td>\(escape(row.key.description))</td>"
             guard row.isOK else {
-                lines.append(head + "<td class=\"text\" colspan=\"\(headings.count - 1)\">failed: \(escape(row.error))</td></tr>")
+                lines.append(
+                    head + "<td class=\"text\" colspan=\"\(headings.count - 1)\">failed: \(escape(row.error))</td></tr>"
+                )
                 continue
             }
             let cells = counted ? [row.instructionsPerOp.map { String(format: "%.1f", $0) } ?? ""] : timedCells(row)
@@ -165,10 +172,13 @@ public enum HTMLReport {
 
     /// A timed row's figures, formatted as the terminal table formats them.
     private static func timedCells(_ row: SummaryRow) -> [String] {
-        let nanoseconds: [String] = [row.nsMedian, row.nsP10, row.nsP90].map { $0.map(SummaryFormatter.nanoseconds) ?? "" }
+        let nanoseconds: [String] = [row.nsMedian, row.nsP10, row.nsP90].map {
+            $0.map(SummaryFormatter.nanoseconds) ?? ""
+        }
         let rates: [String] = [
             row.opsPerSec.map(SummaryFormatter.siPrefixed) ?? "", row.mbPerSec.map { String(format: "%.1f", $0) } ?? "",
-            row.cv.map { String(format: "±%.1f%%", $0 * 100) } ?? "", row.allocsPerOp.map(SummaryFormatter.allocations) ?? "",
+            row.cv.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
+            row.allocsPerOp.map(SummaryFormatter.allocations) ?? "",
         ]
         return nanoseconds + rates + [String(row.samples)]
     }
@@ -202,13 +212,16 @@ public enum HTMLReport {
                 continue
             }
             let x = { (value: Double) in left + axis.fraction(value) * (right - left) }
+            let shown = ComparisonFormatter.figure(value, value, counted: counted)
             svg.rect(
                 x: left, y: y + 5, width: x(value) - left, height: rowHeight - 10,
                 fill: ThroughputChart.color(of: backend, in: backends),
                 attributes: [("class", "median"), ("data-case", row.key.description)],
-                title: "\(row.key): median \(counted ? String(format: "%.1f", value) : SummaryFormatter.nanoseconds(value))"
-                    + (counted ? " instructions/op" : " ns/op, p10 \(row.nsP10.map(SummaryFormatter.nanoseconds) ?? "") "
-                        + "p90 \(row.nsP90.map(SummaryFormatter.nanoseconds) ?? "")"))
+                title: "\(row.key): median \(shown)"
+                    + (counted
+                        ? " instructions/op"
+                        : " ns/op, p10 \(row.nsP10.map(SummaryFormatter.nanoseconds) ?? "") "
+                            + "p90 \(row.nsP90.map(SummaryFormatter.nanoseconds) ?? "")"))
             if !counted, let p10 = row.nsP10, let p90 = row.nsP90 {
                 let middle = y + rowHeight / 2
                 svg.line(x1: x(p10), y1: middle, x2: x(p90), y2: middle, stroke: "#1f2328", width: 1.5)
@@ -217,14 +230,15 @@ public enum HTMLReport {
                 }
             }
             svg.text(
-                counted ? String(format: "%.1f", value) : SummaryFormatter.nanoseconds(value),
-                x: max(x(value), x(row.nsP90 ?? value)) + 6, y: y + 16, size: 10)
+                shown, x: max(x(value), x(row.nsP90 ?? value)) + 6, y: y + 16, size: 10)
         }
         return svg.element(title: title, attributes: [("class", "chart"), ("role", "img")])
     }
 
     /// A case's samples as a small histogram from its fastest to its slowest, the median marked.
     private static func histogram(_ samples: [Double], median: Double?) -> String {
+        // A hand-edited samples file could hold what no measurement gives.
+        let samples = samples.filter(\.isFinite)
         let width = 160.0, height = 26.0, bins = 32
         var svg = SVG(width: width, height: height)
         guard let low = samples.min(), let high = samples.max() else {
@@ -243,7 +257,7 @@ public enum HTMLReport {
                 x: Double(index) * binWidth, y: height - barHeight, width: binWidth - 0.5, height: barHeight,
                 fill: "#8c959f")
         }
-        if let median {
+        if let median, median.isFinite {
             let x = (median - low) / span * width
             svg.line(x1: x, y1: 0, x2: x, y2: height, stroke: "#cf222e", width: 1.5)
         }
@@ -254,10 +268,6 @@ public enum HTMLReport {
     }
 
     // MARK: - Helpers
-
-    private static func figure(_ row: SummaryRow) -> Double {
-        (row.metric == .instructions ? row.instructionsPerOp : row.nsMedian) ?? .infinity
-    }
 
     private static func samplesByCase(_ samples: [SampleRow]) -> [CaseKey: [Double]] {
         Dictionary(grouping: samples, by: \.key).mapValues { $0.map(\.nsPerOp) }

@@ -32,7 +32,7 @@ public enum JSONReport {
     }
 
     /// A history: no single environment, one result per case and run with its change against
-    /// the case's first run.
+    /// the case's previous run that has a figure.
     public static func history(_ trends: [HistoryTrend]) -> String {
         let results = trends.flatMap { trend in
             trend.points.map { point in
@@ -77,8 +77,12 @@ public enum JSONReport {
         ]
     }
 
-    /// A row's result; `cv_pct` keeps the CSV's precision (five decimals of a fraction), without
-    /// the binary noise of multiplying it by 100.
+    /// A fraction the CSV or the command line gave to a few decimals, in percent without the
+    /// binary noise of multiplying by 100 (`0.07` is `7`, not `7.000000000000001`).
+    private static func percent(_ fraction: Double) -> Double {
+        (fraction * 1e8).rounded() / 1e6
+    }
+
     private static func result(_ row: SummaryRow) -> JSONValue {
         .object(
             caseFields(row.key).merging([
@@ -86,7 +90,7 @@ public enum JSONReport {
                 "error": .text(row.error), "samples": .integer(row.samples), "iterations": .integer(row.iterations),
                 "ns_median": .number(row.nsMedian), "ns_p10": .number(row.nsP10), "ns_p90": .number(row.nsP90),
                 "ns_min": .number(row.nsMin), "ns_mean": .number(row.nsMean), "ns_stddev": .number(row.nsStddev),
-                "cv_pct": .number(row.cv.map { ($0 * 100_000).rounded() / 1000 }), "ops_per_sec": .number(row.opsPerSec),
+                "cv_pct": .number(row.cv.map(percent)), "ops_per_sec": .number(row.opsPerSec),
                 "mb_per_sec": .number(row.mbPerSec), "allocs_per_op": .number(row.allocsPerOp),
                 "instructions_per_op": .number(row.instructionsPerOp),
             ]) { $1 })
@@ -100,7 +104,7 @@ public enum JSONReport {
         }
         return .object([
             "metric": .string(comparison.metric.rawValue),
-            "threshold_pct": .number(comparison.criteria.threshold * 100),
+            "threshold_pct": .number(percent(comparison.criteria.threshold)),
             // Counts repeat exactly: no test, so no significance level.
             "alpha": counted ? .null : .number(comparison.criteria.alpha),
             "pairing": .string(comparison.pairing == .byProcess ? "pairs" : "independent"),

@@ -50,7 +50,7 @@ public enum SummaryFormatter {
 
     /// What ranks a row within its group, smaller being better: its median time or its
     /// instruction count; `nil` for a failed case.
-    private static func figure(_ row: SummaryRow) -> Double? {
+    static func figure(_ row: SummaryRow) -> Double? {
         guard row.isOK else { return nil }
         return row.metric == .instructions ? row.instructionsPerOp : row.nsMedian
     }

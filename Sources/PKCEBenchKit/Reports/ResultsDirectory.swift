@@ -67,6 +67,10 @@ public struct ResultsDirectory: Sendable {
     /// directory is locked meanwhile (``DirectoryLock``): runs that finish at once take turns,
     /// and each appends to the history the one before it left.
     ///
+    /// - Parameters:
+    ///   - report: The run.
+    ///   - asBaseline: Whether to make it the baseline too.
+    ///   - comparison: The run's comparison with a baseline, for `latest.html`.
     /// - Returns: The files written.
     /// - Throws: ``BenchError``: 73 when a file cannot be written; 65 when `history.csv` no
     ///   longer reads.
