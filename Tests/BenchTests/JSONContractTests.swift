@@ -76,7 +76,8 @@ struct JSONContractTests {
             (["history", "--output", "out"], [0]),
             (["ab", me, "--output", "ab"] + one, [0, 2]),
         ]
-        if MetricCommandTests.valgrind != nil {
+        // A sanitizer's runtime cannot run under Valgrind.
+        if MetricCommandTests.valgrind != nil && !processIsSanitized {
             commands.append(
                 (["--metric", "instructions", "--output", "counted", "--filter", "^sha256/openssl/64$"], [0]))
         }
