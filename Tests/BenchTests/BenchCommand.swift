@@ -94,3 +94,19 @@ func olderBench(withoutHandshakeLine prefix: String, in directory: URL) throws -
     chmod(path, 0o755)
     return path
 }
+
+/// Runs a tool other than `bench` (a validator, a browser) to its end.
+///
+/// - Returns: Its exit status and standard output; its standard error is discarded.
+func runTool(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String) {
+    let process = Process()
+    let output = Pipe()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+}

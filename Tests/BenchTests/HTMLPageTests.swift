@@ -49,18 +49,11 @@ struct HTMLPageTests {
 
     /// Runs Chromium on `arguments` and the page, and returns its standard output.
     static func chromium(_ arguments: [String], page: URL) throws -> String {
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: try #require(chromium))
-        process.arguments =
+        let (status, text) = try runTool(
+            URL(fileURLWithPath: try #require(chromium)),
             ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,2000"]
-            + arguments + [page.absoluteString]
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "chromium exited \(process.terminationStatus)")
+                + arguments + [page.absoluteString])
+        #expect(status == 0, "chromium exited \(status)")
         return text
     }
 

@@ -11,15 +11,10 @@ struct JSONContractTests {
         .deletingLastPathComponent()
 
     /// Whether `schema/validate` can run here: it needs Python's jsonschema 4 or later.
-    static let validatorWorks: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "from jsonschema import Draft202012Validator"]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    static let validatorWorks =
+        (try? runTool(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "from jsonschema import Draft202012Validator"]
+        ).status) == 0
 
     /// What `schema/validate` finds wrong with `json`: one line per problem, none when it is valid.
     static func problems(_ json: String) throws -> [String] {
@@ -27,17 +22,9 @@ struct JSONContractTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let document = directory.appendingPathComponent("document.json")
         try json.write(to: document, atomically: true, encoding: .utf8)
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = root.appendingPathComponent("schema/validate")
-        process.arguments = [document.path]
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (status, text) = try runTool(root.appendingPathComponent("schema/validate"), [document.path])
         let lines = text.split(separator: "\n").map(String.init)
-        #expect(
-            (process.terminationStatus == 0) == lines.isEmpty, "schema/validate exited \(process.terminationStatus)")
+        #expect((status == 0) == lines.isEmpty, "schema/validate exited \(status)")
         return lines
     }
 

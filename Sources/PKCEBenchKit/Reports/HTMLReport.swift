@@ -175,12 +175,7 @@ public enum HTMLReport {
         let nanoseconds: [String] = [row.nsMedian, row.nsP10, row.nsP90].map {
             $0.map(SummaryFormatter.nanoseconds) ?? ""
         }
-        let rates: [String] = [
-            row.opsPerSec.map(SummaryFormatter.siPrefixed) ?? "", row.mbPerSec.map { String(format: "%.1f", $0) } ?? "",
-            row.cv.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
-            row.allocsPerOp.map(SummaryFormatter.allocations) ?? "",
-        ]
-        return nanoseconds + rates + [String(row.samples)]
+        return nanoseconds + SummaryFormatter.rateCells(row) + [String(row.samples)]
     }
 
     // MARK: - Charts

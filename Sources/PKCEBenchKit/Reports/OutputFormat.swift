@@ -68,13 +68,16 @@ public enum SummaryFormatter {
         guard row.isOK, let median = row.nsMedian else {
             return head + ["failed", "", "", "", "", row.error]
         }
-        return head + [
-            nanoseconds(median),
+        return head + [nanoseconds(median)] + rateCells(row) + [fastest ? "fastest" : ""]
+    }
+
+    /// A timed row's ops/s, MB/s, ±cv and allocations per operation, as the tables show them.
+    static func rateCells(_ row: SummaryRow) -> [String] {
+        [
             row.opsPerSec.map(siPrefixed) ?? "",
             row.mbPerSec.map { String(format: "%.1f", $0) } ?? "",
             row.cv.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
             row.allocsPerOp.map(allocations) ?? "",
-            fastest ? "fastest" : "",
         ]
     }
 
