@@ -25,14 +25,12 @@ extension CodeChallenge {
         _ verifier: CodeVerifier, using backend: some PKCEBackend, policy: PKCEPolicy = PKCEPolicy()
     ) throws(PKCEError) {
         try policy.check(method)
-        var expected = value
-        let matches = expected.withUTF8 { expected in
+        let matches = withUTF8 { expected in
             switch method {
             case .s256:
-                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.s256Length) { computed in
-                    Self.encodeS256(of: verifier, using: backend, into: computed)
-                    return constantTimeEquals(UnsafeRawBufferPointer(computed), UnsafeRawBufferPointer(expected))
-                }
+                // The recomputed challenge, inline as a derived one is: no String, no allocation.
+                let computed = CodeChallenge(verifier: verifier, using: backend)
+                return computed.withUTF8 { constantTimeEquals(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(expected)) }
             case .plain:
                 var presented = verifier.value
                 return presented.withUTF8 {

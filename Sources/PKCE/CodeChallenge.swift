@@ -3,15 +3,58 @@
 /// The client sends it with the authorization request; the server stores it with the
 /// authorization code and later checks the verifier against it with
 /// ``verify(_:using:)`` or ``verify(presented:against:using:)``.
+///
+/// An `S256` challenge keeps its 43 characters inline, in the value itself: deriving one
+/// allocates nothing, and neither do comparing, hashing and verifying it. ``value`` makes a
+/// `String` of them each time it is read (one heap allocation); ``withUTF8(_:)`` lends the
+/// characters without one, for writing them straight into a request.
 public struct CodeChallenge: Hashable, Sendable {
+    /// The characters, by method.
+    @usableFromInline
+    enum Storage: Hashable, Sendable {
+        case s256(S256Characters)
+        case plain(String)
+    }
+
+    @usableFromInline
+    let storage: Storage
+
     /// The challenge, as sent in the `code_challenge` parameter.
-    public let value: String
+    ///
+    /// For an `S256` challenge this makes a new `String` on every read: keep it rather than read
+    /// it twice, or use ``withUTF8(_:)``, which makes none.
+    public var value: String {
+        switch storage {
+        case .s256(let characters): characters.string
+        case .plain(let value): value
+        }
+    }
 
     /// How ``value`` was derived, as sent in the `code_challenge_method` parameter.
-    public let method: ChallengeMethod
+    public var method: ChallengeMethod {
+        switch storage {
+        case .s256: .s256
+        case .plain: .plain
+        }
+    }
+
+    /// Calls `body` with the challenge's characters, ASCII, as ``value`` has them, without making
+    /// a `String`.
+    ///
+    /// - Parameter body: Reads the characters; the buffer is valid only during the call.
+    /// - Returns: What `body` returns.
+    @inlinable
+    public func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        switch storage {
+        case .s256(let characters):
+            return try characters.withUTF8(body)
+        case .plain(var value):
+            return try value.withUTF8(body)
+        }
+    }
 
     /// The number of characters of an `S256` challenge: 32 digest bytes in unpadded base64url.
-    static let s256Length = 43
+    static let s256Length = S256Characters.count
 
     /// Derives the challenge for `verifier`.
     ///
@@ -22,20 +65,16 @@ public struct CodeChallenge: Hashable, Sendable {
     public init(verifier: CodeVerifier, method: ChallengeMethod = .s256, using backend: some PKCEBackend) {
         switch method {
         case .s256:
-            self.value = String(unsafeUninitializedCapacity: Self.s256Length) { characters in
-                Self.encodeS256(of: verifier, using: backend, into: characters)
-                return Self.s256Length
-            }
+            self.storage = .s256(S256Characters { Self.encodeS256(of: verifier, using: backend, into: $0) })
         case .plain:
-            self.value = verifier.value
+            self.storage = .plain(verifier.value)
         }
-        self.method = method
     }
 
-    /// A challenge this module derived with `S256`: 43 base64url characters, not checked again.
-    init(s256Value value: String) {
-        self.value = value
-        self.method = .s256
+    /// The `S256` challenge whose SHA-256 digest is the 32 bytes at `digest`: their base64url
+    /// encoding.
+    init(s256Digest digest: UnsafeRawPointer) {
+        self.storage = .s256(S256Characters { Base64URL.encodeDigest(digest, into: $0.baseAddress!) })
     }
 
     /// Validates a challenge received from elsewhere, such as an authorization request or the
@@ -64,24 +103,25 @@ public struct CodeChallenge: Hashable, Sendable {
             guard Base64URL.canEndDigestEncoding(last) else {
                 throw .invalidCharacter(.codeChallenge, character: Unicode.Scalar(last), position: length - 1)
             }
+            self.storage = .s256(S256Characters { _ = $0.update(fromContentsOf: value.utf8) })
         case .plain:
             try validate(
                 value, as: .codeChallenge, lengths: CodeVerifier.allowedLengths, isAllowed: Unreserved.contains)
+            self.storage = .plain(value)
         }
-        self.value = value
-        self.method = method
     }
 
     /// Writes `BASE64URL(SHA256(ASCII(verifier)))`, 43 characters, to `output`.
+    @inline(__always)
     static func encodeS256(
         of verifier: CodeVerifier,
         using backend: some PKCEBackend,
         into output: UnsafeMutableBufferPointer<UInt8>
     ) {
+        precondition(output.count == s256Length)
         withUnsafeTemporaryAllocation(byteCount: sha256ByteCount, alignment: 8) { digest in
-            var verifierValue = verifier.value
-            verifierValue.withUTF8 { backend.sha256(UnsafeRawBufferPointer($0), into: digest) }
-            Base64URL.encode(UnsafeRawBufferPointer(digest), into: output)
+            verifier.withUTF8 { backend.sha256(UnsafeRawBufferPointer($0), into: digest) }
+            Base64URL.encodeDigest(UnsafeRawPointer(digest.baseAddress!), into: output.baseAddress!)
         }
     }
 }

@@ -18,6 +18,15 @@ public struct CodeVerifier: Sendable {
         self.value = value
     }
 
+    /// Calls `body` with the verifier's characters, without copying the `String`.
+    @inline(__always)
+    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        // A verifier is native UTF-8 unless a caller validated a bridged or shared String.
+        if let result = value.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = value
+        return copy.withUTF8(body)
+    }
+
     /// Validates a verifier received from elsewhere, such as a token request.
     ///
     /// The whole string is checked as it is: nothing is trimmed, so a trailing newline is an error.

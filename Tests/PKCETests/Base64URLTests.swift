@@ -31,6 +31,24 @@ struct Base64URLTests {
         }
     }
 
+    @Test("A digest's 43 characters match the general encoder and Foundation's, for every byte in every position")
+    func digestEncoding() {
+        // Each of the 32 positions holds each of the 256 byte values in one of these digests, and
+        // each 12-bit pair of characters sees varied neighbours.
+        var digests: [[UInt8]] = [Array(repeating: 0, count: 32), Array(repeating: 0xFF, count: 32)]
+        for value in 0...255 {
+            digests.append((0..<32).map { UInt8(truncatingIfNeeded: value &+ $0 &* 73) })
+        }
+        for digest in digests {
+            let characters = [UInt8](unsafeUninitializedCapacity: 43) { buffer, initialized in
+                digest.withUnsafeBytes { Base64URL.encodeDigest($0.baseAddress!, into: buffer.baseAddress!) }
+                initialized = 43
+            }
+            #expect(String(decoding: characters, as: UTF8.self) == Self.encode(digest))
+            #expect(String(decoding: characters, as: UTF8.self) == Self.reference(digest))
+        }
+    }
+
     @Test("Matches Foundation's encoder for every length up to 200 and every byte value")
     func matchesFoundation() {
         for length in 0...200 {

@@ -20,6 +20,28 @@ struct CodeChallengeTests {
         #expect(ChallengeMethod.plain.rawValue == "plain")
     }
 
+    @Test("An S256 challenge lends the characters its value has, derived or validated, and they compare and hash alike")
+    func inlineCharacters() throws {
+        let derived = CodeChallenge(verifier: try CodeVerifier(validating: AppendixB.verifier), using: backend)
+        let validated = try CodeChallenge(validating: AppendixB.challenge, method: .s256)
+        for challenge in [derived, validated] {
+            #expect(challenge.value == AppendixB.challenge)
+            #expect(challenge.withUTF8 { Array($0) } == Array(AppendixB.challenge.utf8))
+        }
+        #expect(derived == validated)
+        #expect(derived.hashValue == validated.hashValue)
+        #expect(Set([derived, validated]).count == 1)
+
+        // Another challenge differs, and a plain challenge is never equal to an S256 one.
+        let other = CodeChallenge(verifier: try CodeVerifier.generate(using: backend), using: backend)
+        #expect(other != derived)
+        let plain = try CodeChallenge(
+            validating: AppendixB.challenge, method: .plain, policy: PKCEPolicy(allowsPlain: true))
+        #expect(plain.withUTF8 { Array($0) } == Array(AppendixB.challenge.utf8))
+        #expect(plain != validated)
+        #expect(plain.method == .plain && validated.method == .s256)
+    }
+
     @Test("A valid S256 challenge is accepted")
     func s256Accepted() throws {
         let challenge = try CodeChallenge(validating: AppendixB.challenge, method: .s256)

@@ -49,12 +49,7 @@ enum SHA256Lanes {
                     let group = verifiers[start..<min(start + V.scalarCount, verifiers.count)]
                     hash(group, blocks: blocks, scratch: scratch, digests: digests)
                     for lane in 0..<group.count {
-                        let digest = UnsafeRawBufferPointer(rebasing: digests[(lane * 32)..<(lane * 32 + 32)])
-                        let value = String(unsafeUninitializedCapacity: CodeChallenge.s256Length) { characters in
-                            Base64URL.encode(digest, into: characters)
-                            return CodeChallenge.s256Length
-                        }
-                        challenges.append(CodeChallenge(s256Value: value))
+                        challenges.append(CodeChallenge(s256Digest: UnsafeRawPointer(digests.baseAddress! + lane * 32)))
                     }
                 }
                 // The blocks hold verifiers; the schedule and the state, words made from them.
