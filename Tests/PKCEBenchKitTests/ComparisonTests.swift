@@ -14,7 +14,7 @@ struct ComparisonTests {
     func itself() throws {
         let run = Self.data(SyntheticRun.report())
         let comparison = try Comparison(baseline: run, current: run)
-        #expect(comparison.cases.count == 56)
+        #expect(comparison.cases.count == SyntheticRun.keys.count)
         #expect(comparison.cases.allSatisfy { $0.verdict == .unchanged && $0.change == 0 && $0.pValue == 1 })
         #expect(comparison.cases.allSatisfy { $0.method == .processes && ($0.detectable ?? 1) < 0.05 })
         #expect(comparison.status == .ok)
@@ -130,9 +130,9 @@ struct ComparisonTests {
         }
         let adjusted = comparison.cases.map { $0.pValue ?? -1 }
         #expect(zip(adjusted, holmAdjusted(raw)).allSatisfy { close($0, $1) })
-        // The most significant case pays for all 56.
+        // The most significant case pays for all of them.
         let smallest = try #require(raw.indices.min { raw[$0] < raw[$1] })
-        #expect(close(adjusted[smallest], min(1, 56 * raw[smallest])))
+        #expect(close(adjusted[smallest], min(1, Double(SyntheticRun.keys.count) * raw[smallest])))
     }
 
     @Test("Without samples the threshold alone decides, and says so")
@@ -144,7 +144,7 @@ struct ComparisonTests {
         #expect(comparison.cases.allSatisfy { $0.method == .threshold && $0.pValue == nil })
         #expect(comparison.cases.filter { $0.verdict == .regressed }.map(\.key) == [Self.target])
         let table = ComparisonFormatter.render(comparison, as: .table)
-        #expect(table.contains("no samples for 56 case(s): their verdicts use the 5% threshold alone"))
+        #expect(table.contains("no samples for \(SyntheticRun.keys.count) case(s): their verdicts use the 5% threshold alone"))
     }
 
     @Test("--threshold and --alpha change the verdicts")

@@ -38,7 +38,8 @@ public struct BenchmarkCase: Sendable, CustomStringConvertible {
     func makeWorkload() throws -> any Workload {
         switch operation {
         case .verifier: VerifierWorkload(backend: backend, length: size)
-        case .challenge: try ChallengeWorkload(backend: backend, length: size)
+        case .challenge: try ChallengeWorkload(backend: backend, length: size, makesString: false)
+        case .challengeString: try ChallengeWorkload(backend: backend, length: size, makesString: true)
         case .challengeBatch: try ChallengeBatchWorkload(backend: backend, length: size)
         case .verify: try VerifyWorkload(backend: backend, length: size)
         case .sha256: SHA256Workload(backend: backend, size: size)

@@ -4,8 +4,12 @@ import PKCE
 public enum BenchmarkOperation: String, CaseIterable, Codable, Comparable, Sendable {
     /// `CodeVerifier.generate(length:using:)`: random bytes and their base64url encoding.
     case verifier
-    /// `CodeChallenge(verifier:using:)` with `S256`: SHA-256 of the verifier and its encoding.
+    /// `CodeChallenge(verifier:using:)` with `S256`: SHA-256 of the verifier and its encoding,
+    /// which the challenge holds inline.
     case challenge
+    /// ``challenge`` and then the challenge's `value`: what a client pays to derive a challenge and
+    /// have it as the `String` it sends.
+    case challengeString = "challenge-string"
     /// `PKCEBackend.challenges(for:)` on batches of ``challengeBatchSize`` verifiers; one
     /// operation is one verifier's challenge, so the figures compare with ``challenge``'s.
     case challengeBatch = "challenge-batch"
@@ -24,6 +28,7 @@ public enum BenchmarkOperation: String, CaseIterable, Codable, Comparable, Senda
         switch self {
         case .verifier: [43, 128]
         case .challenge: [43, 55, 56, 128]
+        case .challengeString: [43]
         case .challengeBatch: [43, 128]
         case .verify: [43]
         case .sha256: [43, 64, 1024, 16_384]
@@ -37,7 +42,7 @@ public enum BenchmarkOperation: String, CaseIterable, Codable, Comparable, Senda
     /// 1 MiB; the case keeps 16 inputs of that size in memory.
     public var allowedSizes: ClosedRange<Int> {
         switch self {
-        case .verifier, .challenge, .challengeBatch, .verify: CodeVerifier.allowedLengths
+        case .verifier, .challenge, .challengeString, .challengeBatch, .verify: CodeVerifier.allowedLengths
         case .sha256: 0...(1 << 20)
         case .random: 1...(1 << 20)
         }

@@ -44,25 +44,33 @@ final class VerifierWorkload: Workload {
     }
 }
 
-/// `CodeChallenge(verifier:using:)` with S256, over 16 different verifiers.
+/// `CodeChallenge(verifier:using:)` with S256, over 16 different verifiers, and with
+/// `makesString` its `value` too.
 final class ChallengeWorkload: Workload {
     let backend: any PKCEBackend
     let verifiers: [CodeVerifier]
+    let makesString: Bool
 
-    init(backend: any PKCEBackend, length: Int) throws {
+    init(backend: any PKCEBackend, length: Int, makesString: Bool) throws {
         self.backend = backend
         self.verifiers = try (0..<inputCount).map { try fixedVerifier($0, length: length) }
+        self.makesString = makesString
     }
 
     func run(iterations: Int) throws -> UInt64 {
-        derive(with: backend, iterations: iterations)
+        makesString
+            ? derive(with: backend, iterations: iterations) { UInt64($0.value.utf8.last ?? 0) }
+            : derive(with: backend, iterations: iterations, lastCharacter)
     }
 
-    private func derive(with backend: some PKCEBackend, iterations: Int) -> UInt64 {
+    @inline(__always)
+    private func derive(
+        with backend: some PKCEBackend, iterations: Int, _ check: (CodeChallenge) -> UInt64
+    ) -> UInt64 {
         var checksum: UInt64 = 0
         for iteration in 0..<iterations {
             let challenge = CodeChallenge(verifier: verifiers[iteration & (inputCount - 1)], using: backend)
-            checksum &+= UInt64(challenge.value.utf8.last ?? 0)
+            checksum &+= check(challenge)
         }
         return checksum
     }
@@ -100,7 +108,7 @@ final class ChallengeBatchWorkload: Workload {
             let count = min(size, iterations - done)
             let verifiers = count == size ? batches[batch & (inputCount - 1)] : shortBatches[count]
             for challenge in backend.challenges(for: verifiers) {
-                checksum &+= UInt64(challenge.value.utf8.last ?? 0)
+                checksum &+= lastCharacter(of: challenge)
             }
             done += count
             batch += 1
@@ -206,6 +214,14 @@ final class RandomWorkload: Workload {
         }
         return checksum
     }
+}
+
+/// The last character of `challenge`, for a checksum, read without making a `String`.
+///
+/// Through the buffer's base address: a debug build's `UnsafeBufferPointer` subscript is a
+/// coroutine that allocates its frame, which would count in the case's allocations.
+private func lastCharacter(of challenge: CodeChallenge) -> UInt64 {
+    challenge.withUTF8 { characters in characters.baseAddress.map { UInt64($0[characters.count - 1]) } ?? 0 }
 }
 
 /// The `index`th verifier of the cases' inputs: base64url characters as a generated verifier has
