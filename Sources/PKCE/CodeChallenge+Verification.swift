@@ -30,7 +30,9 @@ extension CodeChallenge {
             case .s256:
                 // The recomputed challenge, inline as a derived one is: no String, no allocation.
                 let computed = CodeChallenge(verifier: verifier, using: backend)
-                return computed.withUTF8 { constantTimeEquals(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(expected)) }
+                return computed.withUTF8 {
+                    constantTimeEquals(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(expected))
+                }
             case .plain:
                 var presented = verifier.value
                 return presented.withUTF8 {

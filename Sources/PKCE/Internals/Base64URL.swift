@@ -85,7 +85,8 @@ enum Base64URL {
             }
         }
         // Bytes 30 and 31: 16 bits, three characters, the last padded with two zero bits.
-        let tail = Int(digest.load(fromByteOffset: 30, as: UInt8.self)) << 8
+        let tail =
+            Int(digest.load(fromByteOffset: 30, as: UInt8.self)) << 8
             | Int(digest.load(fromByteOffset: 31, as: UInt8.self))
         output.storeBytes(of: pairs[tail &>> 4], toByteOffset: 40, as: UInt16.self)
         characters[42] = alphabet.utf8Start[(tail &<< 2) & 0x3F]
