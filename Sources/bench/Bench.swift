@@ -20,8 +20,8 @@ struct Bench: ParsableCommand {
             """,
         version: BenchVersion.description,
         subcommands: [
-            Run.self, Compare.self, AB.self, Baseline.self, History.self, Export.self, List.self, Overhead.self,
-            Worker.self,
+            Run.self, Compare.self, AB.self, Pair.self, Baseline.self, History.self, Export.self, List.self,
+            Overhead.self, Worker.self,
         ],
         defaultSubcommand: Run.self
     )

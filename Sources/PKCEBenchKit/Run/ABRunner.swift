@@ -56,6 +56,29 @@ public struct ABRunner {
     /// baseline's. Counts repeat exactly, so the builds are counted one after the other, not in
     /// pairs of processes.
     public var instructionCounter: InstructionCounter?
+    /// Two backends of this build to measure against each other in place of two builds, when
+    /// set (`bench pair`): both sides' workers run this build, ``baselineExecutable`` is
+    /// ``currentExecutable``, and ``selection`` names the current backend only, whose every case
+    /// the baseline side measures in the baseline backend.
+    public var backendPair: BackendPair?
+
+    /// Two backends of one build, compared case by case.
+    public struct BackendPair: Sendable, Equatable {
+        /// The backend measured against.
+        public var baseline: String
+        /// The backend measured.
+        public var current: String
+
+        /// Creates a pair.
+        public init(baseline: String, current: String) {
+            self.baseline = baseline
+            self.current = current
+        }
+
+        /// The name a case's comparison row gives its backend: `swift vs sodium`, so that a
+        /// comparison read on its own says which two backends its medians belong to.
+        public var label: String { "\(current) vs \(baseline)" }
+    }
 
     /// Creates a runner; see the properties for what each argument is.
     public init(
@@ -144,7 +167,8 @@ public struct ABRunner {
                 "warning: this is a debug build; its figures are not representative (use swift run -c release bench)")
         }
         // Correctness before speed, in both builds: this one here, the baseline in its first worker.
-        for backend in backends where cases.contains(where: { $0.backend.name == backend.name }) {
+        for backend in backends
+        where backend.name == backendPair?.baseline || cases.contains(where: { $0.backend.name == backend.name }) {
             if let reason = CorrectnessGate.check(backend) {
                 throw BenchError(.backendFailed, "backend \(backend.name) failed its correctness check: \(reason)")
             }
@@ -157,9 +181,10 @@ public struct ABRunner {
             // One CPU for both builds' samples; several threads per case need several CPUs.
             if selection.threads == 1 {
                 let cpu = CPKCESystem_pinToOneCPU()
+                let sides = backendPair == nil ? "builds" : "backends"
                 progress.note(
                     cpu >= 0
-                        ? "measuring both builds on CPU \(cpu)"
+                        ? "measuring both \(sides) on CPU \(cpu)"
                         : "warning: cannot pin the measuring processes to one CPU; expect wider intervals")
             }
             measured = try measure(cases).map { ($0, nil) }
@@ -175,8 +200,7 @@ public struct ABRunner {
             return RunReport(environment: environment, measurements: build.measurements)
         }
         let comparison = try Comparison(
-            baseline: RunData(name: baselineExecutable, summaries: reports[0].summaries, samples: reports[0].samples),
-            current: RunData(name: "this build", summaries: reports[1].summaries, samples: reports[1].samples),
+            baseline: comparisonData(of: reports[0], build: 0), current: comparisonData(of: reports[1], build: 1),
             criteria: criteria, pairing: .byProcess)
 
         // Locked, so that two `ab` runs into one directory cannot leave a mix of their files.
@@ -248,14 +272,17 @@ public struct ABRunner {
             let workers = try [baselineExecutable, currentExecutable].enumerated().map {
                 build, executable throws(BenchError) in
                 try ServingWorker(
-                    executable: executable, arguments: arguments(pair: pair, check: build == 0 && pair == 0),
+                    executable: executable,
+                    arguments: arguments(pair: pair, build: build, check: build == 0 && pair == 0),
                     name: "\(build == 0 ? "the baseline's" : "this build's") worker \(pair + 1)",
                     readyTimeout: readyTimeout, timeout: sampleTimeout, interruption: interruption)
             }
             defer { workers.forEach { $0.finish() } }
             // Each case's index in each worker; a build that lacks a case (one a newer build
             // added) cannot measure it, and the comparison lists it as in one build only.
-            let indices = workers.map { worker in cases.map { worker.keys.firstIndex(of: $0.key) ?? -1 } }
+            let indices = (0..<2).map { build in
+                cases.map { workers[build].keys.firstIndex(of: key(of: $0, build: build)) ?? -1 }
+            }
             for build in 0..<2 {
                 for (index, workerIndex) in indices[build].enumerated() {
                     guard workerIndex >= 0 else {
@@ -296,15 +323,48 @@ public struct ABRunner {
         }
         return (0..<2).map { build in
             cases.indices.filter { !absent[build].contains($0) }.map { index in
-                CaseMeasurement(key: cases[index].key, samples: samples[build][index], failure: failures[build][index])
+                CaseMeasurement(
+                    key: key(of: cases[index], build: build), samples: samples[build][index],
+                    failure: failures[build][index])
             }
         }
     }
 
-    /// The command line of a worker of pair `pair`.
-    private func arguments(pair: Int, check: Bool) -> [String] {
-        ["worker", "--serve", "--process", String(pair)] + (check ? ["--check"] : [])
+    /// The key a case has on side `build` (0 the baseline): the baseline backend's counterpart of
+    /// the case when two backends are compared, otherwise the case's own.
+    private func key(of benchmarkCase: BenchmarkCase, build: Int) -> CaseKey {
+        var key = benchmarkCase.key
+        if let backendPair, build == 0 { key.backend = backendPair.baseline }
+        return key
+    }
+
+    /// The command line of side `build`'s worker of pair `pair`.
+    private func arguments(pair: Int, build: Int, check: Bool) -> [String] {
+        var selection = selection
+        if let backendPair, build == 0 { selection.backends = [backendPair.baseline] }
+        return ["worker", "--serve", "--process", String(pair)] + (check ? ["--check"] : [])
             + WorkerProtocol.arguments(selection: selection, sampleTime: plan.sampleTime, warmup: plan.warmup)
+    }
+
+    /// What the comparison reads of side `build`'s report. Two backends' rows take the pair's
+    /// label as their backend, so that each case of one meets its counterpart in the other; the
+    /// reports written keep the backends' own names.
+    private func comparisonData(of report: RunReport, build: Int) -> RunData {
+        guard let backendPair else {
+            return RunData(
+                name: build == 0 ? baselineExecutable : "this build", summaries: report.summaries,
+                samples: report.samples)
+        }
+        func relabelled<Row: CaseRow>(_ rows: [Row]) -> [Row] {
+            rows.map { row in
+                var row = row
+                row.backend = backendPair.label
+                return row
+            }
+        }
+        return RunData(
+            name: build == 0 ? backendPair.baseline : backendPair.current, summaries: relabelled(report.summaries),
+            samples: relabelled(report.samples))
     }
 
     /// The baseline build's environment: this run's machine, the baseline's own build facts, and

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import PKCEBackends
+import PKCEBenchKit
+
+/// `bench pair`: two backends of this build, measured side by side.
+struct Pair: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pair",
+        abstract: "Measure one backend against another side by side, and compare them case by case.",
+        discussion: """
+            Measures as 'bench ab' does, with this build on both sides: for each of --processes \
+            pairs, a worker measures every selected case of BACKEND and another the same case of \
+            BASELINE-BACKEND; they take their samples in turns, back to back, so that whatever the \
+            machine does lands on both alike, and a t-test over the pairs gives the ratio and its \
+            95% confidence interval. Use it to tell whether one backend is faster than another on \
+            a noisy machine, where the medians of one run can differ by more than the backends do. \
+            The comparison names each case's backend 'BACKEND vs BASELINE-BACKEND', with \
+            BASELINE-BACKEND's median as the baseline; 'regressed' means BACKEND is slower by at \
+            least --threshold percent (default 1), significantly at --alpha over all cases \
+            together (Holm); 'improved' that it is faster; 'unchanged' that the interval lies \
+            within the threshold. --filter and --skip match \
+            each side's own case names. Writes the files 'bench ab' writes. Exit codes: 0 BACKEND \
+            is nowhere slower, 1 it is slower in some case, 2 inconclusive (measure again).
+
+            The defaults are 'bench ab''s: --samples 1200 (per case and backend), --sample-time \
+            0.25, --warmup 1, --processes 20 (pairs of processes); with --quick, 40 samples in 4 \
+            pairs.
+            """)
+
+    @Argument(help: ArgumentHelp("The backend measured against: openssl, sodium, swift or crypto."))
+    var baselineBackend: String
+
+    @Argument(help: ArgumentHelp("The backend measured."))
+    var backend: String
+
+    @OptionGroup var selection: SelectionOptions
+    @OptionGroup var measurement: MeasurementOptions
+    @OptionGroup var criteria: CriteriaOptions
+    @OptionGroup var directory: DirectoryOptions
+    @OptionGroup var format: FormatOptions
+
+    func validate() throws {
+        try usage { () throws(BenchError) in _ = try pairedSelection() }
+    }
+
+    /// The selection of the measured backend's cases, with the pair, checked.
+    private func pairedSelection() throws(BenchError) -> (Selection, ABRunner.BackendPair) {
+        var selection = try selection.selection()
+        guard selection.backends.isEmpty else {
+            throw BenchError(.usage, "bench pair takes its two backends as arguments, not --backend")
+        }
+        for name in [baselineBackend, backend] where !allBackendNames.contains(name) {
+            throw BenchError(
+                .usage, "unknown backend '\(name)'; valid backends: \(allBackendNames.joined(separator: ", "))")
+        }
+        guard baselineBackend != backend else {
+            throw BenchError(.usage, "bench pair needs two different backends, not \(backend) twice")
+        }
+        selection.backends = [backend]
+        return (selection, ABRunner.BackendPair(baseline: baselineBackend, current: backend))
+    }
+
+    func run() throws {
+        InterruptSignals.install()
+        // A worker that dies must not take this process with it through a write to its pipe.
+        signal(SIGPIPE, SIG_IGN)
+        let (selection, pair) = try pairedSelection()
+        var runner = ABRunner(
+            backends: try shippedBackends(), selection: selection,
+            plan: try measurement.plan(standard: .ab, quick: .abQuick),
+            pairs: try measurement.processCount(standard: ABRunner.standardPairs, quick: ABRunner.quickPairs),
+            criteria: try criteria.criteria(defaultThreshold: 1), output: ResultsDirectory(path: directory.path),
+            format: try format.format(), baselineExecutable: SuiteRun.executable,
+            currentExecutable: SuiteRun.executable, currentFacts: .current(libraryVersions: loadedLibraryVersions()),
+            environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
+            standardOutput: { print($0, terminator: "") },
+            progress: ProgressPrinter(caseCount: 0))
+        runner.interruption = { InterruptSignals.received }
+        runner.backendPair = pair
+        let status = try runner.run()
+        if status != .ok {
+            throw ExitCode(status.rawValue)
+        }
+    }
+}
