@@ -15,7 +15,7 @@ struct Pair: ParsableCommand {
             machine does lands on both alike, and a t-test over the pairs gives the ratio and its \
             95% confidence interval. Use it to tell whether one backend is faster than another on \
             a noisy machine, where the medians of one run can differ by more than the backends do. \
-            The comparison names each case's backend 'BACKEND vs BASELINE-BACKEND', with \
+            The comparison names each case's backend 'BACKEND-vs-BASELINE-BACKEND', with \
             BASELINE-BACKEND's median as the baseline; 'regressed' means BACKEND is slower by at \
             least --threshold percent (default 1), significantly at --alpha over all cases \
             together (Holm); 'improved' that it is faster; 'unchanged' that the interval lies \

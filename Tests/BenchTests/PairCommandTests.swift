@@ -19,7 +19,7 @@ struct PairCommandTests {
         let rows = result.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
         #expect(
             rows.map { $0.prefix(3).joined(separator: ",") } == [
-                "swift vs sodium,sha256,43", "swift vs sodium,sha256,64",
+                "swift-vs-sodium,sha256,43", "swift-vs-sodium,sha256,64",
             ])
         #expect(rows.allSatisfy { $0.contains("pairs") })
         #expect(

@@ -75,9 +75,9 @@ public struct ABRunner {
             self.current = current
         }
 
-        /// The name a case's comparison row gives its backend: `swift vs sodium`, so that a
+        /// The name a case's comparison row gives its backend: `swift-vs-sodium`, so that a
         /// comparison read on its own says which two backends its medians belong to.
-        public var label: String { "\(current) vs \(baseline)" }
+        public var label: String { "\(current)-vs-\(baseline)" }
     }
 
     /// Creates a runner; see the properties for what each argument is.
