@@ -62,6 +62,10 @@ struct JSONContractTests {
             (["compare", counted, counted], [0]),
             (["history", "--output", "out"], [0]),
             (["ab", me, "--output", "ab"] + one, [0, 2]),
+            (
+                ["pair", "sodium", "openssl", "--operation", "sha256", "--size", "64", "--quick", "--output", "pair"],
+                [0, 1, 2]
+            ),
         ]
         // A sanitizer's runtime cannot run under Valgrind.
         if MetricCommandTests.valgrind != nil && !processIsSanitized {
@@ -77,7 +81,7 @@ struct JSONContractTests {
             #expect(document["schema"] as? String == JSONReport.schema)
             #expect(
                 (document["comparison"] != nil)
-                    == (arguments.contains("--baseline") || ["compare", "ab"].contains(arguments[0])),
+                    == (arguments.contains("--baseline") || ["compare", "ab", "pair"].contains(arguments[0])),
                 "\(arguments)")
         }
     }
