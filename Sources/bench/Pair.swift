@@ -20,7 +20,7 @@ struct Pair: ParsableCommand {
             least --threshold percent (default 1), significantly at --alpha over all cases \
             together (Holm); 'improved' that it is faster; 'unchanged' that the interval lies \
             within the threshold. --filter and --skip match \
-            each side's own case names. Writes the files 'bench ab' writes. Exit codes: 0 BACKEND \
+            BACKEND's case names; the baseline side measures their counterparts. Writes the files 'bench ab' writes. Exit codes: 0 BACKEND \
             is nowhere slower, 1 it is slower in some case, 2 inconclusive (measure again).
 
             The defaults are 'bench ab''s: --samples 1200 (per case and backend), --sample-time \

@@ -59,7 +59,8 @@ public struct ABRunner {
     /// Two backends of this build to measure against each other in place of two builds, when
     /// set (`bench pair`): both sides' workers run this build, ``baselineExecutable`` is
     /// ``currentExecutable``, and ``selection`` names the current backend only, whose every case
-    /// the baseline side measures in the baseline backend.
+    /// the baseline side measures in the baseline backend (`--filter` and `--skip` match the
+    /// current backend's case names).
     public var backendPair: BackendPair?
 
     /// Two backends of one build, compared case by case.
@@ -273,7 +274,7 @@ public struct ABRunner {
                 build, executable throws(BenchError) in
                 try ServingWorker(
                     executable: executable,
-                    arguments: arguments(pair: pair, build: build, check: build == 0 && pair == 0),
+                    arguments: arguments(pair: pair, build: build, cases: cases, check: build == 0 && pair == 0),
                     name: "\(build == 0 ? "the baseline's" : "this build's") worker \(pair + 1)",
                     readyTimeout: readyTimeout, timeout: sampleTimeout, interruption: interruption)
             }
@@ -338,10 +339,16 @@ public struct ABRunner {
         return key
     }
 
-    /// The command line of side `build`'s worker of pair `pair`.
-    private func arguments(pair: Int, build: Int, check: Bool) -> [String] {
+    /// The command line of side `build`'s worker of pair `pair`, which measures `cases`. With two
+    /// backends, the baseline's worker selects the counterparts of `cases` by their exact names,
+    /// so that `--filter` and `--skip` apply to the current backend's names alone.
+    private func arguments(pair: Int, build: Int, cases: [BenchmarkCase], check: Bool) -> [String] {
         var selection = selection
-        if let backendPair, build == 0 { selection.backends = [backendPair.baseline] }
+        if let backendPair, build == 0 {
+            selection.backends = [backendPair.baseline]
+            selection.filters = cases.map { "^\(key(of: $0, build: 0))$" }
+            selection.skips = []
+        }
         return ["worker", "--serve", "--process", String(pair)] + (check ? ["--check"] : [])
             + WorkerProtocol.arguments(selection: selection, sampleTime: plan.sampleTime, warmup: plan.warmup)
     }
