@@ -47,9 +47,7 @@ struct AB: ParsableCommand {
     @OptionGroup var format: FormatOptions
 
     func run() throws {
-        InterruptSignals.install()
-        // A worker that dies must not take this process with it through a write to its pipe.
-        signal(SIGPIPE, SIG_IGN)
+        ABRunner.prepareProcess()
         let metric = try metric.metric()
         let selection = try selection.selection()
         let counter =
@@ -57,21 +55,45 @@ struct AB: ParsableCommand {
             ? try InstructionCounter.forCounting(
                 executable: SuiteRun.executable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
                 interruption: { InterruptSignals.received }) : nil
-        let backends = try shippedBackends()
-        var runner = ABRunner(
-            backends: backends, selection: selection,
+        var runner = try ABRunner(
+            selection: selection, measurement: measurement,
+            criteria: try criteria.criteria(defaultThreshold: metric == .instructions ? metric.defaultThreshold : 1),
+            directory: directory, format: format, baselineExecutable: baselineBench)
+        runner.instructionCounter = counter
+        try runner.runAndExit()
+    }
+}
+
+extension ABRunner {
+    /// Readies this process for workers: signals stop the run, and a worker that dies cannot take
+    /// this process with it through a write to its pipe.
+    static func prepareProcess() {
+        InterruptSignals.install()
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// A runner of this build's shipped backends with the command line's options, as `bench ab`
+    /// and `bench pair` use it.
+    init(
+        selection: Selection, measurement: MeasurementOptions, criteria: ComparisonCriteria,
+        directory: DirectoryOptions, format: FormatOptions, baselineExecutable: String
+    ) throws {
+        self.init(
+            backends: try shippedBackends(), selection: selection,
             plan: try measurement.plan(standard: .ab, quick: .abQuick),
             pairs: try measurement.processCount(standard: ABRunner.standardPairs, quick: ABRunner.quickPairs),
-            criteria: try criteria.criteria(defaultThreshold: metric == .instructions ? metric.defaultThreshold : 1),
-            output: ResultsDirectory(path: directory.path),
-            format: try format.format(), baselineExecutable: baselineBench, currentExecutable: SuiteRun.executable,
+            criteria: criteria, output: ResultsDirectory(path: directory.path), format: try format.format(),
+            baselineExecutable: baselineExecutable, currentExecutable: SuiteRun.executable,
             currentFacts: .current(libraryVersions: loadedLibraryVersions()),
             environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
             standardOutput: { print($0, terminator: "") },
             progress: ProgressPrinter(caseCount: 0))
-        runner.interruption = { InterruptSignals.received }
-        runner.instructionCounter = counter
-        let status = try runner.run()
+        interruption = { InterruptSignals.received }
+    }
+
+    /// Runs, and exits with the comparison's status when it is not 0.
+    func runAndExit() throws {
+        let status = try run()
         if status != .ok {
             throw ExitCode(status.rawValue)
         }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import PKCEBackends
 import PKCEBenchKit
 
@@ -62,25 +61,12 @@ struct Pair: ParsableCommand {
     }
 
     func run() throws {
-        InterruptSignals.install()
-        // A worker that dies must not take this process with it through a write to its pipe.
-        signal(SIGPIPE, SIG_IGN)
+        ABRunner.prepareProcess()
         let (selection, pair) = try pairedSelection()
-        var runner = ABRunner(
-            backends: try shippedBackends(), selection: selection,
-            plan: try measurement.plan(standard: .ab, quick: .abQuick),
-            pairs: try measurement.processCount(standard: ABRunner.standardPairs, quick: ABRunner.quickPairs),
-            criteria: try criteria.criteria(defaultThreshold: 1), output: ResultsDirectory(path: directory.path),
-            format: try format.format(), baselineExecutable: SuiteRun.executable,
-            currentExecutable: SuiteRun.executable, currentFacts: .current(libraryVersions: loadedLibraryVersions()),
-            environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
-            standardOutput: { print($0, terminator: "") },
-            progress: ProgressPrinter(caseCount: 0))
-        runner.interruption = { InterruptSignals.received }
+        var runner = try ABRunner(
+            selection: selection, measurement: measurement, criteria: try criteria.criteria(defaultThreshold: 1),
+            directory: directory, format: format, baselineExecutable: SuiteRun.executable)
         runner.backendPair = pair
-        let status = try runner.run()
-        if status != .ok {
-            throw ExitCode(status.rawValue)
-        }
+        try runner.runAndExit()
     }
 }
