@@ -67,12 +67,17 @@ final class ChallengeWorkload: Workload {
     private func derive(
         with backend: some PKCEBackend, iterations: Int, _ check: (CodeChallenge) -> UInt64
     ) -> UInt64 {
-        var checksum: UInt64 = 0
-        for iteration in 0..<iterations {
-            let challenge = CodeChallenge(verifier: verifiers[iteration & (inputCount - 1)], using: backend)
-            checksum &+= check(challenge)
+        // Each verifier is read where it lies, as a caller reads its own: a copy out of the array
+        // would be the harness's work, not the derivation's.
+        verifiers.withUnsafeBufferPointer { verifiers in
+            let first = verifiers.baseAddress!
+            var checksum: UInt64 = 0
+            for iteration in 0..<iterations {
+                let challenge = CodeChallenge(verifier: first[iteration & (inputCount - 1)], using: backend)
+                checksum &+= check(challenge)
+            }
+            return checksum
         }
-        return checksum
     }
 }
 
@@ -138,13 +143,20 @@ final class VerifyWorkload: Workload {
     }
 
     private func verify(with backend: some PKCEBackend, iterations: Int) throws -> UInt64 {
-        var checksum: UInt64 = 0
-        for iteration in 0..<iterations {
-            let input = iteration & (inputCount - 1)
-            let outcome = try CodeChallenge.verify(presented: presented[input], against: stored[input], using: backend)
-            checksum &+= outcome == .verified ? 1 : 0
+        // Inputs read in place, as in the challenge case.
+        try presented.withUnsafeBufferPointer { presented in
+            try stored.withUnsafeBufferPointer { stored in
+                let (firstPresented, firstStored) = (presented.baseAddress!, stored.baseAddress!)
+                var checksum: UInt64 = 0
+                for iteration in 0..<iterations {
+                    let input = iteration & (inputCount - 1)
+                    let outcome = try CodeChallenge.verify(
+                        presented: firstPresented[input], against: firstStored[input], using: backend)
+                    checksum &+= outcome == .verified ? 1 : 0
+                }
+                return checksum
+            }
         }
-        return checksum
     }
 }
 
