@@ -25,22 +25,23 @@ extension CodeChallenge {
         _ verifier: CodeVerifier, using backend: some PKCEBackend, policy: PKCEPolicy = PKCEPolicy()
     ) throws(PKCEError) {
         try policy.check(method)
-        let matches = withUTF8 { expected in
-            switch method {
+        guard verifier.withUTF8({ matches($0, using: backend) }) else { throw .verifierMismatch }
+    }
+
+    /// Whether the verifier whose characters are `presented` matches this challenge: the
+    /// challenge recomputed with this challenge's ``method`` and compared in constant time.
+    private func matches(_ presented: UnsafeBufferPointer<UInt8>, using backend: some PKCEBackend) -> Bool {
+        withUTF8 { expected in
+            switch storage {
             case .s256:
                 // The recomputed challenge, inline as a derived one is: no String, no allocation.
-                let computed = CodeChallenge(verifier: verifier, using: backend)
-                return computed.withUTF8 {
+                Self.s256Characters(of: presented, using: backend).withUTF8 {
                     constantTimeEquals(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(expected))
                 }
             case .plain:
-                var presented = verifier.value
-                return presented.withUTF8 {
-                    constantTimeEquals(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(expected))
-                }
+                constantTimeEquals(UnsafeRawBufferPointer(presented), UnsafeRawBufferPointer(expected))
             }
         }
-        guard matches else { throw .verifierMismatch }
     }
 
     /// The token endpoint's whole PKCE decision, from what was stored and what was presented.
@@ -82,7 +83,20 @@ extension CodeChallenge {
             throw .missingVerifier
         case (.some(let challenge), .some(let presented)):
             try policy.check(challenge.method)
-            try challenge.verify(CodeVerifier(validating: presented), using: backend, policy: policy)
+            // Validated as CodeVerifier(validating:) validates, then hashed where it lies: a
+            // CodeVerifier would copy the characters first. A String whose UTF-8 is not contiguous
+            // takes that copy.
+            try validate(
+                presented, as: .codeVerifier, lengths: CodeVerifier.allowedLengths, isAllowed: Unreserved.contains)
+            let matches: Bool
+            if let inPlace = presented.utf8.withContiguousStorageIfAvailable({ challenge.matches($0, using: backend) })
+            {
+                matches = inPlace
+            } else {
+                let verifier = try CodeVerifier(validating: presented)
+                matches = verifier.withUTF8 { challenge.matches($0, using: backend) }
+            }
+            guard matches else { throw .verifierMismatch }
             return .verified
         }
     }

@@ -62,10 +62,12 @@ public struct CodeChallenge: Hashable, Sendable {
     ///   - verifier: The client's secret verifier.
     ///   - method: ``ChallengeMethod/s256`` unless the caller names ``ChallengeMethod/plain``.
     ///   - backend: The backend whose SHA-256 computes an `S256` challenge.
-    public init(verifier: CodeVerifier, method: ChallengeMethod = .s256, using backend: some PKCEBackend) {
+    public init(
+        verifier: borrowing CodeVerifier, method: ChallengeMethod = .s256, using backend: borrowing some PKCEBackend
+    ) {
         switch method {
         case .s256:
-            self.storage = .s256(S256Characters { Self.encodeS256(of: verifier, using: backend, into: $0) })
+            self.storage = .s256(Self.s256Characters(of: verifier, using: backend))
         case .plain:
             self.storage = .plain(verifier.value)
         }
@@ -111,17 +113,25 @@ public struct CodeChallenge: Hashable, Sendable {
         }
     }
 
-    /// Writes `BASE64URL(SHA256(ASCII(verifier)))`, 43 characters, to `output`.
+    /// `BASE64URL(SHA256(ASCII(verifier)))`: the 43 characters of `verifier`'s `S256` challenge.
+    ///
+    /// A function of its own, not a closure in the initializer, because a closure may not capture
+    /// the initializer's borrowed parameters.
     @inline(__always)
-    static func encodeS256(
-        of verifier: CodeVerifier,
-        using backend: some PKCEBackend,
-        into output: UnsafeMutableBufferPointer<UInt8>
-    ) {
-        precondition(output.count == s256Length)
+    static func s256Characters(of verifier: CodeVerifier, using backend: some PKCEBackend) -> S256Characters {
+        verifier.withUTF8 { s256Characters(of: $0, using: backend) }
+    }
+
+    /// `BASE64URL(SHA256(characters))`: the 43 characters of the `S256` challenge of the verifier
+    /// whose characters are `characters`.
+    @inline(__always)
+    static func s256Characters(
+        of characters: UnsafeBufferPointer<UInt8>, using backend: some PKCEBackend
+    ) -> S256Characters {
         withUnsafeTemporaryAllocation(byteCount: sha256ByteCount, alignment: 8) { digest in
-            verifier.withUTF8 { backend.sha256(UnsafeRawBufferPointer($0), into: digest) }
-            Base64URL.encodeDigest(UnsafeRawPointer(digest.baseAddress!), into: output.baseAddress!)
+            backend.sha256(UnsafeRawBufferPointer(characters), into: digest)
+            let digest = UnsafeRawPointer(digest.baseAddress!)
+            return S256Characters { Base64URL.encodeDigest(digest, into: $0.baseAddress!) }
         }
     }
 }

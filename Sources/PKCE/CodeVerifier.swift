@@ -4,6 +4,10 @@
 /// A value of this type always holds a valid verifier: it comes from
 /// ``generate(length:using:)`` or from ``init(validating:)``.
 ///
+/// The characters are held in the value itself, not in a `String`: making, copying and reading a
+/// verifier allocate nothing. ``value`` makes a `String` of them each time it is read (one heap
+/// allocation); ``withUTF8(_:)`` lends them without one.
+///
 /// Printing it never shows the secret (`print`, interpolation, `dump`, `debugPrint`), so a verifier
 /// that reaches a log line by accident does not leak there. It is deliberately not `Equatable`: comparing verifiers is
 /// ``CodeChallenge``'s job, which does it in constant time.
@@ -11,20 +15,26 @@ public struct CodeVerifier: Sendable {
     /// The lengths RFC 7636 §4.1 allows, in characters.
     public static let allowedLengths: ClosedRange<Int> = 43...128
 
+    @usableFromInline
+    let characters: VerifierCharacters
+
     /// The verifier, as sent in the token request's `code_verifier` parameter.
-    public let value: String
+    ///
+    /// This makes a new `String` on every read: keep it rather than read it twice, or use
+    /// ``withUTF8(_:)``, which makes none.
+    public var value: String { characters.string }
 
-    private init(unchecked value: String) {
-        self.value = value
-    }
+    /// The number of characters, 43 to 128.
+    public var length: Int { characters.count }
 
-    /// Calls `body` with the verifier's characters, without copying the `String`.
-    @inline(__always)
-    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        // A verifier is native UTF-8 unless a caller validated a bridged or shared String.
-        if let result = value.utf8.withContiguousStorageIfAvailable(body) { return result }
-        var copy = value
-        return copy.withUTF8(body)
+    /// Calls `body` with the verifier's characters, ASCII, as ``value`` has them, without making a
+    /// `String`.
+    ///
+    /// - Parameter body: Reads the characters; the buffer is valid only during the call.
+    /// - Returns: What `body` returns.
+    @inlinable
+    public func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try characters.withUTF8(body)
     }
 
     /// Validates a verifier received from elsewhere, such as a token request.
@@ -37,7 +47,7 @@ public struct CodeVerifier: Sendable {
     ///   have 43 to 128 characters.
     public init(validating value: String) throws(PKCEError) {
         try validate(value, as: .codeVerifier, lengths: Self.allowedLengths, isAllowed: Unreserved.contains)
-        self.value = value
+        self.characters = VerifierCharacters(count: value.utf8.count) { _ = $0.initialize(fromContentsOf: value.utf8) }
     }
 
     /// Generates a new verifier from a cryptographically secure random number generator.
@@ -47,9 +57,9 @@ public struct CodeVerifier: Sendable {
     /// with no bias: the default 43 characters hold 258 bits, above the 256 RFC 7636 §7.1
     /// recommends.
     ///
-    /// The random bytes are zeroed once encoded. The verifier's ``value`` is a `String`, which
-    /// Swift gives no way to wipe: it stays in memory until the allocator reuses it, as does every
-    /// copy the caller makes (a request body, a log line).
+    /// The random bytes are zeroed once encoded. The verifier itself Swift gives no way to wipe:
+    /// every copy of it (on the stack, in an array, in a `String` read from ``value``, a request
+    /// body, a log line) stays in memory until something else overwrites it.
     ///
     /// - Parameters:
     ///   - length: The number of characters, 43 to 128.
@@ -62,15 +72,18 @@ public struct CodeVerifier: Sendable {
             throw PKCEError.invalidLength(.codeVerifier, length: length)
         }
         let byteCount = (length * 3 + 3) / 4
-        return try withUnsafeTemporaryAllocation(byteCount: byteCount, alignment: 1) { random in
-            defer { zeroize(random) }
-            try backend.fillRandom(random)
-            let value = String(unsafeUninitializedCapacity: length) { characters in
+        let characters = try VerifierCharacters(count: length) { characters in
+            try withUnsafeTemporaryAllocation(byteCount: byteCount, alignment: 1) { random in
+                defer { zeroize(random) }
+                try backend.fillRandom(random)
                 Base64URL.encode(UnsafeRawBufferPointer(random), into: characters)
-                return length
             }
-            return CodeVerifier(unchecked: value)
         }
+        return CodeVerifier(characters: characters)
+    }
+
+    private init(characters: VerifierCharacters) {
+        self.characters = characters
     }
 }
 
@@ -82,7 +95,7 @@ public struct CodeVerifier: Sendable {
 extension CodeVerifier: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// `CodeVerifier(43 characters)`: the length, never the secret.
     public var description: String {
-        "CodeVerifier(\(value.utf8.count) characters)"
+        "CodeVerifier(\(length) characters)"
     }
 
     /// The same as ``description``.
@@ -90,6 +103,6 @@ extension CodeVerifier: CustomStringConvertible, CustomDebugStringConvertible, C
 
     /// One child, the length: a mirror of the stored properties would show the secret.
     public var customMirror: Mirror {
-        Mirror(self, children: ["length": value.utf8.count], displayStyle: .struct)
+        Mirror(self, children: ["length": length], displayStyle: .struct)
     }
 }

@@ -21,6 +21,24 @@ struct CodeVerifierTests {
         #expect(try CodeVerifier(validating: String(repeating: "a", count: length)).value.count == length)
     }
 
+    @Test("value, length and withUTF8 give back the characters, at every length, validated or generated")
+    func charactersRoundTrip() throws {
+        for length in CodeVerifier.allowedLengths {
+            // Every length from a different rotation of the alphabet, so that no byte is left over.
+            let offset = length % Self.unreserved.count
+            let text = String(String(repeating: Self.unreserved, count: 3).dropFirst(offset).prefix(length))
+            let validated = try CodeVerifier(validating: text)
+            #expect(validated.value == text)
+            #expect(validated.length == length)
+            #expect(validated.withUTF8 { Array($0) } == Array(text.utf8))
+
+            let generated = try CodeVerifier.generate(length: length, using: SwiftBackend())
+            #expect(generated.length == length)
+            #expect(generated.withUTF8 { Array($0) } == Array(generated.value.utf8))
+            #expect(try CodeVerifier(validating: generated.value).value == generated.value)
+        }
+    }
+
     @Test("Lengths outside 43…128 are rejected with the actual length", arguments: [0, 1, 42, 129, 500])
     func badLengthsRejected(length: Int) {
         #expect(throws: PKCEError.invalidLength(.codeVerifier, length: length)) {

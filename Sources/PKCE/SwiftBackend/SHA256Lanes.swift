@@ -76,18 +76,6 @@ enum SHA256Lanes {
         }
     }
 
-    /// Copies the UTF-8 of a string that is not stored contiguously (a bridged one), for
-    /// ``hash(_:blocks:scratch:digests:)``, byte by byte: no intermediate copy to wipe.
-    private static func copyUTF8(of value: String, to padded: UnsafeMutableRawBufferPointer) -> Int {
-        var length = 0
-        for byte in value.utf8 {
-            precondition(length < CodeVerifier.allowedLengths.upperBound, "a verifier is too long")
-            padded[length] = byte
-            length += 1
-        }
-        return length
-    }
-
     /// Hashes up to `V.scalarCount` verifiers and writes their digests, 32 bytes per lane, to
     /// `digests`.
     ///
@@ -110,13 +98,11 @@ enum SHA256Lanes {
                 padded.initializeMemory(as: UInt8.self, repeating: 0)
                 continue
             }
-            // Read in place: copying the string out of the array would cost a retain and a release.
-            let length =
-                verifiers[verifiers.startIndex + lane].value.utf8.withContiguousStorageIfAvailable { message in
-                    precondition(message.count <= CodeVerifier.allowedLengths.upperBound, "a verifier is too long")
-                    padded.copyMemory(from: UnsafeRawBufferPointer(message))
-                    return message.count
-                } ?? copyUTF8(of: verifiers[verifiers.startIndex + lane].value, to: padded)
+            // A verifier has at most 128 characters, so its padding fits the lane's blocks.
+            let length = verifiers[verifiers.startIndex + lane].withUTF8 { message in
+                padded.copyMemory(from: UnsafeRawBufferPointer(message))
+                return message.count
+            }
             // Padding (§5.1.1): 0x80, zeros, and the length in bits, big-endian, ending the block.
             // The zeros run to the end of the lane, so that blocks past this message's last,
             // compressed while longer messages in other lanes go on, hold no stale bytes.
