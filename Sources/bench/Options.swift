@@ -12,16 +12,16 @@ struct CaseFilterOptions: ParsableArguments {
     @Option(
         name: .customLong("operation"), parsing: .singleValue,
         help:
-            "Operations, repeated or comma-separated: verifier, challenge, challenge-string, challenge-batch, verify, sha256, random. (default: all)"
+            "Operations, repeated or comma-separated: verifier, verifier-string, challenge, challenge-string, challenge-batch, verify, sha256, random. (default: all)"
     )
     var operationNames: [String] = []
 
     @Option(
         name: .customLong("size"), parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
-            "Sizes, repeated or comma-separated: SIZE for every selected operation, or OPERATION:SIZE for one (sha256:1024); the verifier length in characters (43-128) for verifier, challenge, challenge-string, challenge-batch and verify, bytes for sha256 and random.",
+            "Sizes, repeated or comma-separated: SIZE for every selected operation, or OPERATION:SIZE for one (sha256:1024); the verifier length in characters (43-128) for verifier, verifier-string, challenge, challenge-string, challenge-batch and verify, bytes for sha256 and random.",
             discussion:
-                "Defaults: verifier 43,128; challenge 43,55,56,128; challenge-string 43; challenge-batch 43,128; verify 43; sha256 43,64,1024,16384; random 32. Without --operation, sizes given only as OPERATION:SIZE select their operations alone."
+                "Defaults: verifier 43,128; verifier-string 43; challenge 43,55,56,128; challenge-string 43; challenge-batch 43,128; verify 43; sha256 43,64,1024,16384; random 32. Without --operation, sizes given only as OPERATION:SIZE select their operations alone."
         ))
     var sizeValues: [String] = []
 

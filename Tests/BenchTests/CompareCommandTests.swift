@@ -22,7 +22,7 @@ struct CompareCommandTests {
         let result = try bench(["compare", path, path])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
-        #expect(result.stdout.contains("0 regressed, 0 improved, 60 unchanged (threshold 5%, alpha 0.01)"))
+        #expect(result.stdout.contains("0 regressed, 0 improved, 64 unchanged (threshold 5%, alpha 0.01)"))
     }
 
     @Test("One case's samples scaled by 1.10: exactly that case regressed, exit 1")
@@ -37,7 +37,7 @@ struct CompareCommandTests {
         #expect(regressed.count == 1)
         #expect(regressed.first?.hasPrefix("challenge") == true && regressed.first?.contains("openssl") == true)
         #expect(regressed.first?.contains("+10.0%") == true)
-        #expect(result.stdout.contains("1 regressed, 0 improved, 59 unchanged"))
+        #expect(result.stdout.contains("1 regressed, 0 improved, 63 unchanged"))
     }
 
     @Test("One case's samples scaled by 0.90: exactly that case improved, exit 0")
@@ -55,7 +55,7 @@ struct CompareCommandTests {
             rows.filter { $0.hasSuffix(",improved,time,,") }.map {
                 $0.split(separator: ",").prefix(3).joined(separator: ",")
             } == ["openssl,challenge,43"])
-        #expect(rows.filter { $0.hasSuffix(",unchanged,time,,") }.count == 59)
+        #expect(rows.filter { $0.hasSuffix(",unchanged,time,,") }.count == 63)
     }
 
     @Test("Without a samples file, the threshold alone decides, and the output says so")
@@ -67,8 +67,8 @@ struct CompareCommandTests {
         try FileManager.default.removeItem(atPath: ReportFiles.samplesPath(for: slower))
         let result = try bench(["compare", base, slower, "--format", "markdown"])
         #expect(result.status == 1)
-        #expect(result.stdout.hasPrefix("### PKCEBench: 1 regressed, 0 improved, 59 unchanged"))
-        #expect(result.stdout.contains("no samples for 60 case(s): their verdicts use the 5% threshold alone"))
+        #expect(result.stdout.hasPrefix("### PKCEBench: 1 regressed, 0 improved, 63 unchanged"))
+        #expect(result.stdout.contains("no samples for 64 case(s): their verdicts use the 5% threshold alone"))
     }
 
     @Test("Markdown for a pull request: attention first, unchanged folded, both runs' ids and commits, the warnings")
@@ -83,7 +83,7 @@ struct CompareCommandTests {
         let result = try bench(["compare", base, slower, "--format", "markdown"])
         #expect(result.status == 1)
         let text = result.stdout
-        #expect(text.hasPrefix("### PKCEBench: 1 regressed, 0 improved, 59 unchanged"))
+        #expect(text.hasPrefix("### PKCEBench: 1 regressed, 0 improved, 63 unchanged"))
         let commits = try [base, slower].map { try ReportFiles.readSummary(at: $0)[0].commit }
         #expect(text.contains("Baseline `20261122T000000Z-aaaaaaa` at commit `\(commits[0])`"))
         #expect(text.contains("current `20261123T000000Z-bbbbbbb` at commit `\(commits[1])`"))
@@ -92,10 +92,10 @@ struct CompareCommandTests {
         #expect(result.stderr.contains("warning: the runs differ in openssl"))
         // The regression in its own table, before the folded unchanged cases.
         let regression = try #require(text.range(of: "| challenge | 43 | 1 | openssl |"))
-        let folded = try #require(text.range(of: "<details><summary>59 unchanged</summary>"))
+        let folded = try #require(text.range(of: "<details><summary>63 unchanged</summary>"))
         #expect(regression.upperBound < folded.lowerBound)
         let afterFold = text[folded.upperBound...]
-        #expect(afterFold.split(separator: "\n").filter { $0.hasSuffix("| unchanged |") }.count == 59)
+        #expect(afterFold.split(separator: "\n").filter { $0.hasSuffix("| unchanged |") }.count == 63)
         #expect(!afterFold.contains("| regressed |"))
         #expect(afterFold.contains("</details>"))
     }
@@ -110,7 +110,7 @@ struct CompareCommandTests {
         let comparison = try #require(document["comparison"] as? [String: Any])
         #expect(comparison["regression"] as? Bool == false)
         let cases = try #require(comparison["cases"] as? [[String: Any]])
-        #expect(cases.count == 60)
+        #expect(cases.count == 64)
         #expect(comparison["inconclusive"] as? Bool == false)
         #expect(comparison["metric"] as? String == "time")
         #expect(cases.allSatisfy { $0.count == 16 && $0["verdict"] as? String == "unchanged" })

@@ -20,7 +20,7 @@ struct UsageErrorTests {
         BadArguments(
             arguments: ["--operation", "sign"],
             message:
-                "bench: unknown operation 'sign'; valid operations: verifier, challenge, challenge-string, challenge-batch, verify, sha256, random (see 'bench --help')"
+                "bench: unknown operation 'sign'; valid operations: verifier, verifier-string, challenge, challenge-string, challenge-batch, verify, sha256, random (see 'bench --help')"
         ),
         BadArguments(
             arguments: ["--format", "yaml"],

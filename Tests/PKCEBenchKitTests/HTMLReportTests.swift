@@ -48,8 +48,8 @@ struct HTMLReportTests {
         #expect(try Self.nodes("//*[@class='distribution']", in: page).count == SyntheticRun.keys.count - 1)
         let bars = try Self.nodes("//*[@class='median']", in: page)
         #expect(Set(bars.compactMap { Self.attribute("data-case", of: $0) }).count == SyntheticRun.keys.count - 1)
-        // The fastest backend of each of the 15 operation-and-size groups is marked.
-        #expect(try Self.nodes("//tr[contains(@class, 'fastest')]", in: page).count == 15)
+        // The fastest backend of each of the 16 operation-and-size groups is marked.
+        #expect(try Self.nodes("//tr[contains(@class, 'fastest')]", in: page).count == 16)
         #expect(try Self.nodes("//section[@id='comparison']", in: page).isEmpty)
     }
 

@@ -10,9 +10,9 @@ struct SelectionTests {
     @Test("The default suite has every operation's default sizes for every backend")
     func defaults() throws {
         let cases = try Selection().cases(from: [SwiftBackend(), WrongDigestBackend()])
-        // verifier 2 + challenge 4 + challenge-string 1 + challenge-batch 2 + verify 1 + sha256 4 + random 1 = 15
-        // per backend.
-        #expect(cases.count == 30)
+        // verifier 2 + verifier-string 1 + challenge 4 + challenge-string 1 + challenge-batch 2 + verify 1
+        // + sha256 4 + random 1 = 16 per backend.
+        #expect(cases.count == 32)
         #expect(cases.filter { $0.operation == .challenge }.map(\.size) == [43, 43, 55, 55, 56, 56, 128, 128])
         #expect(Set(cases.map(\.threads)) == [1])
     }

@@ -10,7 +10,7 @@ public func temporaryDirectory() throws -> URL {
 
 /// Runs made up from a seeded generator: realistic noise, but the same numbers on every test run.
 public enum SyntheticRun {
-    /// The default suite's cases for the four shipped backends: 60 of them.
+    /// The default suite's cases for the four shipped backends: 64 of them.
     public static let keys: [CaseKey] = ["openssl", "sodium", "swift", "crypto"].flatMap { backend in
         BenchmarkOperation.allCases.flatMap { operation in
             operation.defaultSizes.map { CaseKey(backend: backend, operation: operation, size: $0, threads: 1) }

@@ -37,7 +37,8 @@ public struct BenchmarkCase: Sendable, CustomStringConvertible {
     /// - Throws: The backend's error when preparing the inputs needs randomness and it fails.
     func makeWorkload() throws -> any Workload {
         switch operation {
-        case .verifier: VerifierWorkload(backend: backend, length: size)
+        case .verifier: VerifierWorkload(backend: backend, length: size, makesString: false)
+        case .verifierString: VerifierWorkload(backend: backend, length: size, makesString: true)
         case .challenge: try ChallengeWorkload(backend: backend, length: size, makesString: false)
         case .challengeString: try ChallengeWorkload(backend: backend, length: size, makesString: true)
         case .challengeBatch: try ChallengeBatchWorkload(backend: backend, length: size)

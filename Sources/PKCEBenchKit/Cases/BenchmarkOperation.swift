@@ -2,8 +2,12 @@ import PKCE
 
 /// What a benchmark case measures, one operation at a time.
 public enum BenchmarkOperation: String, CaseIterable, Codable, Comparable, Sendable {
-    /// `CodeVerifier.generate(length:using:)`: random bytes and their base64url encoding.
+    /// `CodeVerifier.generate(length:using:)`: random bytes and their base64url encoding, which
+    /// the verifier holds inline.
     case verifier
+    /// ``verifier`` and then the verifier's `value`: what a client pays for a verifier as the
+    /// `String` it stores and later sends.
+    case verifierString = "verifier-string"
     /// `CodeChallenge(verifier:using:)` with `S256`: SHA-256 of the verifier and its encoding,
     /// which the challenge holds inline.
     case challenge
@@ -27,6 +31,7 @@ public enum BenchmarkOperation: String, CaseIterable, Codable, Comparable, Senda
     public var defaultSizes: [Int] {
         switch self {
         case .verifier: [43, 128]
+        case .verifierString: [43]
         case .challenge: [43, 55, 56, 128]
         case .challengeString: [43]
         case .challengeBatch: [43, 128]
@@ -42,7 +47,8 @@ public enum BenchmarkOperation: String, CaseIterable, Codable, Comparable, Senda
     /// 1 MiB; the case keeps 16 inputs of that size in memory.
     public var allowedSizes: ClosedRange<Int> {
         switch self {
-        case .verifier, .challenge, .challengeString, .challengeBatch, .verify: CodeVerifier.allowedLengths
+        case .verifier, .verifierString, .challenge, .challengeString, .challengeBatch, .verify:
+            CodeVerifier.allowedLengths
         case .sha256: 0...(1 << 20)
         case .random: 1...(1 << 20)
         }

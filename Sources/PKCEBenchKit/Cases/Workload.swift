@@ -20,25 +20,34 @@ protocol Workload: AnyObject {
 /// How many different inputs a workload rotates through: a power of two, so picking one is a mask.
 let inputCount = 16
 
-/// `CodeVerifier.generate`: its input is fresh randomness on every call.
+/// `CodeVerifier.generate`, and with `makesString` its `value` too: its input is fresh randomness
+/// on every call.
 final class VerifierWorkload: Workload {
     let backend: any PKCEBackend
     let length: Int
+    let makesString: Bool
 
-    init(backend: any PKCEBackend, length: Int) {
+    init(backend: any PKCEBackend, length: Int, makesString: Bool) {
         self.backend = backend
         self.length = length
+        self.makesString = makesString
     }
 
     func run(iterations: Int) throws -> UInt64 {
-        try generate(with: backend, iterations: iterations)
+        makesString
+            ? try generate(with: backend, iterations: iterations) { UInt64($0.value.utf8.last ?? 0) }
+            : try generate(with: backend, iterations: iterations) { verifier in
+                verifier.withUTF8 { characters in UInt64(characters.baseAddress![characters.count - 1]) }
+            }
     }
 
-    private func generate(with backend: some PKCEBackend, iterations: Int) throws -> UInt64 {
+    @inline(__always)
+    private func generate(
+        with backend: some PKCEBackend, iterations: Int, _ check: (CodeVerifier) -> UInt64
+    ) throws -> UInt64 {
         var checksum: UInt64 = 0
         for _ in 0..<iterations {
-            let verifier = try CodeVerifier.generate(length: length, using: backend)
-            checksum &+= UInt64(verifier.value.utf8.last ?? 0)
+            checksum &+= check(try CodeVerifier.generate(length: length, using: backend))
         }
         return checksum
     }
