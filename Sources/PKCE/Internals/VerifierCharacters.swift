@@ -41,7 +41,7 @@ struct VerifierCharacters: Sendable {
         }
     }
 
-    /// Calls `body` with the characters, read in place.
+    /// Calls `body` with the characters.
     @inlinable
     func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try withUnsafeBytes(of: words) { bytes in
