@@ -1,7 +1,9 @@
 /// base64url without padding (RFC 4648 §5), as RFC 7636 uses it for verifiers and challenges.
+@usableFromInline
 enum Base64URL {
     /// The base64url alphabet; `alphabet[i]` encodes the 6-bit value `i`.
-    private static let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    @usableFromInline
+    static let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
     /// The number of characters that encode `byteCount` bytes without padding.
     static func encodedCount(of byteCount: Int) -> Int {
@@ -56,7 +58,8 @@ enum Base64URL {
     /// Every pair of characters: `pairs[v]` holds the encoding of the 12-bit value `v`, its first
     /// character in the low byte, so that one little-endian 16-bit store writes both in order.
     /// 8 KiB, made on first use and never written again (hence safe to share across threads).
-    nonisolated(unsafe) private static let pairs: UnsafePointer<UInt16> = {
+    @usableFromInline
+    nonisolated(unsafe) static let pairs: UnsafePointer<UInt16> = {
         let table = alphabet.utf8Start
         let pairs = UnsafeMutablePointer<UInt16>.allocate(capacity: 4096)
         for value in 0..<4096 {
@@ -71,7 +74,7 @@ enum Base64URL {
     /// lookup: the compiler unrolls it into 21 loads and stores of character pairs and one of a
     /// single character, with no loop or length checks left. Every challenge, derived or
     /// verified, passes through here.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func encodeDigest(_ digest: UnsafeRawPointer, into characters: UnsafeMutablePointer<UInt8>) {
         let pairs = Self.pairs
         let output = UnsafeMutableRawPointer(characters)

@@ -15,7 +15,7 @@ struct S256Characters: Hashable, Sendable {
 
     /// Makes the characters with `write`, which receives a buffer of exactly ``count`` bytes and
     /// must write all of them.
-    @inline(__always)
+    @inlinable @inline(__always)
     init(_ write: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
         withUnsafeMutableBytes(of: &words) { bytes in
             bytes.withMemoryRebound(to: UInt8.self) { write(UnsafeMutableBufferPointer(rebasing: $0[..<Self.count])) }
