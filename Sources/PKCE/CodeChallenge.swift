@@ -66,9 +66,10 @@ public struct CodeChallenge: Hashable, Sendable {
     public init(
         verifier: borrowing CodeVerifier, method: ChallengeMethod = .s256, using backend: borrowing some PKCEBackend
     ) {
-        // Inlined into every caller: a call of its own cost 104 instructions per challenge, nearly
-        // as many as the base64url (the verifier copied into the call's frame, the result returned
-        // through memory, the backend passed as a generic with its metadata).
+        // Inlined into every caller. As a call, a challenge cost 104 more instructions over its
+        // hash in the benchmark (293 against 189), most of them the call's: the verifier copied
+        // into the call's frame, the result returned through memory and read back, the backend
+        // passed as a generic with its metadata.
         switch method {
         case .s256:
             self.storage = .s256(Self.s256Characters(of: verifier, using: backend))

@@ -57,7 +57,8 @@ enum Base64URL {
 
     /// Every pair of characters: `pairs[v]` holds the encoding of the 12-bit value `v`, its first
     /// character in the low byte, so that one little-endian 16-bit store writes both in order.
-    /// 8 KiB, made on first use and never written again (hence safe to share across threads).
+    /// 8 KiB, made on first use and never written again (hence safe to share across threads, and
+    /// to read from the derivations inlined into other modules).
     @usableFromInline
     nonisolated(unsafe) static let pairs: UnsafePointer<UInt16> = {
         let table = alphabet.utf8Start
