@@ -245,6 +245,7 @@ final class RandomWorkload: Workload {
 /// reads them the same way, so that the two stay comparable. Eight characters at a time, as the
 /// challenge holds them, then one at a time: a load across two of its words would wait for both
 /// stores.
+///
 /// Through the buffer's base address: a debug build's `UnsafeBufferPointer` subscript is a
 /// coroutine that allocates its frame, which would count in the case's allocations.
 @inline(__always)
