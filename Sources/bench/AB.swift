@@ -11,19 +11,23 @@ struct AB: ParsableCommand {
         discussion: """
             For each of --processes pairs, starts a worker of each build; the two take every sample \
             in turns, back to back, each build first in every other turn, so that both see the \
-            machine alike. Each pair gives a case the median log ratio of its turns; a t-test over \
-            the pairs gives the change and its 95% confidence interval. A case regressed when the \
-            change is at least --threshold percent (default 1) and significant at --alpha over all \
-            cases together (Holm); improved symmetrically; unchanged when the interval lies within \
-            the threshold; otherwise inconclusive. Writes ab-baseline.csv, ab-current.csv (each \
-            with its .samples.csv), ab-comparison.csv and ab.html (the page latest.html is for a \
-            run) to the output directory. Exit codes: 0 no \
-            regression, 1 a regression, 2 inconclusive (measure again), 65 or 66 for a baseline \
-            that is not a bench of this worker protocol.
+            machine alike. Each pair gives a case the median log ratio of its turns; the 20% \
+            trimmed mean of the pairs' figures, with Yuen's standard error, gives the change. The \
+            gate asks one question first: is this build slower by at least --threshold percent \
+            (default 1)? A case regressed when it is, significantly at --alpha over all cases \
+            together (Holm) and over the looks; it passes when the upper one-sided 95% bound lies \
+            below the threshold, and is then unchanged, or improved when also at least the \
+            threshold faster, significantly. After each look the cases still open are measured in \
+            --processes more pairs, up to --max-pairs (default 60); a case still open then is \
+            inconclusive. Writes ab-baseline.csv, ab-current.csv (each with its .samples.csv), \
+            ab-comparison.csv and ab.html (the page latest.html is for a run) to the output \
+            directory. Exit codes: 0 no regression and every case decided, 1 a regression, 2 a case \
+            still open after --max-pairs, 65 or 66 for a baseline that is not a bench of this \
+            worker protocol.
 
-            The defaults differ from a run's: --samples 1200 (per case and build), --sample-time \
-            0.25, --warmup 1, --processes 20 (pairs of processes); with --quick, 40 samples in 4 \
-            pairs.
+            The defaults differ from a run's: --samples 600 (per case, build and look), \
+            --sample-time 0.25, --warmup 1, --processes 20 (pairs of processes per look), \
+            --max-pairs 60; with --quick, 40 samples in 4 pairs and one look.
 
             With --metric instructions, each build's worker counts every case's instructions per \
             operation under Callgrind instead, one build after the other (counts repeat exactly, \
@@ -41,6 +45,7 @@ struct AB: ParsableCommand {
 
     @OptionGroup var selection: SelectionOptions
     @OptionGroup var measurement: MeasurementOptions
+    @OptionGroup var gate: GateOptions
     @OptionGroup var metric: MetricOptions
     @OptionGroup var criteria: CriteriaOptions
     @OptionGroup var directory: DirectoryOptions
@@ -56,7 +61,7 @@ struct AB: ParsableCommand {
                 executable: SuiteRun.executable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
                 interruption: { InterruptSignals.received }) : nil
         var runner = try ABRunner(
-            selection: selection, measurement: measurement,
+            selection: selection, measurement: measurement, gate: gate,
             criteria: try criteria.criteria(defaultThreshold: metric == .instructions ? metric.defaultThreshold : 1),
             directory: directory, format: format, baselineExecutable: baselineBench)
         runner.instructionCounter = counter
@@ -75,13 +80,14 @@ extension ABRunner {
     /// A runner of this build's shipped backends with the command line's options, as `bench ab`
     /// and `bench pair` use it.
     init(
-        selection: Selection, measurement: MeasurementOptions, criteria: ComparisonCriteria,
+        selection: Selection, measurement: MeasurementOptions, gate: GateOptions, criteria: ComparisonCriteria,
         directory: DirectoryOptions, format: FormatOptions, baselineExecutable: String
     ) throws {
+        let pairs = try measurement.processCount(standard: ABRunner.standardPairs, quick: ABRunner.quickPairs)
         self.init(
             backends: try shippedBackends(), selection: selection,
             plan: try measurement.plan(standard: .ab, quick: .abQuick),
-            pairs: try measurement.processCount(standard: ABRunner.standardPairs, quick: ABRunner.quickPairs),
+            pairs: pairs,
             criteria: criteria, output: ResultsDirectory(path: directory.path), format: try format.format(),
             baselineExecutable: baselineExecutable, currentExecutable: SuiteRun.executable,
             currentFacts: .current(libraryVersions: loadedLibraryVersions()),
@@ -89,6 +95,7 @@ extension ABRunner {
             standardOutput: { print($0, terminator: "") },
             progress: ProgressPrinter(caseCount: 0))
         interruption = { InterruptSignals.received }
+        looks = try gate.looks(pairs: pairs, quick: measurement.quick)
     }
 
     /// Runs, and exits with the comparison's status when it is not 0.

@@ -201,6 +201,29 @@ struct FormatOptions: ParsableArguments {
     }
 }
 
+/// `--max-pairs`: how far `bench ab` and `bench pair` measure the cases the gate has not decided.
+struct GateOptions: ParsableArguments {
+    @Option(
+        name: .customLong("max-pairs"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "The most pairs of processes a case is measured in: after every --processes pairs the gate decides what it can, and measures only the cases still open in the next, up to this many (rounded down to a multiple of --processes), 1-640. (default: 60, or --processes with --quick)",
+            valueName: "n"))
+    var maxPairs: Int?
+
+    /// The most looks, `--max-pairs` over `pairs` pairs per look, checked.
+    func looks(pairs: Int, quick: Bool) throws(BenchError) -> Int {
+        let maxPairs = maxPairs ?? (quick ? pairs : ABRunner.standardMaxPairs)
+        guard (1...640).contains(maxPairs) else {
+            throw BenchError(.usage, "--max-pairs must be 1 to 640, not \(maxPairs)")
+        }
+        guard maxPairs >= pairs else {
+            throw BenchError(
+                .usage, "--max-pairs \(maxPairs) is fewer than the \(pairs) pairs of one look (--processes)")
+        }
+        return maxPairs / pairs
+    }
+}
+
 /// `--threshold`, `--alpha`: when a change counts as a regression or an improvement.
 struct CriteriaOptions: ParsableArguments {
     @Option(

@@ -11,20 +11,20 @@ struct Pair: ParsableCommand {
             Measures as 'bench ab' does, with this build on both sides: for each of --processes \
             pairs, a worker measures every selected case of BACKEND and another the same case of \
             BASELINE-BACKEND; they take their samples in turns, back to back, so that whatever the \
-            machine does lands on both alike, and a t-test over the pairs gives the ratio and its \
-            95% confidence interval. Use it to tell whether one backend is faster than another on \
-            a noisy machine, where the medians of one run can differ by more than the backends do. \
-            The comparison names each case's backend 'BACKEND-vs-BASELINE-BACKEND', with \
-            BASELINE-BACKEND's median as the baseline; 'regressed' means BACKEND is slower by at \
-            least --threshold percent (default 1), significantly at --alpha over all cases \
-            together (Holm); 'improved' that it is faster; 'unchanged' that the interval lies \
-            within the threshold. --filter and --skip match \
-            BACKEND's case names; the baseline side measures their counterparts. Writes the files 'bench ab' writes. Exit codes: 0 BACKEND \
-            is nowhere slower, 1 it is slower in some case, 2 inconclusive (measure again).
+            machine does lands on both alike, and the trimmed mean over the pairs gives the ratio. \
+            Use it to tell whether one backend is faster than another on a noisy machine, where \
+            the medians of one run can differ by more than the backends do. The comparison names \
+            each case's backend 'BACKEND-vs-BASELINE-BACKEND', with BASELINE-BACKEND's median as \
+            the baseline; the verdicts and looks are 'bench ab''s: 'regressed' means BACKEND is \
+            slower by at least --threshold percent (default 1), significantly; 'unchanged' that \
+            it is not slower by that much; 'improved' that it is also faster by at least that \
+            much, significantly. --filter and --skip match BACKEND's case names; the baseline side \
+            measures their counterparts. Writes the files 'bench ab' writes. Exit codes: 0 BACKEND \
+            is nowhere slower, 1 it is slower in some case, 2 a case still open after --max-pairs.
 
-            The defaults are 'bench ab''s: --samples 1200 (per case and backend), --sample-time \
-            0.25, --warmup 1, --processes 20 (pairs of processes); with --quick, 40 samples in 4 \
-            pairs.
+            The defaults are 'bench ab''s: --samples 600 (per case, backend and look), \
+            --sample-time 0.25, --warmup 1, --processes 20 (pairs of processes per look), \
+            --max-pairs 60; with --quick, 40 samples in 4 pairs and one look.
             """)
 
     @Argument(help: ArgumentHelp("The backend measured against: openssl, sodium, swift or crypto."))
@@ -35,6 +35,7 @@ struct Pair: ParsableCommand {
 
     @OptionGroup var selection: SelectionOptions
     @OptionGroup var measurement: MeasurementOptions
+    @OptionGroup var gate: GateOptions
     @OptionGroup var criteria: CriteriaOptions
     @OptionGroup var directory: DirectoryOptions
     @OptionGroup var format: FormatOptions
@@ -64,7 +65,8 @@ struct Pair: ParsableCommand {
         ABRunner.prepareProcess()
         let (selection, pair) = try pairedSelection()
         var runner = try ABRunner(
-            selection: selection, measurement: measurement, criteria: try criteria.criteria(defaultThreshold: 1),
+            selection: selection, measurement: measurement, gate: gate,
+            criteria: try criteria.criteria(defaultThreshold: 1),
             directory: directory, format: format, baselineExecutable: SuiteRun.executable)
         runner.backendPair = pair
         try runner.runAndExit()

@@ -19,7 +19,10 @@ struct StatisticsReference: Decodable {
     struct Paired: Decodable {
         let logRatios: [Double]
         let change: Double
-        let pValue: Double
+        let standardError: Double
+        let df: Double
+        let pSlower: Double
+        let pFaster: Double
         let lower: Double
         let upper: Double
     }
@@ -28,7 +31,7 @@ struct StatisticsReference: Decodable {
         let baseline: [Double]
         let current: [Double]
         let change: Double
-        let pValue: Double
+        let pSlower: Double
         let lower: Double
         let upper: Double
     }
@@ -82,28 +85,44 @@ struct ReferenceStatisticsTests {
         #expect(close(computed, value.t), "df \(value.df), tail \(value.tail): \(computed) against \(value.t)")
     }
 
-    @Test("Paired change: a one-sample t-test on log ratios, as scipy.stats.ttest_1samp")
+    @Test(
+        "Paired change: the 20% trimmed mean with Yuen's standard error, as scipy's trim_mean and mstats.trimmed_stde"
+    )
     func paired() throws {
         for value in Self.reference.paired {
             let estimate = try #require(ChangeEstimate.paired(logRatios: value.logRatios))
             #expect(close(estimate.change, value.change))
-            #expect(close(estimate.pValue, value.pValue, relative: 1e-8))
-            #expect(close(estimate.lower, value.lower, relative: 1e-8))
-            #expect(close(estimate.upper, value.upper, relative: 1e-8))
-            #expect(close(estimate.detectable, (1 + value.upper) / (1 + value.change) - 1, relative: 1e-8))
+            #expect(close(estimate.standardError, value.standardError, relative: 1e-9))
+            #expect(estimate.degreesOfFreedom == value.df)
+            #expect(close(estimate.pValue(.slower), value.pSlower, relative: 1e-8))
+            #expect(close(estimate.pValue(.faster), value.pFaster, relative: 1e-8))
+            #expect(close(estimate.bound(.faster, confidence: 0.95), value.lower, relative: 1e-8))
+            #expect(close(estimate.bound(.slower, confidence: 0.95), value.upper, relative: 1e-8))
             #expect(estimate.units == value.logRatios.count)
         }
     }
 
-    @Test("Independent change: Welch's t-test on logs, as scipy.stats.ttest_ind(equal_var=False)")
+    @Test(
+        "Independent change: Welch's t-test on logs, as scipy.stats.ttest_ind(equal_var=False, alternative='greater')")
     func independent() throws {
         for value in Self.reference.independent {
             let estimate = try #require(ChangeEstimate.independent(baseline: value.baseline, current: value.current))
             #expect(close(estimate.change, value.change))
-            #expect(close(estimate.pValue, value.pValue, relative: 1e-8))
-            #expect(close(estimate.lower, value.lower, relative: 1e-8))
-            #expect(close(estimate.upper, value.upper, relative: 1e-8))
+            #expect(close(estimate.pValue(.slower), value.pSlower, relative: 1e-8))
+            #expect(close(estimate.bound(.faster, confidence: 0.95), value.lower, relative: 1e-8))
+            #expect(close(estimate.bound(.slower, confidence: 0.95), value.upper, relative: 1e-8))
         }
+    }
+
+    @Test("One slow pair moves the trimmed mean little, and the plain mean a lot")
+    func robustToOneSlowPair() throws {
+        // 19 pairs within ±0.5% and one whose baseline process ran 21.5% slow.
+        let steady = (0..<19).map { Double($0 % 5 - 2) * 0.0025 }
+        let estimate = try #require(ChangeEstimate.paired(logRatios: steady + [-0.215]))
+        #expect(abs(estimate.change) < 0.001)
+        #expect(estimate.bound(.slower, confidence: 0.95) < 0.005)
+        let mean = (steady + [-0.215]).reduce(0, +) / 20
+        #expect(mean < -0.01)
     }
 
     @Test("Holm's adjustment")
@@ -120,11 +139,12 @@ struct ReferenceStatisticsTests {
         #expect(ChangeEstimate.independent(baseline: [100], current: [110]) == nil)
         #expect(ChangeEstimate.independent(baseline: [], current: [100, 110]) == nil)
         let same = try #require(ChangeEstimate.paired(logRatios: [0, 0, 0]))
-        #expect(same.change == 0 && same.pValue == 1 && same.lower == 0 && same.upper == 0)
+        #expect(same.change == 0 && same.pValue(.slower) == 1 && same.pValue(.faster) == 1)
+        #expect(same.bound(.slower, confidence: 0.95) == 0 && same.bound(.faster, confidence: 0.95) == 0)
         let shifted = try #require(ChangeEstimate.independent(baseline: [100, 100], current: [110, 110]))
-        #expect(close(shifted.change, 0.1) && shifted.pValue == 0)
+        #expect(close(shifted.change, 0.1) && shifted.pValue(.slower) == 0 && shifted.pValue(.faster) == 1)
         // One process on one side borrows the other side's spread.
         let single = try #require(ChangeEstimate.independent(baseline: [100, 102, 98], current: [120]))
-        #expect(single.change > 0.19 && single.units == 1 && single.lower < single.change)
+        #expect(single.change > 0.19 && single.units == 1 && single.bound(.faster, confidence: 0.95) < single.change)
     }
 }

@@ -112,14 +112,16 @@ public enum SyntheticRun {
 }
 
 /// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    /// A generator whose sequence `seed` fixes.
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -128,12 +130,12 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// Uniform in [0, 1).
-    mutating func nextUnit() -> Double {
+    public mutating func nextUnit() -> Double {
         Double(next() >> 11) / Double(1 << 53)
     }
 
     /// Standard normal, by the Box–Muller transform.
-    mutating func nextGaussian() -> Double {
+    public mutating func nextGaussian() -> Double {
         let u1 = max(nextUnit(), .leastNonzeroMagnitude)
         let u2 = nextUnit()
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)

@@ -63,11 +63,16 @@ public struct CaseComparison: Sendable, Equatable {
     /// The estimated change, `current / baseline − 1`, positive is slower: from the pairs' turns,
     /// or the processes' fastest samples, or, by the threshold method, of the median.
     public let change: Double?
-    /// The 95% confidence interval on ``change``, when the processes allowed one.
+    /// The interval the gate read, when the processes allowed one: each end a one-sided bound at
+    /// the criteria's confidence (95%) spent over the looks; a case passes when the upper end
+    /// lies below the threshold (see ``SequentialGate``).
     public let interval: ClosedRange<Double>?
-    /// The smallest change the data could have detected: the interval's half-width.
+    /// The smallest slowdown the comparison would have flagged as `regressed` with 80%
+    /// probability, given the case's spread at the look that decided it.
     public let detectable: Double?
-    /// The two-sided p-value of "no change", adjusted by Holm's method over every case compared.
+    /// The one-sided p-value of "no change" in the direction of ``change``, adjusted by Holm's
+    /// method over the cases compared at that look and by the number of looks: significant
+    /// below alpha.
     public let pValue: Double?
     /// How the verdict was reached.
     public let method: ComparisonMethod
@@ -77,6 +82,8 @@ public struct CaseComparison: Sendable, Equatable {
     public var baselineInstructions: Double? = nil
     /// The current instructions per operation, in a comparison of instruction counts.
     public var currentInstructions: Double? = nil
+    /// The look (from 1) that decided the case, in a comparison of paired processes.
+    public var look: Int? = nil
 }
 
 /// When a change counts.
@@ -84,26 +91,19 @@ public struct ComparisonCriteria: Sendable, Equatable {
     /// The smallest change that counts as a regression or an improvement, as a fraction: 0.05 is 5%.
     public var threshold: Double
     /// The family-wise significance level: the chance that a comparison of equal builds reports
-    /// any case as changed is at most this, over all its cases together.
+    /// any case as regressed (or any as improved) is at most this, over all its cases and looks
+    /// together.
     public var alpha: Double
+    /// The confidence of the upper bound that must lie below the threshold for a case to pass:
+    /// a case slower by the threshold passes with probability at most `1 − confidence`.
+    public var confidence: Double
 
-    /// Creates criteria; the defaults are a 5% threshold and a 1% significance level.
-    public init(threshold: Double = 0.05, alpha: Double = 0.01) {
+    /// Creates criteria; the defaults are a 5% threshold, a 1% significance level and 95%
+    /// confidence.
+    public init(threshold: Double = 0.05, alpha: Double = 0.01, confidence: Double = 0.95) {
         self.threshold = threshold
         self.alpha = alpha
-    }
-
-    /// The verdict on an estimated change whose p-value is already adjusted.
-    ///
-    /// Regressed or improved: significant, and the estimate at least the threshold. Unchanged:
-    /// the whole interval within the threshold either way. Anything else is inconclusive: a
-    /// noisy case is never called a regression, nor called unchanged.
-    func verdict(_ estimate: ChangeEstimate, adjustedPValue: Double) -> Verdict {
-        let significant = adjustedPValue < alpha
-        if significant && estimate.change >= threshold { return .regressed }
-        if significant && estimate.change <= -threshold { return .improved }
-        if estimate.lower > -threshold && estimate.upper < threshold { return .unchanged }
-        return .inconclusive
+        self.confidence = confidence
     }
 }
 
@@ -115,6 +115,8 @@ public struct Comparison: Sendable {
     public let criteria: ComparisonCriteria
     /// Whether the runs were measured side by side.
     public let pairing: Pairing
+    /// When the paired comparison looked at its pairs; ``LookSchedule/single`` otherwise.
+    public let looks: LookSchedule
     /// What both runs measured, and so what was compared.
     public let metric: Metric
     /// Facts of the environment that differ between the files: one phrase each, such as
@@ -243,16 +245,19 @@ public struct Comparison: Sendable {
     ///   - current: The run under test.
     ///   - criteria: The threshold and significance level.
     ///   - pairing: Whether process `i` of each run was measured next to the other's.
+    ///   - looks: When a paired comparison looked at its pairs: the gate replays those looks.
     /// - Throws: ``BenchError`` (65) when one file is a debug build and the other a release build
     ///   (debug figures say nothing about release performance), or when one counted instructions
     ///   and the other was timed.
     public init(
-        baseline: RunData, current: RunData, criteria: ComparisonCriteria = .init(), pairing: Pairing = .independent
+        baseline: RunData, current: RunData, criteria: ComparisonCriteria = .init(), pairing: Pairing = .independent,
+        looks: LookSchedule = .single
     ) throws(BenchError) {
         try Self.requireSameBuild(baseline, current.name, builds: Set(current.summaries.map(\.build)))
         self.metric = try Self.requireSameMetric(baseline, current)
         self.criteria = criteria
         self.pairing = pairing
+        self.looks = looks
         self.environmentDifferences = Self.differences(
             baseline.summaries.first, current.summaries.first, metric: metric)
         self.runs = (RunIdentity(baseline), RunIdentity(current))
@@ -273,19 +278,23 @@ public struct Comparison: Sendable {
         let baselineRows = Dictionary(uniqueKeysWithValues: baseline.summaries.map { ($0.key, $0) })
         let currentRows = Dictionary(uniqueKeysWithValues: current.summaries.map { ($0.key, $0) })
         let keys = Set(baselineRows.keys).union(currentRows.keys).sorted()
-        let estimates = keys.map { key in
-            Self.estimate(baseline.samplesByProcess(of: key), current.samplesByProcess(of: key), pairing: pairing)
-        }
-        // One family: every case with an estimate, so that the suite as a whole keeps alpha.
-        let tested = estimates.indices.filter { estimates[$0] != nil }
-        var adjusted = [Double?](repeating: nil, count: keys.count)
-        for (index, pValue) in zip(tested, holmAdjusted(tested.map { estimates[$0]!.pValue })) {
-            adjusted[index] = pValue
+        let decisions: [GateDecision?]
+        switch pairing {
+        case .byProcess:
+            let figures = keys.map { key in
+                Self.pairFigures(baseline.samplesByProcess(of: key) ?? [:], current.samplesByProcess(of: key) ?? [:])
+            }
+            decisions = SequentialGate.replay(figures, schedule: looks, criteria: criteria)
+        case .independent:
+            let estimates = keys.map { key in
+                Self.independentEstimate(baseline.samplesByProcess(of: key), current.samplesByProcess(of: key))
+            }
+            decisions = SequentialGate.decide(estimates, look: 1, of: 1, criteria: criteria)
         }
         let cases = keys.indices.map { index in
             Self.compare(
-                keys[index], baselineRows[keys[index]], currentRows[keys[index]], estimates[index],
-                adjustedPValue: adjusted[index], samples: baseline.hasSamples && current.hasSamples,
+                keys[index], baselineRows[keys[index]], currentRows[keys[index]], decisions[index],
+                samples: baseline.hasSamples && current.hasSamples,
                 method: pairing == .byProcess ? .pairs : .processes, criteria)
         }
         // A machine busier in one run than the other can mimic a regression (current busier) or
@@ -301,40 +310,42 @@ public struct Comparison: Sendable {
             return CaseComparison(
                 key: item.key, baselineMedian: item.baselineMedian, currentMedian: item.currentMedian,
                 change: item.change, interval: item.interval, detectable: item.detectable, pValue: item.pValue,
-                method: item.method, verdict: .inconclusive)
+                method: item.method, verdict: .inconclusive, look: item.look)
         }
     }
 
-    private static func estimate(_ baseline: [Int: [Double]]?, _ current: [Int: [Double]]?, pairing: Pairing)
+    /// Each pair's figure for one case: the median of its turns' log ratios, by pair number.
+    /// Turn `j` of a pair is sample `j` of each side, taken back to back.
+    static func pairFigures(_ baseline: [Int: [Double]], _ current: [Int: [Double]]) -> [Int: Double] {
+        var figures: [Int: Double] = [:]
+        for (pair, old) in baseline {
+            guard let new = current[pair] else { continue }
+            let turns = zip(old, new).compactMap { old, new in old > 0 && new > 0 ? log(new / old) : nil }
+            figures[pair] = Statistics(turns)?.median
+        }
+        return figures
+    }
+
+    /// The change between two runs made apart, from each process's fastest sample.
+    private static func independentEstimate(_ baseline: [Int: [Double]]?, _ current: [Int: [Double]]?)
         -> ChangeEstimate?
     {
         guard let baseline, let current else { return nil }
-        switch pairing {
-        case .byProcess:
-            // Turn j of a pair is sample j of each side, taken back to back.
-            let ratios = baseline.keys.sorted().compactMap { process -> Double? in
-                guard let old = baseline[process], let new = current[process] else { return nil }
-                let turns = zip(old, new).compactMap { old, new in old > 0 && new > 0 ? log(new / old) : nil }
-                return turns.isEmpty ? nil : Statistics(turns)?.median
-            }
-            return .paired(logRatios: ratios)
-        case .independent:
-            return .independent(
-                baseline: baseline.values.compactMap { $0.min() }, current: current.values.compactMap { $0.min() })
-        }
+        return .independent(
+            baseline: baseline.values.compactMap { $0.min() }, current: current.values.compactMap { $0.min() })
     }
 
     private static func compare(
-        _ key: CaseKey, _ baseline: SummaryRow?, _ current: SummaryRow?, _ estimate: ChangeEstimate?,
-        adjustedPValue: Double?, samples: Bool, method: ComparisonMethod, _ criteria: ComparisonCriteria
+        _ key: CaseKey, _ baseline: SummaryRow?, _ current: SummaryRow?, _ decision: GateDecision?,
+        samples: Bool, method: ComparisonMethod, _ criteria: ComparisonCriteria
     ) -> CaseComparison {
         func result(
-            _ verdict: Verdict, change: Double? = nil, method: ComparisonMethod = .none, estimate: ChangeEstimate? = nil
+            _ verdict: Verdict, change: Double? = nil, method: ComparisonMethod = .none, decision: GateDecision? = nil
         ) -> CaseComparison {
             CaseComparison(
                 key: key, baselineMedian: baseline?.nsMedian, currentMedian: current?.nsMedian, change: change,
-                interval: estimate.map { $0.lower...$0.upper }, detectable: estimate?.detectable,
-                pValue: adjustedPValue, method: method, verdict: verdict)
+                interval: decision?.interval, detectable: decision?.detectable, pValue: decision?.pValue,
+                method: method, verdict: verdict, look: decision?.look)
         }
         guard let baseline else { return result(.onlyInCurrent) }
         guard let current else { return result(.onlyInBaseline) }
@@ -353,15 +364,15 @@ public struct Comparison: Sendable {
                 : change < -criteria.threshold && fastest < -criteria.threshold ? .improved : .unchanged
             return result(verdict, change: change, method: .threshold)
         }
-        guard let estimate, let adjustedPValue else {
+        guard let decision else {
             // Samples, but from fewer than two processes (or pairs): a process's own bias cannot
             // be told from a change.
             return result(
                 .inconclusive, change: relativeChange(from: baselineMedian, to: currentMedian), method: method)
         }
+        // A case still open when the measuring stopped could not be decided.
         return result(
-            criteria.verdict(estimate, adjustedPValue: adjustedPValue), change: estimate.change, method: method,
-            estimate: estimate)
+            decision.verdict ?? .inconclusive, change: decision.estimate.change, method: method, decision: decision)
     }
 
     /// Instruction counts case by case: exact, so the change itself decides, against the threshold.

@@ -89,7 +89,7 @@ public enum ComparisonFormatter {
         let unit = counted ? "instr/op" : "ns/op"
         var table = TextTable([
             ("operation", .left), ("size", .right), ("threads", .right), ("backend", .left),
-            ("baseline \(unit)", .right), ("current \(unit)", .right), ("change", .right), ("95% CI", .right),
+            ("baseline \(unit)", .right), ("current \(unit)", .right), ("change", .right), ("95% bounds", .right),
             ("detectable", .right), ("p (Holm)", .right), ("verdict", .left),
         ])
         for item in cases {
@@ -99,7 +99,7 @@ public enum ComparisonFormatter {
                 figure(item.currentMedian, item.currentInstructions, counted: counted),
                 item.change.map(percent) ?? "",
                 item.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? "",
-                item.detectable.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
+                item.detectable.map(percent) ?? "",
                 item.pValue.map(pValue) ?? "", item.verdict.rawValue,
             ])
         }
@@ -122,15 +122,13 @@ public enum ComparisonFormatter {
     static func notes(_ comparison: Comparison) -> [String] {
         let threshold = String(format: "%g%%", comparison.criteria.threshold * 100)
         var lines: [String] = []
-        let unit =
-            comparison.pairing == .byProcess
-            ? "pair of processes counts once, by the median ratio of its back-to-back samples"
-            : "measuring process counts once, by its fastest sample"
         if comparison.cases.contains(where: { $0.method == .pairs || $0.method == .processes }) {
+            lines.append(verdictRule(comparison, threshold: threshold))
+        }
+        if comparison.pairing == .independent && comparison.cases.contains(where: { $0.method == .processes }) {
             lines.append(
-                "verdicts: each \(unit); regressed or improved means a change "
-                    + "of at least \(threshold) that is significant at alpha over all cases together (Holm); "
-                    + "unchanged means the 95% CI lies within ±\(threshold); anything else is inconclusive")
+                "runs made apart: the bounds cover the noise within each run, not the drift between runs "
+                    + "(2 to 3% here); use bench ab for changes under about 5%")
         }
         if comparison.cases.contains(where: { $0.method == .instructions }) {
             lines.append(
@@ -150,6 +148,29 @@ public enum ComparisonFormatter {
                     + (comparison.hasRegression ? "" : " (exit 2)"))
         }
         return lines
+    }
+
+    /// How the statistical verdicts were reached, in one line.
+    private static func verdictRule(_ comparison: Comparison, threshold: String) -> String {
+        let looks = comparison.looks.looks
+        let unit: String
+        let spent: String
+        let open: String
+        if comparison.pairing == .byProcess {
+            unit =
+                "each pair of processes counts once, by the median ratio of its back-to-back samples, and a case "
+                + "by the 20% trimmed mean of its pairs"
+            spent = looks > 1 ? ", alpha and the bound split over \(looks) looks" : ""
+            open = "still open after \(comparison.looks.pairs(atLook: looks)) pairs"
+        } else {
+            unit = "each measuring process counts once, by its fastest sample"
+            spent = ""
+            open = "neither"
+        }
+        return "verdicts: \(unit); regressed: at least \(threshold) slower and significantly slower at alpha over "
+            + "all cases together (Holm\(spent)); unchanged: the upper 95% bound lies below +\(threshold); "
+            + "improved: below it, and at least \(threshold) faster, significantly; inconclusive: \(open); "
+            + "detectable: the slowdown flagged with 80% probability"
     }
 
     /// A figure as the tables show it: an instruction count, or a median time in nanoseconds.

@@ -94,7 +94,7 @@ public enum HTMLReport {
         lines += comparison.warnings.map { "<p class=\"warning\">\(escape($0))</p>" }
         lines.append(
             "<table><thead><tr><th>case</th><th>baseline \(unit)</th><th>current \(unit)</th><th>change</th>"
-                + "<th>95% CI</th><th>verdict</th></tr></thead><tbody>")
+                + "<th>95% bounds</th><th>verdict</th></tr></thead><tbody>")
         for item in comparison.cases(in: ComparisonFormatter.attentionOrder + [.unchanged]) {
             let percent = ComparisonFormatter.percent
             let cells = [

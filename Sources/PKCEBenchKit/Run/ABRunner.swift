@@ -29,8 +29,16 @@ public struct ABRunner {
     /// The warm-up and sample time of every process, and the samples per case of each build,
     /// shared out among the pairs.
     public var plan: SamplingPlan
-    /// How many pairs of processes measure.
+    /// How many pairs of processes measure each case before each look.
     public var pairs: Int
+    /// How many looks at the most: the cases still open after a look's pairs are measured in
+    /// another `pairs` pairs, up to `pairs × looks` in all (see ``SequentialGate``).
+    public var looks: Int = 1
+
+    /// When the gate looks: every `pairs` pairs (no more than the samples), `looks` times.
+    var schedule: LookSchedule {
+        LookSchedule(pairsPerLook: max(1, min(pairs, plan.samples)), looks: max(1, looks))
+    }
     /// When a change counts.
     public var criteria: ComparisonCriteria
     /// Where the reports go.
@@ -103,12 +111,15 @@ public struct ABRunner {
         self.progress = progress
     }
 
-    /// The pairs of processes `bench ab` uses by default.
+    /// The pairs of processes `bench ab` measures every case in before its first look, and
+    /// every open case in between two looks.
     ///
-    /// Twenty: the pair is the statistical unit, and with fewer the t-test's critical value at the
-    /// suite's Holm-corrected level grows fast (6.1 standard errors with 10 pairs, 4.6 with 20).
+    /// Twenty: the pair is the statistical unit, and with fewer the trimmed mean keeps too few
+    /// pairs (12 of 20, 11 degrees of freedom) for the suite's Holm-corrected level.
     public static let standardPairs = 20
-    /// The pairs of processes of `bench ab --quick`.
+    /// The most pairs a case is measured in by default: three looks of ``standardPairs``.
+    public static let standardMaxPairs = 60
+    /// The pairs of processes of `bench ab --quick`, in one look.
     public static let quickPairs = 4
 
     /// The names of the files a run writes in ``output``.
@@ -188,7 +199,7 @@ public struct ABRunner {
                         ? "measuring both \(sides) on CPU \(cpu)"
                         : "warning: cannot pin the measuring processes to one CPU; expect wider intervals")
             }
-            measured = try measure(cases).map { ($0, nil) }
+            measured = try measure(cases, baselineByName: baselineFacts.selectsByName).map { ($0, nil) }
         }
         progress.finish()
         if let signal = interruption() { throw InterruptSignals.error(for: signal) }
@@ -202,7 +213,7 @@ public struct ABRunner {
         }
         let comparison = try Comparison(
             baseline: comparisonData(of: reports[0], build: 0), current: comparisonData(of: reports[1], build: 1),
-            criteria: criteria, pairing: .byProcess)
+            criteria: criteria, pairing: .byProcess, looks: schedule)
 
         // Locked, so that two `ab` runs into one directory cannot leave a mix of their files.
         try DirectoryLock.withLock(on: output.url) { () throws(BenchError) in
@@ -252,75 +263,49 @@ public struct ABRunner {
         }
     }
 
-    /// Takes every case's samples in both builds, pair after pair of processes.
+    /// Takes every case's samples in both builds, pair after pair of processes, look after look:
+    /// after each look's pairs the gate decides what it can, and the next look measures only the
+    /// cases still open.
     ///
     /// - Returns: For each build (baseline first): its cases' samples, or why they failed,
     ///   without the cases it does not have (a case a newer build added).
-    private func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> [[CaseMeasurement]] {
+    private func measure(_ cases: [BenchmarkCase], baselineByName: Bool) throws(BenchError) -> [[CaseMeasurement]] {
         var samples = [[[Sample]]](repeating: Array(repeating: [], count: cases.count), count: 2)
         var failures = [[String?]](repeating: Array(repeating: nil, count: cases.count), count: 2)
         var absent = [Set<Int>](repeating: [], count: 2)
-        // Generous: starting, checking and calibrating every case, on a busy machine.
-        let readyTimeout = 120 + Double(cases.count) * (plan.warmup.nanoseconds / 1e9 + 0.5)
-        let sampleTimeout = max(60, 20 * plan.sampleTime.nanoseconds / 1e9)
-        let pairs = max(1, min(pairs, plan.samples))
-        let started = MonotonicClock.now()
-        for pair in 0..<pairs {
-            let elapsed = Double(MonotonicClock.now() - started) / 1e9
-            progress.process(
-                pair, of: pairs, remainingSeconds: pair == 0 ? nil : elapsed / Double(pair) * Double(pairs - pair),
-                unit: "pair")
-            let workers = try [baselineExecutable, currentExecutable].enumerated().map {
-                build, executable throws(BenchError) in
-                try ServingWorker(
-                    executable: executable,
-                    arguments: arguments(pair: pair, build: build, cases: cases, check: build == 0 && pair == 0),
-                    name: "\(build == 0 ? "the baseline's" : "this build's") worker \(pair + 1)",
-                    readyTimeout: readyTimeout, timeout: sampleTimeout, interruption: interruption)
+        let pairs = schedule.pairsPerLook
+        let looks = schedule.looks
+        var open = Array(cases.indices)
+        var pair = 0
+        for look in 1...looks {
+            if look > 1 {
+                progress.note(
+                    "look \(look) of \(looks): \(open.count) of \(cases.count) case(s) still open; "
+                        + "measuring them in \(pairs) more pairs")
             }
-            defer { workers.forEach { $0.finish() } }
-            // Each case's index in each worker; a build that lacks a case (one a newer build
-            // added) cannot measure it, and the comparison lists it as in one build only.
-            let indices = (0..<2).map { build in
-                cases.map { workers[build].keys.firstIndex(of: key(of: $0, build: build)) ?? -1 }
+            let started = MonotonicClock.now()
+            for index in 0..<pairs {
+                let elapsed = Double(MonotonicClock.now() - started) / 1e9
+                progress.process(
+                    pair, of: pairs * looks,
+                    remainingSeconds: index == 0 ? nil : elapsed / Double(index) * Double(pairs - index),
+                    unit: "pair")
+                try measurePair(
+                    pair, of: cases, open: open, share: plan.samples / pairs + (index < plan.samples % pairs ? 1 : 0),
+                    baselineByName: baselineByName, into: &samples, failures: &failures, absent: &absent)
+                pair += 1
             }
-            for build in 0..<2 {
-                for (index, workerIndex) in indices[build].enumerated() {
-                    guard workerIndex >= 0 else {
-                        absent[build].insert(index)
-                        continue
-                    }
-                    if let reason = workers[build].failures[workerIndex], failures[build][index] == nil {
-                        failures[build][index] = reason
-                    }
-                }
+            guard look < looks else { break }
+            let figures = cases.indices.map { index in
+                Comparison.pairFigures(
+                    Self.byProcess(samples[0][index]), Self.byProcess(samples[1][index]))
             }
-            let share = plan.samples / pairs + (pair < plan.samples % pairs ? 1 : 0)
-            var schedule = cases.indices.flatMap { Array(repeating: $0, count: share) }
-            schedule.shuffle()
-            var turns = [Int](repeating: 0, count: cases.count)
-            for index in schedule
-            where failures[0][index] == nil && failures[1][index] == nil && indices[0][index] >= 0
-                && indices[1][index] >= 0
-            {
-                if let signal = interruption() { throw InterruptSignals.error(for: signal) }
-                // ABBA: each build goes first in every other turn of a case, starting with the
-                // other build in the next pair.
-                let order = (turns[index] + pair) % 2 == 0 ? [0, 1] : [1, 0]
-                turns[index] += 1
-                var taken: [Sample?] = [nil, nil]
-                for build in order {
-                    taken[build] = try workers[build].sample(indices[build][index], process: pair)
-                }
-                guard let baseline = taken[0], let current = taken[1] else {
-                    for build in 0..<2 where taken[build] == nil {
-                        failures[build][index] = workers[build].failures[indices[build][index]] ?? "failed"
-                    }
-                    continue
-                }
-                samples[0][index].append(baseline)
-                samples[1][index].append(current)
+            let decisions = SequentialGate.replay(figures, schedule: schedule, criteria: criteria)
+            open = open.filter { index in
+                (decisions[index]?.isOpen ?? true) && failures[0][index] == nil && failures[1][index] == nil
+                    && !absent[0].contains(index) && !absent[1].contains(index)
             }
+            if open.isEmpty { break }
         }
         return (0..<2).map { build in
             cases.indices.filter { !absent[build].contains($0) }.map { index in
@@ -331,6 +316,76 @@ public struct ABRunner {
         }
     }
 
+    /// Measures pair `pair`: a worker of each build for the cases `open` (indices into `cases`),
+    /// `share` turns each.
+    private func measurePair(
+        _ pair: Int, of cases: [BenchmarkCase], open: [Int], share: Int, baselineByName: Bool,
+        into samples: inout [[[Sample]]], failures: inout [[String?]], absent: inout [Set<Int>]
+    ) throws(BenchError) {
+        // Generous: starting, checking and calibrating every case, on a busy machine.
+        let readyTimeout = 120 + Double(open.count) * (plan.warmup.nanoseconds / 1e9 + 0.5)
+        let sampleTimeout = max(60, 20 * plan.sampleTime.nanoseconds / 1e9)
+        let measured = open.map { cases[$0] }
+        let workers = try [baselineExecutable, currentExecutable].enumerated().map {
+            build, executable throws(BenchError) in
+            try ServingWorker(
+                executable: executable,
+                arguments: arguments(
+                    pair: pair, build: build, cases: measured, all: open.count == cases.count,
+                    baselineByName: baselineByName),
+                name: "\(build == 0 ? "the baseline's" : "this build's") worker \(pair + 1)",
+                readyTimeout: readyTimeout, timeout: sampleTimeout, interruption: interruption)
+        }
+        defer { workers.forEach { $0.finish() } }
+        // Each case's index in each worker; a build that lacks a case (one a newer build
+        // added) cannot measure it, and the comparison lists it as in one build only.
+        let indices = (0..<2).map { build in
+            cases.map { workers[build].keys.firstIndex(of: key(of: $0, build: build)) ?? -1 }
+        }
+        for build in 0..<2 {
+            for index in open {
+                let workerIndex = indices[build][index]
+                guard workerIndex >= 0 else {
+                    absent[build].insert(index)
+                    continue
+                }
+                if let reason = workers[build].failures[workerIndex], failures[build][index] == nil {
+                    failures[build][index] = reason
+                }
+            }
+        }
+        var schedule = open.flatMap { Array(repeating: $0, count: share) }
+        schedule.shuffle()
+        var turns = [Int](repeating: 0, count: cases.count)
+        for index in schedule
+        where failures[0][index] == nil && failures[1][index] == nil && indices[0][index] >= 0
+            && indices[1][index] >= 0
+        {
+            if let signal = interruption() { throw InterruptSignals.error(for: signal) }
+            // ABBA: each build goes first in every other turn of a case, starting with the
+            // other build in the next pair.
+            let order = (turns[index] + pair) % 2 == 0 ? [0, 1] : [1, 0]
+            turns[index] += 1
+            var taken: [Sample?] = [nil, nil]
+            for build in order {
+                taken[build] = try workers[build].sample(indices[build][index], process: pair)
+            }
+            guard let baseline = taken[0], let current = taken[1] else {
+                for build in 0..<2 where taken[build] == nil {
+                    failures[build][index] = workers[build].failures[indices[build][index]] ?? "failed"
+                }
+                continue
+            }
+            samples[0][index].append(baseline)
+            samples[1][index].append(current)
+        }
+    }
+
+    /// Samples' nanoseconds per operation by the process (pair) that took them, in order.
+    private static func byProcess(_ samples: [Sample]) -> [Int: [Double]] {
+        Dictionary(grouping: samples, by: \.process).mapValues { $0.map(\.nanosecondsPerOperation) }
+    }
+
     /// The key a case has on side `build` (0 the baseline): the baseline backend's counterpart of
     /// the case when two backends are compared, otherwise the case's own.
     private func key(of benchmarkCase: BenchmarkCase, build: Int) -> CaseKey {
@@ -339,16 +394,22 @@ public struct ABRunner {
         return key
     }
 
-    /// The command line of side `build`'s worker of pair `pair`, which measures `cases`. With two
-    /// backends, the baseline's worker selects the counterparts of `cases` by their exact names,
-    /// so that `--filter` and `--skip` apply to the current backend's names alone.
-    private func arguments(pair: Int, build: Int, cases: [BenchmarkCase], check: Bool) -> [String] {
+    /// The command line of side `build`'s worker of pair `pair`, which measures `cases`: the
+    /// selection itself while every case is measured (`all`), otherwise the cases by their exact
+    /// names, where the build's workers select by name. With two backends, the baseline's worker
+    /// always selects the counterparts of `cases` by their exact names, so that `--filter` and
+    /// `--skip` apply to the current backend's names alone. The baseline's first worker checks its
+    /// backends' correctness first.
+    private func arguments(pair: Int, build: Int, cases: [BenchmarkCase], all: Bool, baselineByName: Bool) -> [String] {
         var selection = selection
         if let backendPair, build == 0 {
             selection.backends = [backendPair.baseline]
-            selection.filters = cases.map { "^\(key(of: $0, build: 0))$" }
+        }
+        if (backendPair != nil && build == 0) || (!all && (build == 1 || baselineByName)) {
+            selection.filters = cases.map { "^\(key(of: $0, build: build))$" }
             selection.skips = []
         }
+        let check = build == 0 && pair == 0
         return ["worker", "--serve", "--process", String(pair)] + (check ? ["--check"] : [])
             + WorkerProtocol.arguments(selection: selection, sampleTime: plan.sampleTime, warmup: plan.warmup)
     }

@@ -28,14 +28,16 @@ public struct SamplingPlan: Sendable, Equatable {
     /// `--quick`: the whole default suite in a few seconds, for smoke tests and CI, not for decisions.
     public static let quick = SamplingPlan(warmup: .milliseconds(10), sampleTime: .milliseconds(5), samples: 10)
 
-    /// `bench ab`'s default, per build: 1200 samples of 0.25 ms per case, shared out among its
-    /// pairs of processes (``ABRunner/standardPairs``), after 1 ms of warm-up in each process.
+    /// `bench ab`'s default, per build and look: 600 samples of 0.25 ms per case, shared out among
+    /// the look's pairs of processes (``ABRunner/standardPairs``, so 30 turns a pair), after 1 ms of
+    /// warm-up in each process.
     ///
     /// Short samples because the two samples of a turn cancel the machine's noise best when they
-    /// are close in time: measured here with the same time spent sampling, the pairs' results
-    /// spread by 4% with 60 samples of 5 ms, 2% with 300 of 1 ms, 1.2% with 600 of 0.5 ms and
-    /// 0.9 to 2.8% (as the machine's load varied) with 1200 of 0.25 ms.
-    public static let ab = SamplingPlan(warmup: .milliseconds(1), sampleTime: .microseconds(250), samples: 1200)
+    /// are close in time (measured with the same time spent sampling, the pairs' results spread by
+    /// 4% with 60 samples of 5 ms, 2% with 300 of 1 ms, 1.2% with 600 of 0.5 ms). Thirty turns a
+    /// pair rather than sixty: the pairs, not the turns, carry the variance, so the time is better
+    /// spent on more pairs (the README's method section has the figures).
+    public static let ab = SamplingPlan(warmup: .milliseconds(1), sampleTime: .microseconds(250), samples: 600)
 
     /// `bench ab --quick`: a smoke test of the whole suite, not for decisions.
     public static let abQuick = SamplingPlan(warmup: .milliseconds(1), sampleTime: .microseconds(250), samples: 40)

@@ -12,43 +12,54 @@ import Foundation
 ///
 /// - **paired** (`bench ab`): process `i` of one build ran beside process `i` of the other,
 ///   their samples taken in turns, so the machine's drift cancels in each turn's log ratio; each
-///   pair of processes gives the median of its turns' log ratios, and a one-sample t-test runs on
-///   those.
+///   pair of processes gives the median of its turns' log ratios. Across pairs, the 20% trimmed
+///   mean with Yuen's standard error (Tukey and McLaughlin 1963; Yuen 1974; Wilcox,
+///   *Introduction to Robust Estimation and Hypothesis Testing*, 4th ed., §4.4.1): pair figures
+///   are heavy-tailed, one slow process at a time, and a plain mean and t interval follow that
+///   one process.
 /// - **independent** (`bench compare` of two runs): each process gives its fastest sample, which
 ///   a disturbed stretch of time moves least; Welch's t-test on the two sets of logs.
 ///
-/// The change is `exp(mean log ratio) − 1` (positive is slower), the interval the t interval
-/// carried through the same transform.
+/// The change is `exp(log change) − 1` (positive is slower); bounds and p-values are Student's t
+/// with the estimator's degrees of freedom, carried through the same transform.
 public struct ChangeEstimate: Sendable, Equatable {
-    /// The estimated change, `current / baseline − 1`: positive is slower.
-    public let change: Double
-    /// The lower end of the confidence interval on ``change``.
-    public let lower: Double
-    /// The upper end of the confidence interval on ``change``.
-    public let upper: Double
-    /// The two-sided p-value of "no change".
-    public let pValue: Double
-    /// The smallest change this data could have told from no change at the interval's level:
-    /// the interval's half-width, as a change (`exp(half-width) − 1`).
-    public let detectable: Double
+    /// The estimated change on the log scale: `log(current / baseline)`.
+    public let logChange: Double
+    /// The standard error of ``logChange``.
+    public let standardError: Double
+    /// The degrees of freedom of the t distribution the estimate follows.
+    public let degreesOfFreedom: Double
     /// The units the estimate rests on: pairs, or the processes of the smaller side.
     public let units: Int
 
-    /// The confidence level of the interval.
-    public static let confidence = 0.95
+    /// The share of pairs trimmed from each end before averaging: 20%, the usual choice where
+    /// tails are heavy and samples small (Wilcox, §3.5).
+    public static let trimming = 0.2
 
-    /// The change between processes run in pairs, from one log ratio per pair.
+    /// The estimated change, `current / baseline − 1`: positive is slower.
+    public var change: Double { exp(logChange) - 1 }
+
+    /// The change between processes run in pairs, from one log ratio per pair: the 20% trimmed
+    /// mean, with Yuen's standard error (the 20% winsorized standard deviation over `0.6 √n`)
+    /// and `n − 2g − 1` degrees of freedom, `g = ⌊0.2 n⌋` pairs trimmed from each end.
     ///
     /// - Parameter logRatios: Each pair's `log(current / baseline)`.
     /// - Returns: `nil` with fewer than two pairs.
     public static func paired(logRatios: [Double]) -> ChangeEstimate? {
-        let ratios = logRatios.filter(\.isFinite)
-        guard ratios.count >= 2 else { return nil }
-        let (mean, variance) = meanAndVariance(ratios)
-        let n = Double(ratios.count)
+        let sorted = logRatios.filter(\.isFinite).sorted()
+        guard sorted.count >= 2 else { return nil }
+        let n = sorted.count
+        let g = Int((trimming * Double(n)).rounded(.down))
+        let kept = sorted[g..<(n - g)]
+        let trimmedMean = kept.reduce(0, +) / Double(kept.count)
+        // Winsorized: the g lowest set to the lowest kept value, the g highest to the highest.
+        let winsorized = Array(repeating: sorted[g], count: g) + kept + Array(repeating: sorted[n - g - 1], count: g)
+        let (_, variance) = meanAndVariance(winsorized)
+        // Over the nominal (1 − 2γ), as Wilcox's trimse and scipy's trimmed_stde divide.
+        let standardError = variance.squareRoot() / ((1 - 2 * trimming) * Double(n).squareRoot())
         return ChangeEstimate(
-            logChange: mean, standardError: (variance / n).squareRoot(), degreesOfFreedom: n - 1,
-            units: ratios.count)
+            logChange: trimmedMean, standardError: standardError, degreesOfFreedom: Double(max(kept.count - 1, 1)),
+            units: n)
     }
 
     /// The change between two independent sets of processes, by Welch's t-test on their logs.
@@ -82,23 +93,51 @@ public struct ChangeEstimate: Sendable, Equatable {
             units: min(x.count, y.count))
     }
 
-    /// The estimate from a mean log change and its standard error.
-    private init(logChange: Double, standardError: Double, degreesOfFreedom: Double, units: Int) {
-        let distribution = StudentT(degreesOfFreedom: degreesOfFreedom)
-        let halfWidth: Double
-        if standardError > 0 {
-            pValue = distribution.twoSidedTail(abs(logChange) / standardError)
-            halfWidth = distribution.twoSidedCriticalValue(tail: 1 - Self.confidence) * standardError
-        } else {
-            // Every unit agrees exactly: no doubt either way.
-            pValue = logChange == 0 ? 1 : 0
-            halfWidth = 0
-        }
-        change = exp(logChange) - 1
-        lower = exp(logChange - halfWidth) - 1
-        upper = exp(logChange + halfWidth) - 1
-        detectable = exp(halfWidth) - 1
+    /// Creates an estimate from its parts.
+    public init(logChange: Double, standardError: Double, degreesOfFreedom: Double, units: Int) {
+        self.logChange = logChange
+        self.standardError = standardError
+        self.degreesOfFreedom = degreesOfFreedom
         self.units = units
+    }
+
+    /// Which way a one-sided question looks.
+    public enum Direction: Sendable {
+        /// Is the current build slower?
+        case slower
+        /// Is the current build faster?
+        case faster
+    }
+
+    /// The one-sided p-value of "no change" against a change in `direction`.
+    public func pValue(_ direction: Direction) -> Double {
+        let t = direction == .slower ? logChange : -logChange
+        guard standardError > 0 else { return t > 0 ? 0 : 1 }
+        let twoSided = distribution.twoSidedTail(abs(t) / standardError)
+        return t > 0 ? twoSided / 2 : 1 - twoSided / 2
+    }
+
+    /// The one-sided confidence bound on ``change`` at `confidence`: the upper bound for
+    /// `.slower` (the change is below it with that confidence), the lower bound for `.faster`.
+    public func bound(_ direction: Direction, confidence: Double) -> Double {
+        let margin = criticalValue(tail: 1 - confidence) * standardError
+        return exp(direction == .slower ? logChange + margin : logChange - margin) - 1
+    }
+
+    /// The `t` that a one-sided test at level `tail` must exceed, in standard errors.
+    ///
+    /// - Precondition: `0 < tail < 0.5`.
+    public func criticalValue(tail: Double) -> Double {
+        distribution.twoSidedCriticalValue(tail: 2 * tail)
+    }
+
+    /// The quantile of the estimate's t distribution at probability `probability` (above 0.5).
+    func quantile(_ probability: Double) -> Double {
+        distribution.twoSidedCriticalValue(tail: 2 * (1 - probability))
+    }
+
+    private var distribution: StudentT {
+        StudentT(degreesOfFreedom: degreesOfFreedom)
     }
 
     /// The mean and the sample variance (n − 1); the variance is 0 for one value.
