@@ -206,13 +206,13 @@ struct GateOptions: ParsableArguments {
     @Option(
         name: .customLong("max-pairs"), parsing: .unconditional,
         help: ArgumentHelp(
-            "The most pairs of processes a case is measured in: after every --processes pairs the gate decides what it can, and measures only the cases still open in the next, up to this many (rounded down to a multiple of --processes), 1-640. (default: 60, or --processes with --quick)",
+            "The most pairs of processes a case is measured in: after every --processes pairs the gate decides what it can, and measures only the cases still open in the next, up to this many (rounded down to a multiple of --processes), 1-640. (default: three looks, 60 pairs with the default --processes; one look with --quick)",
             valueName: "n"))
     var maxPairs: Int?
 
     /// The most looks, `--max-pairs` over `pairs` pairs per look, checked.
     func looks(pairs: Int, quick: Bool) throws(BenchError) -> Int {
-        let maxPairs = maxPairs ?? (quick ? pairs : ABRunner.standardMaxPairs)
+        let maxPairs = maxPairs ?? (quick ? 1 : ABRunner.standardLooks) * pairs
         guard (1...640).contains(maxPairs) else {
             throw BenchError(.usage, "--max-pairs must be 1 to 640, not \(maxPairs)")
         }

@@ -51,6 +51,50 @@ struct ABCommandTests {
                 .runID.hasSuffix("-baseline") == true)
     }
 
+    @Test("Looks: cases decided at a look are not measured again; stderr counts the open ones")
+    func looks() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out")
+        let me = productsDirectory.appendingPathComponent("bench").path
+        // Two pairs a look, of two turns each, up to three looks: too few pairs to pass a 1%
+        // threshold at the first looks, so a later look measures again.
+        let result = try bench(
+            [
+                "ab", me, "--backend", "openssl,swift", "--operation", "sha256", "--size", "64", "--processes", "2",
+                "--samples", "4", "--max-pairs", "6", "--sample-time", "0.05", "--output", output.path,
+                "--format", "csv",
+            ])
+        #expect([0, 1, 2].contains(result.status), "\(result.stderr)")
+        let baseline = try ReportFiles.readSamples(at: output.appendingPathComponent("ab-baseline.samples.csv").path)
+        let looks = result.stderrLines.filter { $0.hasPrefix("look ") }
+        // Two pairs cannot bound a change within 1% (t with one degree of freedom): a second look.
+        #expect(!looks.isEmpty, "\(result.stderr)")
+        // Each later look names the cases still open, and measures exactly those in its pairs.
+        for line in looks {
+            #expect(line.contains(" case(s) still open; measuring them in 2 more pairs"), "\(line)")
+        }
+        let pairsByCase = Dictionary(grouping: baseline, by: \.key).mapValues { Set($0.map(\.process)) }
+        #expect(pairsByCase.count == 2)
+        #expect(pairsByCase.values.allSatisfy { [2, 4, 6].contains($0.count) && $0.isSubset(of: Set(0..<6)) })
+        #expect(Set(pairsByCase.values.map(\.count)).max() == 2 * (looks.count + 1))
+        // The later pairs' numbers follow on: a case measured at a look has all pairs before it.
+        #expect(pairsByCase.values.allSatisfy { $0 == Set(0..<$0.count) })
+    }
+
+    @Test("--max-pairs: 1 to 640, and no fewer than one look's pairs; exit 64 otherwise")
+    func maxPairs() throws {
+        let me = productsDirectory.appendingPathComponent("bench").path
+        for (arguments, message) in [
+            (["--max-pairs", "0"], "bench: --max-pairs must be 1 to 640, not 0"),
+            (["--max-pairs", "10"], "bench: --max-pairs 10 is fewer than the 20 pairs of one look (--processes)"),
+        ] {
+            let result = try bench(["ab", me] + Self.small.dropLast() + arguments)
+            #expect(result.status == 64)
+            #expect(result.stderrLines.first?.hasPrefix(message) == true, "\(result.stderr)")
+        }
+    }
+
     @Test("A baseline that is missing, or not executable: one line, exit 66, nothing measured")
     func missing() throws {
         let directory = try temporaryDirectory()

@@ -117,8 +117,8 @@ public struct ABRunner {
     /// Twenty: the pair is the statistical unit, and with fewer the trimmed mean keeps too few
     /// pairs (12 of 20, 11 degrees of freedom) for the suite's Holm-corrected level.
     public static let standardPairs = 20
-    /// The most pairs a case is measured in by default: three looks of ``standardPairs``.
-    public static let standardMaxPairs = 60
+    /// The most looks by default: three, so 60 pairs of ``standardPairs``.
+    public static let standardLooks = 3
     /// The pairs of processes of `bench ab --quick`, in one look.
     public static let quickPairs = 4
 
