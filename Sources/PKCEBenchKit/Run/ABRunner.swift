@@ -199,7 +199,7 @@ public struct ABRunner {
                         ? "measuring both \(sides) on CPU \(cpu)"
                         : "warning: cannot pin the measuring processes to one CPU; expect wider intervals")
             }
-            measured = try measure(cases, baselineByName: baselineFacts.selectsByName).map { ($0, nil) }
+            measured = try measure(cases).map { ($0, nil) }
         }
         progress.finish()
         if let signal = interruption() { throw InterruptSignals.error(for: signal) }
@@ -269,7 +269,7 @@ public struct ABRunner {
     ///
     /// - Returns: For each build (baseline first): its cases' samples, or why they failed,
     ///   without the cases it does not have (a case a newer build added).
-    private func measure(_ cases: [BenchmarkCase], baselineByName: Bool) throws(BenchError) -> [[CaseMeasurement]] {
+    private func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> [[CaseMeasurement]] {
         var samples = [[[Sample]]](repeating: Array(repeating: [], count: cases.count), count: 2)
         var failures = [[String?]](repeating: Array(repeating: nil, count: cases.count), count: 2)
         var absent = [Set<Int>](repeating: [], count: 2)
@@ -277,6 +277,7 @@ public struct ABRunner {
         let looks = schedule.looks
         var open = Array(cases.indices)
         var pair = 0
+        let copies = ExecutableCopies(warn: progress.note)
         for look in 1...looks {
             if look > 1 {
                 progress.note(
@@ -292,7 +293,7 @@ public struct ABRunner {
                     unit: "pair")
                 try measurePair(
                     pair, of: cases, open: open, share: plan.samples / pairs + (index < plan.samples % pairs ? 1 : 0),
-                    baselineByName: baselineByName, into: &samples, failures: &failures, absent: &absent)
+                    copies: copies, into: &samples, failures: &failures, absent: &absent)
                 pair += 1
             }
             guard look < looks else { break }
@@ -316,26 +317,36 @@ public struct ABRunner {
         }
     }
 
-    /// Measures pair `pair`: a worker of each build for the cases `open` (indices into `cases`),
-    /// `share` turns each.
+    /// Measures pair `pair`: a worker of each build, `share` turns of each case in `open`
+    /// (indices into `cases`), each worker started from a fresh copy of its executable (see
+    /// ``ExecutableCopies``).
+    ///
+    /// Every worker calibrates every case, open or not: a worker that holds one case measured it
+    /// up to 17% slower in half the pairs when it was started second (`verify`, with the same
+    /// executable on both sides), and one that holds the whole suite did not. Which build's
+    /// worker starts first alternates from pair to pair, so that whatever starting second does
+    /// lands on both builds alike, as the order within a turn does.
     private func measurePair(
-        _ pair: Int, of cases: [BenchmarkCase], open: [Int], share: Int, baselineByName: Bool,
+        _ pair: Int, of cases: [BenchmarkCase], open: [Int], share: Int, copies: ExecutableCopies,
         into samples: inout [[[Sample]]], failures: inout [[String?]], absent: inout [Set<Int>]
     ) throws(BenchError) {
         // Generous: starting, checking and calibrating every case, on a busy machine.
-        let readyTimeout = 120 + Double(open.count) * (plan.warmup.nanoseconds / 1e9 + 0.5)
+        let readyTimeout = 120 + Double(cases.count) * (plan.warmup.nanoseconds / 1e9 + 0.5)
         let sampleTimeout = max(60, 20 * plan.sampleTime.nanoseconds / 1e9)
-        let measured = open.map { cases[$0] }
-        let workers = try [baselineExecutable, currentExecutable].enumerated().map {
-            build, executable throws(BenchError) in
-            try ServingWorker(
-                executable: executable,
-                arguments: arguments(
-                    pair: pair, build: build, cases: measured, all: open.count == cases.count,
-                    baselineByName: baselineByName),
-                name: "\(build == 0 ? "the baseline's" : "this build's") worker \(pair + 1)",
-                readyTimeout: readyTimeout, timeout: sampleTimeout, interruption: interruption)
+        var started = [ServingWorker?](repeating: nil, count: 2)
+        do throws(BenchError) {
+            for build in pair % 2 == 0 ? [0, 1] : [1, 0] {
+                started[build] = try ServingWorker(
+                    executable: copies.copy(of: build == 0 ? baselineExecutable : currentExecutable, side: build),
+                    arguments: arguments(pair: pair, build: build, cases: cases, check: build == 0 && pair == 0),
+                    name: "\(build == 0 ? "the baseline's" : "this build's") worker \(pair + 1)",
+                    readyTimeout: readyTimeout, timeout: sampleTimeout, interruption: interruption)
+            }
+        } catch {
+            started.forEach { $0?.finish() }
+            throw error
         }
+        let workers = started.compactMap { $0 }
         defer { workers.forEach { $0.finish() } }
         // Each case's index in each worker; a build that lacks a case (one a newer build
         // added) cannot measure it, and the comparison lists it as in one build only.
@@ -394,22 +405,16 @@ public struct ABRunner {
         return key
     }
 
-    /// The command line of side `build`'s worker of pair `pair`, which measures `cases`: the
-    /// selection itself while every case is measured (`all`), otherwise the cases by their exact
-    /// names, where the build's workers select by name. With two backends, the baseline's worker
-    /// always selects the counterparts of `cases` by their exact names, so that `--filter` and
-    /// `--skip` apply to the current backend's names alone. The baseline's first worker checks its
-    /// backends' correctness first.
-    private func arguments(pair: Int, build: Int, cases: [BenchmarkCase], all: Bool, baselineByName: Bool) -> [String] {
+    /// The command line of side `build`'s worker of pair `pair`, which measures `cases`. With two
+    /// backends, the baseline's worker selects the counterparts of `cases` by their exact names,
+    /// so that `--filter` and `--skip` apply to the current backend's names alone.
+    private func arguments(pair: Int, build: Int, cases: [BenchmarkCase], check: Bool) -> [String] {
         var selection = selection
         if let backendPair, build == 0 {
             selection.backends = [backendPair.baseline]
-        }
-        if (backendPair != nil && build == 0) || (!all && (build == 1 || baselineByName)) {
-            selection.filters = cases.map { "^\(key(of: $0, build: build))$" }
+            selection.filters = cases.map { "^\(key(of: $0, build: 0))$" }
             selection.skips = []
         }
-        let check = build == 0 && pair == 0
         return ["worker", "--serve", "--process", String(pair)] + (check ? ["--check"] : [])
             + WorkerProtocol.arguments(selection: selection, sampleTime: plan.sampleTime, warmup: plan.warmup)
     }
