@@ -113,7 +113,7 @@ struct CompareCommandTests {
         #expect(cases.count == 64)
         #expect(comparison["inconclusive"] as? Bool == false)
         #expect(comparison["metric"] as? String == "time")
-        #expect(cases.allSatisfy { $0.count == 16 && $0["verdict"] as? String == "unchanged" })
+        #expect(cases.allSatisfy { $0.count == 17 && $0["verdict"] as? String == "unchanged" })
         #expect(cases.allSatisfy { $0["baseline_instructions_per_op"] is NSNull })
     }
 

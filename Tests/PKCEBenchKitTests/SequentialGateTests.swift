@@ -133,7 +133,8 @@ struct SequentialGateTests {
     // MARK: - Simulated from real pairs
 
     /// Pair figures of a real `bench ab` of a build against a byte-identical copy: 60 pairs of 30
-    /// turns for every case of the default suite, one row per case and pair.
+    /// turns for every case of the default suite, one row per case and pair; on a quiet machine,
+    /// and with the other core busy half the time (`simulate_gate.py --extract` made them).
     static func realPairs(_ name: String) throws -> (cases: [String], pairs: [[Double]]) {
         let url = try #require(Bundle.module.url(forResource: name, withExtension: "csv", subdirectory: "Reference"))
         let lines = try String(contentsOf: url, encoding: .utf8).split(whereSeparator: \.isNewline).dropFirst()
@@ -179,9 +180,11 @@ struct SequentialGateTests {
         return result
     }
 
-    @Test("Real A/A pairs: false regressions in at most 1% of suites, and nearly every suite decided")
-    func equalBuilds() throws {
-        let (_, pool) = try Self.realPairs("aa-pairs-quiet")
+    @Test(
+        "Real A/A pairs: false regressions in at most 1% of suites, and nearly every suite decided",
+        arguments: ["aa-pairs-quiet", "aa-pairs-busy"])
+    func equalBuilds(data: String) throws {
+        let (_, pool) = try Self.realPairs(data)
         let suites = 300
         let result = Self.simulate(pool: pool, suites: suites, seed: 1)
         // The design bound is 1%; 300 suites at a true 1% would show more than 7 false alarms
@@ -190,9 +193,11 @@ struct SequentialGateTests {
         #expect(result.decided >= suites * 9 / 10, "\(result.decided) of \(suites) suites were decided")
     }
 
-    @Test("Real A/A pairs with one case made slower: caught in at least 90% of suites", arguments: [0.015, 0.02])
-    func power(shift: Double) throws {
-        let (cases, pool) = try Self.realPairs("aa-pairs-quiet")
+    @Test(
+        "Real A/A pairs with one case made slower: caught in at least 90% of suites",
+        arguments: ["aa-pairs-quiet", "aa-pairs-busy"], [0.015, 0.02])
+    func power(data: String, shift: Double) throws {
+        let (cases, pool) = try Self.realPairs(data)
         // Every case in turn, twice over.
         let suites = 2 * cases.count
         let result = Self.simulate(pool: pool, suites: suites, seed: 2, shift: shift) { $0 % cases.count }

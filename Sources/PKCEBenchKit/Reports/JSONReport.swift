@@ -108,6 +108,8 @@ public enum JSONReport {
             // Counts repeat exactly: no test, so no significance level.
             "alpha": counted ? .null : .number(comparison.criteria.alpha),
             "pairing": .string(comparison.pairing == .byProcess ? "pairs" : "independent"),
+            "max_pairs": comparison.pairing == .byProcess
+                ? .integer(comparison.looks.pairs(atLook: comparison.looks.looks)) : .null,
             "regression": .bool(comparison.hasRegression), "inconclusive": .bool(comparison.isInconclusive),
             "verdicts": .object(
                 Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0.rawValue, .integer(counts[$0] ?? 0)) })),
@@ -126,6 +128,7 @@ public enum JSONReport {
                             "ci_high_pct": .number(item.interval.map { $0.upperBound * 100 }),
                             "detectable_pct": .number(item.detectable.map { $0 * 100 }),
                             "p_value": .number(item.pValue),
+                            "look": item.look.map(JSONValue.integer) ?? .null,
                             "baseline_instructions_per_op": .number(item.baselineInstructions),
                             "current_instructions_per_op": .number(item.currentInstructions),
                         ]) { $1 })
