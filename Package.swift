@@ -73,6 +73,8 @@ let package = Package(
             resources: [.copy("Reference")]
         ),
         .testTarget(name: "BenchTests", dependencies: ["PKCEBenchKit", "PKCEBenchTestSupport", "bench"]),
+        // Compares two secrets with `==` many times, for PKCETests to count under Callgrind.
+        .executableTarget(name: "PKCECompareProbe", dependencies: ["PKCE"], path: "Tests/PKCECompareProbe"),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -84,7 +86,8 @@ let package = Package(
 // beyond libc, so a fuzzing build does not compile swift-crypto.
 if Context.environment["PKCEBENCH_FUZZ"] != nil {
     let fuzzTargets: [(String, Target.Dependency)] = [
-        ("FuzzVerifier", "PKCE"), ("FuzzChallenge", "PKCE"), ("FuzzCSV", "PKCEBenchKit"),
+        ("FuzzVerifier", "PKCE"), ("FuzzChallenge", "PKCE"), ("FuzzTokenEndpoint", "PKCE"),
+        ("FuzzCSV", "PKCEBenchKit"),
     ]
     for (name, dependency) in fuzzTargets {
         package.targets.append(

@@ -40,7 +40,7 @@ public func fuzzChallenge(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(!expectedValid, "rejected a valid challenge")
         precondition(position < scalars.count && scalars[position] == character, "wrong character or position")
     } catch .invalidLength(.codeChallenge, let length) {
-        precondition(!expectedValid && length == scalars.count, "wrong length reported")
+        precondition(!expectedValid && length == value.utf8.count, "wrong length reported")
     } catch {
         preconditionFailure("unexpected error \(error)")
     }

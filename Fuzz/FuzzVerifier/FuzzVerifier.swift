@@ -24,7 +24,7 @@ public func fuzzVerifier(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(position < scalars.count && scalars[position] == character, "wrong character or position")
         precondition(scalars[..<position].allSatisfy(unreserved.contains), "not the first forbidden character")
     } catch .invalidLength(.codeVerifier, let length) {
-        precondition(!expectedValid && length == scalars.count, "wrong length reported")
+        precondition(!expectedValid && length == value.utf8.count, "wrong length reported")
     } catch {
         preconditionFailure("unexpected error \(error)")
     }

@@ -4,6 +4,7 @@
 // The parts of the C library that Swift's Glibc module does not export.
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
@@ -18,6 +19,17 @@
 /// until it has been seeded once after boot.
 static inline ssize_t CPKCESystem_getrandom(void *buffer, size_t count) {
     return getrandom(buffer, count, 0);
+}
+
+/// Returns `value` unchanged, hidden from the optimiser: an empty assembly statement that claims
+/// to read and change it, as BoringSSL's `value_barrier_w` does. A loop that ORs differences into
+/// an accumulator passed through it cannot be cut short once the accumulator is non-zero, nor
+/// turned into a comparison that stops at the first difference.
+static inline uint64_t CPKCESystem_valueBarrier(uint64_t value) {
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+r"(value));
+#endif
+    return value;
 }
 
 /// Overwrites `count` bytes with zeros in a way the compiler may not elide as a dead store.

@@ -56,8 +56,11 @@ extension CodeChallenge {
     /// | none | none | throws ``PKCEError/missingChallenge``; ``PKCEVerification/notUsed`` only when `policy` does not require PKCE |
     ///
     /// A stored `plain` challenge throws ``PKCEError/challengeMethodNotAllowed(_:)`` unless `policy`
-    /// allows `plain`. On any error, the server should treat the authorization code as used
-    /// (RFC 6749 §10.5), so that one code cannot be tried against many guessed verifiers.
+    /// allows `plain`.
+    ///
+    /// This form leaves the authorization code to the caller, who must treat it as used on any
+    /// error (RFC 6749 §10.5), so that one code cannot be tried against many guessed verifiers.
+    /// The forms that take `consumingCode:` do that first, whatever the outcome.
     ///
     /// - Parameters:
     ///   - presentedVerifier: The token request's `code_verifier`, if it had one.
@@ -99,5 +102,57 @@ extension CodeChallenge {
             guard matches else { throw .verifierMismatch }
             return .verified
         }
+    }
+
+    /// The token endpoint's whole PKCE decision, after spending the authorization code.
+    ///
+    /// `consumeCode` runs first, before anything is checked, so that a code is spent by a failed
+    /// attempt as by a successful one, as node-oauth2-server revokes a code before it checks
+    /// PKCE: one code cannot be tried against guess after guess (RFC 6749 §10.5). Then the decision
+    /// is that of ``verify(presented:against:using:policy:)``.
+    ///
+    /// - Parameters:
+    ///   - presentedVerifier: The token request's `code_verifier`, if it had one.
+    ///   - storedChallenge: The challenge stored with the authorization code, if there was one.
+    ///   - backend: The backend whose SHA-256 recomputes an `S256` challenge.
+    ///   - policy: What the server accepts; by default PKCE is required, with `S256` only.
+    ///   - consumeCode: Marks the authorization code as used in the server's storage.
+    /// - Returns: As ``verify(presented:against:using:policy:)`` returns.
+    /// - Throws: What `consumeCode` throws, and then nothing is checked (a code that could not be
+    ///   spent must not be redeemed); otherwise a ``PKCEError`` as
+    ///   ``verify(presented:against:using:policy:)`` throws.
+    public static func verify(
+        presented presentedVerifier: String?,
+        against storedChallenge: CodeChallenge?,
+        using backend: some PKCEBackend,
+        policy: PKCEPolicy = PKCEPolicy(),
+        consumingCode consumeCode: () throws -> Void
+    ) throws -> PKCEVerification {
+        try consumeCode()
+        return try verify(presented: presentedVerifier, against: storedChallenge, using: backend, policy: policy)
+    }
+
+    /// The token endpoint's whole PKCE decision, after spending the authorization code with an
+    /// asynchronous action, such as a database update.
+    ///
+    /// The same as the synchronous form, with `consumeCode` awaited before anything is checked.
+    ///
+    /// - Parameters:
+    ///   - presentedVerifier: The token request's `code_verifier`, if it had one.
+    ///   - storedChallenge: The challenge stored with the authorization code, if there was one.
+    ///   - backend: The backend whose SHA-256 recomputes an `S256` challenge.
+    ///   - policy: What the server accepts; by default PKCE is required, with `S256` only.
+    ///   - consumeCode: Marks the authorization code as used in the server's storage.
+    /// - Returns: As ``verify(presented:against:using:policy:)`` returns.
+    /// - Throws: What `consumeCode` throws, and then nothing is checked; otherwise a ``PKCEError``.
+    public static func verify(
+        presented presentedVerifier: String?,
+        against storedChallenge: CodeChallenge?,
+        using backend: some PKCEBackend,
+        policy: PKCEPolicy = PKCEPolicy(),
+        consumingCode consumeCode: () async throws -> Void
+    ) async throws -> PKCEVerification {
+        try await consumeCode()
+        return try verify(presented: presentedVerifier, against: storedChallenge, using: backend, policy: policy)
     }
 }

@@ -9,9 +9,10 @@
 /// `String` of them each time it is read (one heap allocation); ``withUTF8(_:)`` lends the
 /// characters without one, for writing them straight into a request.
 public struct CodeChallenge: Hashable, Sendable {
-    /// The characters, by method.
+    /// The characters, by method. Not `Hashable`: a synthesized `==` would compare a `plain`
+    /// challenge, a secret, with an early exit; ``CodeChallenge`` compares in constant time.
     @usableFromInline
-    enum Storage: Hashable, Sendable {
+    enum Storage: Sendable {
         case s256(S256Characters)
         case plain(String)
     }
@@ -134,10 +135,37 @@ public struct CodeChallenge: Hashable, Sendable {
         of characters: UnsafeBufferPointer<UInt8>, using backend: some PKCEBackend
     ) -> S256Characters {
         withUnsafeTemporaryAllocation(byteCount: sha256ByteCount, alignment: 8) { digest in
+            // Zeroed first: a backend that writes no digest yields the challenge of zeros, never
+            // one made of what the stack held before.
+            digest.initializeMemory(as: UInt8.self, repeating: 0)
             backend.sha256(UnsafeRawBufferPointer(characters), into: digest)
             let digest = UnsafeRawPointer(digest.baseAddress!)
             return S256Characters { Base64URL.encodeDigest(digest, into: $0.baseAddress!) }
         }
+    }
+}
+
+// MARK: - Equality
+
+extension CodeChallenge {
+    /// Whether two challenges have the same method and characters, compared in constant time.
+    ///
+    /// A `plain` challenge is the verifier itself, so `==` never stops at the first differing
+    /// character: the time it takes depends on the lengths only. A server should still verify with
+    /// ``verify(_:using:policy:)`` or ``verify(presented:against:using:policy:)``, which also apply
+    /// its ``PKCEPolicy``, rather than compare a recomputed challenge with `==`.
+    public static func == (lhs: CodeChallenge, rhs: CodeChallenge) -> Bool {
+        let sameMethod = lhs.method == rhs.method
+        let sameCharacters = lhs.withUTF8 { left in
+            rhs.withUTF8 { right in constantTimeEquals(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right)) }
+        }
+        return sameMethod && sameCharacters
+    }
+
+    /// Hashes the method and the characters.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
 

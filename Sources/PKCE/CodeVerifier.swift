@@ -66,17 +66,29 @@ public struct CodeVerifier: Sendable {
     ///   - backend: Where the random bytes come from.
     /// - Returns: A fresh verifier.
     /// - Throws: ``PKCEError/invalidLength(_:length:)`` when `length` is outside 43…128, or the
-    ///   backend's error when its random number generator fails; no verifier is produced then.
+    ///   backend's error when its random number generator fails;
+    ///   ``PKCEError/randomFailure(source:code:)`` with code 0 when the backend reported success but
+    ///   left every byte zero. No verifier is produced then.
     public static func generate(length: Int = 43, using backend: some PKCEBackend) throws -> CodeVerifier {
         guard allowedLengths.contains(length) else {
             throw PKCEError.invalidLength(.codeVerifier, length: length)
         }
         let byteCount = (length * 3 + 3) / 4
         let characters = try VerifierCharacters(count: length) { characters in
-            try withUnsafeTemporaryAllocation(byteCount: byteCount, alignment: 1) { random in
-                defer { zeroize(random) }
+            // Two bytes more than the random ones, zero, so that the encoder's 8-byte loads (6
+            // bytes used, 2 read ahead) cover every whole group of eight characters.
+            try withUnsafeTemporaryAllocation(byteCount: byteCount + 2, alignment: 8) { buffer in
+                // Zeroed first, so that a backend that writes nothing hands back zeros, never
+                // what the stack held before: and all zeros, 2⁻²⁶⁴ likely or less from a real
+                // generator, is refused.
+                buffer.initializeMemory(as: UInt8.self, repeating: 0)
+                defer { zeroize(buffer) }
+                let random = UnsafeMutableRawBufferPointer(rebasing: buffer[..<byteCount])
                 try backend.fillRandom(random)
-                Base64URL.encode(UnsafeRawBufferPointer(random), into: characters)
+                guard !isAllZero(UnsafeRawBufferPointer(random)) else {
+                    throw PKCEError.randomFailure(source: "fillRandom of the \(backend.name) backend", code: 0)
+                }
+                Base64URL.encode(UnsafeRawBufferPointer(buffer), into: characters)
             }
         }
         return CodeVerifier(characters: characters)

@@ -61,6 +61,8 @@ extension PKCEBackend {
     /// - Returns: The 32-byte digest.
     public func sha256(_ message: [UInt8]) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: sha256ByteCount) { digest, initializedCount in
+            // Zeroed first, so that a backend that writes nothing returns zeros, not old memory.
+            digest.initialize(repeating: 0)
             message.withUnsafeBytes { sha256($0, into: UnsafeMutableRawBufferPointer(digest)) }
             initializedCount = sha256ByteCount
         }

@@ -14,6 +14,10 @@ public enum PKCEError: Error, Hashable, Sendable {
 
     /// The parameter has `length` characters, outside the range its method allows.
     ///
+    /// `length` counts UTF-8 bytes, which are the characters when they are ASCII, as those of every
+    /// valid parameter are: validation reads no more than one byte past the longest length
+    /// allowed, so a longer parameter's characters beyond that are not examined.
+    ///
     /// A `code_verifier` and a `plain` challenge have 43…128 characters (RFC 7636 §4.1); an `S256`
     /// challenge has exactly 43 (RFC 7636 §4.2). ``CodeVerifier/generate(length:using:)`` reports a
     /// requested length outside 43…128 this way too.
@@ -30,7 +34,8 @@ public enum PKCEError: Error, Hashable, Sendable {
     /// The source of randomness failed, so no secret was produced.
     ///
     /// - `source`: the function that failed, such as `getrandom` or `RAND_bytes`.
-    /// - `code`: what it reported: an `errno` value, or OpenSSL's `ERR_get_error()`.
+    /// - `code`: what it reported: an `errno` value, or OpenSSL's `ERR_get_error()`; 0 when a
+    ///   backend's `fillRandom` reported success but left every byte zero.
     case randomFailure(source: String, code: Int)
 
     /// A backend's crypto library could not be set up (`sodium_init` or `EVP_MD_fetch` failed).
@@ -57,18 +62,81 @@ public enum PKCEError: Error, Hashable, Sendable {
 
     /// The `code_challenge_method` is not one the server's ``PKCEPolicy`` accepts: `plain` without
     /// ``PKCEPolicy/allowsPlain``, or a name this library does not know. The name is as the
-    /// request spelled it.
+    /// request spelled it, cut to 33 characters (one past ``echoedMethodLimit``).
     case challengeMethodNotAllowed(String)
 }
 
+extension PKCEError {
+    /// The OAuth `error` code a server answers with (RFC 6749 §4.1.2.1 and §5.2).
+    ///
+    /// | error | code | where |
+    /// |---|---|---|
+    /// | ``missingChallenge``, ``missingChallengeMethod``, ``challengeMethodNotAllowed(_:)``, a malformed `code_challenge` | `invalid_request` | authorization endpoint (RFC 7636 §4.4.1) |
+    /// | ``missingVerifier``, a malformed `code_verifier` | `invalid_request` | token endpoint (RFC 6749 §5.2: a missing or malformed parameter) |
+    /// | ``verifierMismatch``, ``unexpectedVerifier`` | `invalid_grant` | token endpoint (RFC 7636 §4.6; RFC 9700 §4.8.2: the code does not fit the request) |
+    /// | ``randomFailure(source:code:)``, ``backendUnavailable(backend:reason:)`` | `server_error` | either: the server failed, not the client |
+    ///
+    /// Send it with ``description`` as the `error_description`, never ``logDescription``.
+    public var oauthErrorCode: String {
+        switch self {
+        case .invalidLength, .invalidCharacter, .missingVerifier, .missingChallenge, .missingChallengeMethod,
+            .challengeMethodNotAllowed:
+            "invalid_request"
+        case .verifierMismatch, .unexpectedVerifier:
+            "invalid_grant"
+        case .randomFailure, .backendUnavailable:
+            "server_error"
+        }
+    }
+
+    /// The most characters of a `code_challenge_method` that ``challengeMethodNotAllowed(_:)`` keeps
+    /// and that ``description`` may echo.
+    public static let echoedMethodLimit = 32
+
+    /// `name`, cut to one character past ``echoedMethodLimit``: enough for ``description`` to tell
+    /// an over-long name, and a bound on what an error holds of an attacker's input.
+    static func boundedMethodName(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.unicodeScalars.prefix(echoedMethodLimit + 1)))
+    }
+
+    /// Whether ``description`` echoes a rejected `code_challenge_method`: 1 to 32 characters of
+    /// `A–Z a–z 0–9 - . _ ~`, which need no encoding in a redirect's query or fragment.
+    private static func isEchoable(_ method: String) -> Bool {
+        let scalars = method.unicodeScalars
+        return !scalars.isEmpty && scalars.count <= echoedMethodLimit
+            && scalars.allSatisfy { $0.isASCII && Unreserved.contains(UInt8($0.value)) }
+    }
+}
+
 extension PKCEError: CustomStringConvertible {
-    /// A one-line explanation, fit for a log line or an OAuth `error_description`.
+    /// A one-line explanation for the client, fit for an OAuth `error_description`.
     ///
     /// It holds only the characters RFC 6749 §5.2 allows there (printable ASCII except `"` and
     /// `\`); any other character, such as one from a rejected parameter, is written as its code
-    /// point: `U+0022` for `"`, `U+005C` for `\`, `U+000A` for a line feed.
-    /// A `code_challenge_method` is quoted up to its 32nd character.
+    /// point: `U+0022` for `"`, `U+005C` for `\`, `U+000A` for a line feed. A rejected
+    /// `code_challenge_method` is quoted only when it is 1 to 32 unreserved characters.
+    ///
+    /// A `server_error` (``oauthErrorCode``) says only that the server failed: nothing of the
+    /// backend, its library, FIPS mode or an `errno` (CWE-209). ``logDescription`` has those.
     public var description: String {
+        switch self {
+        case .randomFailure, .backendUnavailable:
+            "the server could not complete the request"
+        case .challengeMethodNotAllowed(let method) where !Self.isEchoable(method):
+            "the code_challenge_method is not a supported transform; use S256"
+        default:
+            logDescription
+        }
+    }
+
+    /// A one-line explanation for the server's own logs: ``description``, except that a server
+    /// error names its source and code (the failing function and its `errno`, or the backend and
+    /// why it could not be set up), and a rejected method is quoted up to its 32nd character,
+    /// with `...` when it was longer.
+    ///
+    /// Not for clients: it can describe the server's libraries and configuration. It holds only
+    /// the characters RFC 6749 §5.2 allows, as ``description`` does.
+    public var logDescription: String {
         switch self {
         case .invalidLength(let parameter, let length):
             let allowed = parameter == .codeVerifier ? "43 to 128" : "the length its method requires"
@@ -91,8 +159,8 @@ extension PKCEError: CustomStringConvertible {
         case .missingChallengeMethod:
             return "code_challenge_method required: this server does not read a missing method as plain"
         case .challengeMethodNotAllowed(let method):
-            let limit = 32
-            let shown = Self.escaped(String(method.unicodeScalars.prefix(limit)))
+            let limit = Self.echoedMethodLimit
+            let shown = Self.escaped(String(String.UnicodeScalarView(method.unicodeScalars.prefix(limit))))
             let cut = method.unicodeScalars.count > limit ? "..." : ""
             return "code_challenge_method '\(shown)\(cut)' is not accepted; use S256"
         }

@@ -40,6 +40,15 @@ public struct PKCEPolicy: Hashable, Sendable {
         self.requiresPKCE = requiresPKCE
     }
 
+    /// The methods the policy accepts, `S256` first: the `code_challenge_methods_supported` array
+    /// of the server's metadata (RFC 8414 §2), which RFC 9700 §2.1.1 recommends publishing.
+    ///
+    /// `[.s256]`, and `[.s256, .plain]` when ``allowsPlain`` is set; their `rawValue`s are the
+    /// names to publish. Unlike `ChallengeMethod.allCases`, it never lists `plain` unasked.
+    public var supportedMethods: [ChallengeMethod] {
+        allowsPlain ? [.s256, .plain] : [.s256]
+    }
+
     /// Throws unless the policy accepts `method`.
     func check(_ method: ChallengeMethod) throws(PKCEError) {
         if method == .plain && !allowsPlain {
@@ -61,8 +70,8 @@ extension ChallengeMethod {
     ///     by default: `S256` only, and the parameter required.
     /// - Throws: ``PKCEError/missingChallengeMethod`` when the parameter is missing and the policy
     ///   names no method for that case; ``PKCEError/challengeMethodNotAllowed(_:)`` for a method
-    ///   this library does not know (names are case-sensitive: `s256` is not `S256`) or one the
-    ///   policy does not accept.
+    ///   this library does not know (names are case-sensitive: `s256` is not `S256`; the error
+    ///   keeps at most 33 of its characters) or one the policy does not accept.
     public init(requestParameter parameter: String?, policy: PKCEPolicy = PKCEPolicy()) throws(PKCEError) {
         guard let parameter else {
             guard let method = policy.methodWhenMissing else { throw .missingChallengeMethod }
@@ -71,7 +80,7 @@ extension ChallengeMethod {
             return
         }
         guard let method = ChallengeMethod(rawValue: parameter) else {
-            throw .challengeMethodNotAllowed(parameter)
+            throw .challengeMethodNotAllowed(PKCEError.boundedMethodName(parameter))
         }
         try policy.check(method)
         self = method

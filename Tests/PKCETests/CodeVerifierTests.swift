@@ -126,7 +126,7 @@ struct CodeVerifierTests {
             PKCEError.invalidCharacter(.codeChallenge, character: "=", position: 43).description
                 == "code_challenge has the forbidden character '=' at position 43")
         #expect(
-            PKCEError.randomFailure(source: "getrandom", code: 38).description
+            PKCEError.randomFailure(source: "getrandom", code: 38).logDescription
                 == "the random number generator failed: getrandom returned code 38")
         #expect(
             PKCEError.challengeMethodNotAllowed("plain").description
@@ -148,10 +148,10 @@ struct CodeVerifierTests {
             .missingChallenge, .missingChallengeMethod,
         ]
         for error in errors {
-            let bad = error.description.unicodeScalars.filter {
-                !(0x20...0x7E).contains($0.value) || $0 == "\"" || $0 == "\\"
+            for text in [error.description, error.logDescription] {
+                let bad = text.unicodeScalars.filter { !(0x20...0x7E).contains($0.value) || $0 == "\"" || $0 == "\\" }
+                #expect(bad.isEmpty, "\(text)")
             }
-            #expect(bad.isEmpty, "\(error.description)")
         }
         #expect(
             PKCEError.invalidCharacter(.codeVerifier, character: "\"", position: 3).description
@@ -160,7 +160,7 @@ struct CodeVerifierTests {
             PKCEError.invalidCharacter(.codeVerifier, character: "\\", position: 3).description
                 == "code_verifier has the forbidden character U+005C at position 3")
         #expect(
-            PKCEError.challengeMethodNotAllowed(String(repeating: "a", count: 40)).description
+            PKCEError.challengeMethodNotAllowed(String(repeating: "a", count: 40)).logDescription
                 == "code_challenge_method '\(String(repeating: "a", count: 32))...' is not accepted; use S256")
     }
 }

@@ -10,48 +10,83 @@ enum Base64URL {
         (byteCount * 4 + 2) / 3
     }
 
+    /// The characters of eight 6-bit values at once, one value in each byte of `values` and its
+    /// character in the same byte of the result, computed without a table or a branch.
+    ///
+    /// A verifier's characters encode secret random bytes, and a table indexed by secret bits
+    /// leaves their trace in the cache, where code on the same machine can read it. Here each
+    /// range of the alphabet adds its offset to `'A' + value`, under a flag that is the top bit of
+    /// `value + 128 − bound`: eight bytes at a time in one 64-bit word, no byte carrying into the
+    /// next (every sum stays below 256, and every result is at least `'-'`, so nothing borrows).
+    /// (The standard library's `SIMD` masks select lane by lane here, so a 64-bit word is the
+    /// vector.)
+    ///
+    /// - Precondition: every byte of `values` is below 64.
+    @inline(__always)
+    static func characters(_ values: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let tops: UInt64 = 0x8080_8080_8080_8080
+        let from26 = ((values &+ ones &* (128 - 26)) & tops) &>> 7  // 'a'…'z' for 26…51: +6
+        let from52 = ((values &+ ones &* (128 - 52)) & tops) &>> 7  // '0'…'9' for 52…61: −75
+        let from62 = ((values &+ ones &* (128 - 62)) & tops) &>> 7  // '-' for 62: −13
+        let from63 = from62 & values  // '_' for 63, the odd one of 62 and 63: +49
+        let up = values &+ ones &* 65 &+ from26 &* 6 &+ from63 &* 49
+        return up &- (from52 &* 75 &+ from62 &* 13)
+    }
+
+    /// The eight 6-bit values of the low 48 bits of `bits`, one to a byte, the lowest value in
+    /// the lowest byte: three steps that each move the upper half of every field up, as a
+    /// bit-deposit instruction would in one.
+    @inline(__always)
+    static func spread(_ bits: UInt64) -> UInt64 {
+        var fields = (bits & 0xFF_FFFF) | (bits &<< 8 & 0xFF_FFFF_0000_0000)
+        fields = (fields & 0x0000_0FFF_0000_0FFF) | (fields &<< 4 & 0x0FFF_0000_0FFF_0000)
+        return (fields & 0x003F_003F_003F_003F) | (fields &<< 2 & 0x3F00_3F00_3F00_3F00)
+    }
+
+    /// The character of the 6-bit value in the low bits of `value`: ``characters(_:)`` for one.
+    static func character(_ value: UInt64) -> UInt8 {
+        UInt8(truncatingIfNeeded: characters(value & 0x3F))
+    }
+
     /// Encodes `bytes` and writes the first `output.count` characters of the encoding.
     ///
     /// Writing a prefix is how a verifier of any length is cut from random bytes: every character
-    /// carries 6 fresh bits, so no character is biased.
+    /// carries 6 fresh bits, so no character is biased. The bytes are secret, so every character
+    /// is computed by ``characters(_:)``, never looked up.
     ///
     /// - Precondition: `output.count <= encodedCount(of: bytes.count)`.
     static func encode(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) {
         precondition(output.count <= encodedCount(of: bytes.count), "base64url output longer than its input encodes")
         guard let input = bytes.baseAddress, let characters = output.baseAddress else { return }
-        let table = alphabet.utf8Start
         let (inputCount, outputCount) = (bytes.count, output.count)
-        var read = 0
-        var written = 0
         // Six bytes into eight characters at a time, read as one big-endian 64-bit word (whose last
-        // two bytes are the next group's): a third fewer instructions per byte than three bytes at
-        // a time. Every challenge and verifier passes through here.
-        while read &+ 8 <= inputCount && written &+ 8 <= outputCount {
-            let word = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: read, as: UInt64.self))
-            for index in 0..<8 {
-                characters[written &+ index] = table[Int(truncatingIfNeeded: word &>> (58 &- 6 &* index)) & 0x3F]
-            }
-            read &+= 6
-            written &+= 8
+        // two bytes are the next group's), their eight 6-bit values spread one to a byte, and all
+        // eight characters computed and stored at once. Every verifier passes through here.
+        let groups = inputCount >= 8 ? min((inputCount &- 2) / 6, outputCount / 8) : 0
+        for group in 0..<groups {
+            let word = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: group &* 6, as: UInt64.self))
+            // The first character's value ends up in the highest byte: stored big-endian, first.
+            let text = Self.characters(spread(word &>> 16))
+            UnsafeMutableRawPointer(characters + group &* 8).storeBytes(of: text.bigEndian, as: UInt64.self)
         }
-        // Whole 3-byte groups into whole 4-character groups.
-        while read &+ 3 <= inputCount && written &+ 4 <= outputCount {
-            let group = UInt32(bytes[read]) << 16 | UInt32(bytes[read &+ 1]) << 8 | UInt32(bytes[read &+ 2])
-            for index in 0..<4 {
-                characters[written &+ index] = table[Int(group &>> (18 &- 6 &* UInt32(index)) & 0x3F)]
+        var read = groups &* 6
+        var written = groups &* 8
+        // The rest, three bytes into four characters at a time; a group cut short by the end of
+        // the input has its missing bits zero, one cut short by the end of the output loses its
+        // last characters.
+        while read < inputCount && written < outputCount {
+            var group: UInt32 = 0
+            for offset in 0..<3 where read &+ offset < inputCount {
+                group |= UInt32(bytes[read &+ offset]) &<< UInt32(16 &- 8 &* offset)
+            }
+            // Four values in the low four bytes, the first in the fourth.
+            let text = Self.characters(spread(UInt64(group)))
+            for index in 0..<min(4, outputCount &- written) {
+                characters[written &+ index] = UInt8(truncatingIfNeeded: text &>> (24 &- 8 &* UInt64(index)))
             }
             read &+= 3
             written &+= 4
-        }
-        // The rest: a group cut short by the end of the input (missing bits are zero) or of the output.
-        guard written < outputCount else { return }
-        var group: UInt32 = 0
-        for offset in 0..<3 where read + offset < inputCount {
-            group |= UInt32(bytes[read + offset]) << UInt32(16 - 8 * offset)
-        }
-        for shift in stride(from: 18, through: 0, by: -6) where written < outputCount {
-            characters[written] = table[Int(group >> UInt32(shift) & 0x3F)]
-            written += 1
         }
     }
 
