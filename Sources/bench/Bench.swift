@@ -44,7 +44,7 @@ struct Bench: ParsableCommand {
             // failure of the software (70), never 1, which means a regression.
             guard code == .success || error is ExitCode else {
                 fail(
-                    BenchError(.backendFailed, String(describing: error)).message,
+                    BenchError(.backendFailed, logDescription(of: error)).message,
                     status: ExitStatus.backendFailed.rawValue)
             }
             exit(withError: error)

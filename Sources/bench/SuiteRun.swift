@@ -56,6 +56,6 @@ func shippedBackends() throws(BenchError) -> [any PKCEBackend] {
     do {
         return try allBackends()
     } catch {
-        throw BenchError(.backendFailed, "a backend cannot be set up: \(error)")
+        throw BenchError(.backendFailed, "a backend cannot be set up: \(logDescription(of: error))")
     }
 }

@@ -36,7 +36,7 @@ struct SamplerTests {
             BenchmarkCase(backend: failing, operation: .sha256, size: 64),
         ]
         let measurements = try Sampler(cases: cases, plan: Self.plan).run()
-        #expect(measurements[0].failure == String(describing: FailingLaterBackend.error))
+        #expect(measurements[0].failure == FailingLaterBackend.error.logDescription)
         #expect(measurements[0].nanosecondsPerOperation.isEmpty)
         #expect(measurements[1].failure == nil)
         #expect(measurements[1].nanosecondsPerOperation.count == 5)
@@ -81,7 +81,8 @@ struct SamplerTests {
         let loop = try CaseLoop(BenchmarkCase(backend: SwiftBackend(), operation: .verify, size: 43))
         // Every presented verifier matches its stored challenge: one point each.
         #expect(try loop.run(iterations: 100) == 100)
-        let failing = try CaseLoop(BenchmarkCase(backend: FailingLaterBackend(failingAfter: 0), operation: .random, size: 32))
+        let failing = try CaseLoop(
+            BenchmarkCase(backend: FailingLaterBackend(failingAfter: 0), operation: .random, size: 32))
         #expect(throws: FailingLaterBackend.error) { try failing.run(iterations: 1) }
     }
 

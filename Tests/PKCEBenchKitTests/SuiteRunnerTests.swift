@@ -49,7 +49,7 @@ struct SuiteRunnerTests {
         #expect(rows.count == 10)
         let failed = try #require(rows.first { $0.backend == "failing-later" && $0.operation == .random })
         #expect(failed.status == SummaryRow.failed)
-        #expect(failed.error == String(describing: FailingLaterBackend.error))
+        #expect(failed.error == FailingLaterBackend.error.logDescription)
         #expect(failed.nsMedian == nil)
         #expect(rows.filter { $0.key != failed.key }.allSatisfy { $0.isOK && $0.samples == 5 })
 

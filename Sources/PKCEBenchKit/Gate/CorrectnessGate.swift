@@ -37,7 +37,7 @@ public enum CorrectnessGate {
         do {
             verifier = try CodeVerifier(validating: appendixBVerifier)
         } catch {
-            return "the RFC 7636 Appendix B verifier does not validate: \(error)"
+            return "the RFC 7636 Appendix B verifier does not validate: \(logDescription(of: error))"
         }
         let challenge = CodeChallenge(verifier: verifier, using: backend)
         if challenge.value != appendixBChallenge {
@@ -47,7 +47,7 @@ public enum CorrectnessGate {
             let stored = try CodeChallenge(validating: appendixBChallenge, method: .s256)
             _ = try CodeChallenge.verify(presented: appendixBVerifier, against: stored, using: backend)
         } catch {
-            return "the RFC 7636 Appendix B verifier does not verify: \(error)"
+            return "the RFC 7636 Appendix B verifier does not verify: \(logDescription(of: error))"
         }
 
         // Batches: lengths of one, two and three blocks mixed, in numbers that leave a lane
@@ -65,7 +65,7 @@ public enum CorrectnessGate {
                 }
             }
         } catch {
-            return "cannot make verifiers for the batch check: \(error)"
+            return "cannot make verifiers for the batch check: \(logDescription(of: error))"
         }
 
         let reference = SwiftBackend()
@@ -87,7 +87,7 @@ public enum CorrectnessGate {
             let generated = try CodeVerifier.generate(length: 43, using: backend)
             _ = try CodeVerifier(validating: generated.value)
         } catch {
-            return "randomness failed: \(error)"
+            return "randomness failed: \(logDescription(of: error))"
         }
         return nil
     }

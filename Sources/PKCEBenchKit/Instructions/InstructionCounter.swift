@@ -276,7 +276,7 @@ public struct InstructionCounter {
                     _ = try countedLoop(loop, iterations * multiple)
                 }
             } catch {
-                account.cases[index].failure = "\(error)"
+                account.cases[index].failure = logDescription(of: error)
             }
         }
         let data: Data

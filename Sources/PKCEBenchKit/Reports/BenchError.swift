@@ -1,3 +1,5 @@
+import PKCE
+
 /// The exit codes of `bench`, the same for every subcommand.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Everything worked and nothing regressed.
@@ -62,4 +64,12 @@ public struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
     static func cannotWrite(_ path: String, _ reason: String) -> BenchError {
         BenchError(.cannotWrite, "cannot write \(path): \(reason)")
     }
+}
+
+/// How a harness message names `error`: a ``PKCE/PKCEError`` by its
+/// ``PKCE/PKCEError/logDescription``, which keeps the detail an operator needs (the failing call
+/// and its code, why a backend cannot be set up) where a client would get only its
+/// `description`; anything else as it prints.
+public func logDescription(of error: any Error) -> String {
+    (error as? PKCEError)?.logDescription ?? String(describing: error)
 }

@@ -210,8 +210,8 @@ public struct Sampler {
                 session.iterations[index] = count
                 observer?.calibrated(benchmark.key, iterations: count, nanosecondsPerOperation: perOperation)
             } catch {
-                session.failures[index] = String(describing: error)
-                observer?.failed(benchmark.key, reason: String(describing: error))
+                session.failures[index] = logDescription(of: error)
+                observer?.failed(benchmark.key, reason: logDescription(of: error))
             }
         }
         return session
@@ -304,7 +304,7 @@ public final class SamplingSession {
                 nanosecondsPerOperation: Double(measured.elapsed) / Double(iterations[index] * benchmark.threads),
                 process: process, allocations: measured.allocations.map { Int(clamping: $0) })
         } catch {
-            failures[index] = String(describing: error)
+            failures[index] = logDescription(of: error)
             return nil
         }
     }
