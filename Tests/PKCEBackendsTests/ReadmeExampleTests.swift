@@ -32,8 +32,8 @@ struct ReadmeExampleTests {
         #expect(lines.count == 3)
         #expect(lines.first?.hasPrefix("code_challenge=") == true)
         #expect(lines.first?.hasSuffix("&code_challenge_method=S256") == true)
-        #expect(lines.dropFirst().first == "verified")
-        #expect(lines.last == "code_verifier has the forbidden character U+000A at position 43")
+        #expect(lines.dropFirst().first == "verified true")
+        #expect(lines.last == "invalid_request code_verifier has the forbidden character U+000A at position 43")
     }
 
     /// Where SwiftPM put the products of this build: beside the test bundle.
