@@ -282,9 +282,25 @@ struct HardeningTests {
     func arithmeticAlphabet() {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         for value in 0..<64 {
-            #expect(Base64URL.character(UInt64(value)) == alphabet[value], "\(value)")
-            // Only the low six bits count, as the encoder's shifts leave higher ones set.
-            #expect(Base64URL.character(UInt64(value) | 0xFFC0) == alphabet[value])
+            // The value in every byte at once, and beside other values: no byte carries into the next.
+            for neighbour in [0, 63, 63 - value] {
+                var lanes: UInt64 = 0
+                for lane in 0..<8 {
+                    let laneValue = UInt64(lane % 2 == 0 ? value : neighbour)
+                    lanes |= laneValue << UInt64(8 * lane)
+                }
+                let text = Base64URL.characters(lanes)
+                for lane in 0..<8 {
+                    let expected = alphabet[lane % 2 == 0 ? value : neighbour]
+                    #expect(UInt8(truncatingIfNeeded: text >> (8 * UInt64(lane))) == expected, "\(value) \(lane)")
+                }
+            }
+        }
+        // Eight 6-bit fields, spread one to a byte with nothing of their neighbours: 48 set bits
+        // give 0x3F in every byte, and a single field lands alone in its byte.
+        #expect(Base64URL.spread(0xFFFF_FFFF_FFFF) == 0x3F3F_3F3F_3F3F_3F3F)
+        for field in 0..<8 {
+            #expect(Base64URL.spread(0x3F << (6 * UInt64(field))) == 0x3F << (8 * UInt64(field)))
         }
     }
 

@@ -44,11 +44,6 @@ enum Base64URL {
         return (fields & 0x003F_003F_003F_003F) | (fields &<< 2 & 0x3F00_3F00_3F00_3F00)
     }
 
-    /// The character of the 6-bit value in the low bits of `value`: ``characters(_:)`` for one.
-    static func character(_ value: UInt64) -> UInt8 {
-        UInt8(truncatingIfNeeded: characters(value & 0x3F))
-    }
-
     /// Encodes `bytes` and writes the first `output.count` characters of the encoding.
     ///
     /// Writing a prefix is how a verifier of any length is cut from random bytes: every character
