@@ -35,7 +35,9 @@ struct Export: ParsableCommand {
         let failed = Exporter.failedCases(rows)
         if !failed.isEmpty {
             FileHandle.standardError.write(
-                Data("bench: warning: \(failed.count) failed case(s) left out: \(failed.joined(separator: ", "))\n".utf8))
+                Data(
+                    "bench: warning: \(failed.count) failed case(s) left out: \(failed.joined(separator: ", "))\n".utf8)
+            )
         }
         print(Exporter.render(rows, as: format), terminator: "")
     }

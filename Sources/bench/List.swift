@@ -4,7 +4,10 @@ import PKCEBenchKit
 
 /// `bench list`: the cases a run with the same options would measure.
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the names of the cases the options select, one per line: operation/backend/size, with ×THREADS above one thread.")
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Print the names of the cases the options select, one per line: operation/backend/size, with ×THREADS above one thread."
+    )
 
     @OptionGroup var selection: SelectionOptions
 

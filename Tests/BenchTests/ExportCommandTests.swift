@@ -29,7 +29,8 @@ struct ExportCommandTests {
         #expect(document[rows[0].key.description] == nil)
         for row in rows.dropFirst() {
             let measures = try #require(document[row.key.description] as? [String: [String: Double]])
-            #expect(measures["latency"] == ["value": row.nsMedian!, "lower_value": row.nsP10!, "upper_value": row.nsP90!])
+            #expect(
+                measures["latency"] == ["value": row.nsMedian!, "lower_value": row.nsP10!, "upper_value": row.nsP90!])
             #expect(measures["throughput"] == ["value": row.opsPerSec!])
             #expect(measures["allocations"] == row.allocsPerOp.map { ["value": $0] })
         }
@@ -48,7 +49,10 @@ struct ExportCommandTests {
         for (entry, row) in zip(entries, expected) {
             #expect(entry["unit"] as? String == "ns/op")
             #expect(entry["value"] as? Double == row.nsMedian)
-            #expect(entry["range"] as? String == "p10 \(SummaryFormatter.nanoseconds(row.nsP10!)) … p90 \(SummaryFormatter.nanoseconds(row.nsP90!))")
+            #expect(
+                entry["range"] as? String
+                    == "p10 \(SummaryFormatter.nanoseconds(row.nsP10!)) … p90 \(SummaryFormatter.nanoseconds(row.nsP90!))"
+            )
             #expect((entry["extra"] as? String)?.hasPrefix("run \(row.runID)\ncommit \(row.commit)\n") == true)
         }
     }
@@ -65,7 +69,8 @@ struct ExportCommandTests {
         try ReportFiles.write(ReportFiles.encodeSummary([row]), to: path)
         let bencher = try bench(["export", path, "--format", "bencher"])
         #expect(bencher.stdout.contains(#""sha256/swift/64" : {"#))
-        let document = try JSONSerialization.jsonObject(with: Data(bencher.stdout.utf8)) as? [String: [String: [String: Double]]]
+        let document =
+            try JSONSerialization.jsonObject(with: Data(bencher.stdout.utf8)) as? [String: [String: [String: Double]]]
         #expect(document == ["sha256/swift/64": ["instructions": ["value": 1234.5]]])
         let action = try bench(["export", path, "--format", "github-action-benchmark"])
         let entries = try JSONSerialization.jsonObject(with: Data(action.stdout.utf8)) as? [[String: Any]]

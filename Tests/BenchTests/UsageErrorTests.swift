@@ -38,7 +38,8 @@ struct UsageErrorTests {
             arguments: ["--operation", "sha256", "--size", "-5"],
             message: "bench: size -5 is invalid for sha256: it takes 0 to 1048576 bytes (see 'bench --help')"),
         BadArguments(
-            arguments: ["--size", "big"], message: "bench: size 'big' is not a whole number, or OPERATION:SIZE (see 'bench --help')"),
+            arguments: ["--size", "big"],
+            message: "bench: size 'big' is not a whole number, or OPERATION:SIZE (see 'bench --help')"),
         BadArguments(
             arguments: ["--threads", "0"], message: "bench: --threads must be 1 to 256, not 0 (see 'bench --help')"),
         BadArguments(

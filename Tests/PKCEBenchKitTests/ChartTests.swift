@@ -87,7 +87,9 @@ struct ChartTests {
         }
         // The slowed case's line rises (SVG's y grows downward) and says by how much.
         let slowed = try #require(lines.first { Self.attribute("data-case", of: $0) == "challenge/openssl/43" })
-        let ys = (Self.attribute("points", of: slowed) ?? "").split(separator: " ").map { Double($0.split(separator: ",")[1])! }
+        let ys = (Self.attribute("points", of: slowed) ?? "").split(separator: " ").map {
+            Double($0.split(separator: ",")[1])!
+        }
         #expect(ys[1] < ys[0])
         #expect(svg.contains("+25.0% · "))
         #expect(svg.contains("challenge/openssl/43 in run run-2: "))

@@ -29,7 +29,10 @@ struct SelectionTests {
         let selection = Selection(
             backends: ["swift", "swift"], operations: [.sha256, .random, .sha256], sizes: [64, 64, 32])
         let cases = try selection.cases(from: [SwiftBackend()])
-        #expect(cases.map(\.key.description) == ["sha256/swift/64", "sha256/swift/32", "random/swift/64", "random/swift/32"])
+        #expect(
+            cases.map(\.key.description) == [
+                "sha256/swift/64", "sha256/swift/32", "random/swift/64", "random/swift/32",
+            ])
         #expect(Set(cases.map(\.key)).count == cases.count)
     }
 
@@ -38,7 +41,10 @@ struct SelectionTests {
         let backends: [any PKCEBackend] = [SwiftBackend()]
         let alone = Selection(scopedSizes: [.sha256: [1024, 0], .challenge: [43]])
         try alone.validate(available: Self.names)
-        #expect(try alone.cases(from: backends).map(\.description) == ["challenge/swift/43", "sha256/swift/1024", "sha256/swift/0"])
+        #expect(
+            try alone.cases(from: backends).map(\.description) == [
+                "challenge/swift/43", "sha256/swift/1024", "sha256/swift/0",
+            ])
         let beside = Selection(operations: [.verify, .sha256], scopedSizes: [.sha256: [7]])
         #expect(try beside.cases(from: backends).map(\.description) == ["verify/swift/43", "sha256/swift/7"])
         let withUnscoped = Selection(operations: [.verifier, .random], sizes: [64], scopedSizes: [.random: [8]])
@@ -99,7 +105,8 @@ struct SelectionTests {
             selection: Selection(operations: [.verify], scopedSizes: [.random: [1]]),
             message: "--size random:… names an operation that --operation does not select"),
         Invalid(
-            selection: Selection(skips: ["/"]), message: "--filter and --skip leave no case to measure; 'bench list' shows the names"),
+            selection: Selection(skips: ["/"]),
+            message: "--filter and --skip leave no case to measure; 'bench list' shows the names"),
         Invalid(selection: Selection(threads: 0), message: "--threads must be 1 to 256, not 0"),
         Invalid(selection: Selection(threads: 100_000), message: "--threads must be 1 to 256, not 100000"),
         Invalid(

@@ -57,7 +57,8 @@ public enum HistoryChart {
             let panelTop = top + Double(rowIndex) * (panelHeight + gapY)
             svg.text(label(group), x: left - 12, y: panelTop + panelHeight / 2 + 4, anchor: .end, size: 12)
             for (column, backend) in backends.enumerated() {
-                let key = CaseKey(backend: backend, operation: group.operation, size: group.size, threads: group.threads)
+                let key = CaseKey(
+                    backend: backend, operation: group.operation, size: group.size, threads: group.threads)
                 guard keys.contains(key) else { continue }
                 let panelLeft = left + Double(column) * (panelWidth + gapX)
                 svg.open("g", attributes: [("class", "panel"), ("data-case", key.description)])

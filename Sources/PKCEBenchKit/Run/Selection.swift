@@ -129,7 +129,8 @@ public struct Selection: Sendable, Equatable {
         let backendsByName = Dictionary(available.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let patterns = try CasePatterns(filters: filters, skips: skips)
         return keys(backends: available.map(\.name), patterns: patterns).map { key in
-            BenchmarkCase(backend: backendsByName[key.backend]!, operation: key.operation, size: key.size, threads: threads)
+            BenchmarkCase(
+                backend: backendsByName[key.backend]!, operation: key.operation, size: key.size, threads: threads)
         }
     }
 
