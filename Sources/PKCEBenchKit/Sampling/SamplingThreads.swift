@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Each thread prepares and keeps its own workload for every case it runs, so no workload is
 /// ever shared between threads. A sample's time runs from the first thread's start to the last
-/// thread's end, both read on the worker threads, so waking them up is not timed. A pool of one
+/// thread's end, both read on the sampling threads, so waking them up is not timed. A pool of one
 /// thread runs its samples on the caller's thread instead: the same loop and clock reads, without
 /// two thread wake-ups per sample (about 0.1 ms each here), which `bench ab`'s 0.25 ms samples
 /// would otherwise spend as much time on as on measuring.
@@ -13,7 +13,7 @@ import Foundation
 /// `@unchecked Sendable`: `command` and `reports` are only touched with `lock` held. The lock is
 /// an `NSLock` rather than `Synchronization.Mutex` because ThreadSanitizer cannot see the
 /// ordering `Mutex`'s futex gives on Linux, and reports its critical sections as races.
-final class WorkerPool: @unchecked Sendable {
+final class SamplingThreads: @unchecked Sendable {
     /// What the threads do next.
     private enum Command: Sendable {
         case run(index: Int, benchmark: BenchmarkCase, iterations: Int)
@@ -56,15 +56,15 @@ final class WorkerPool: @unchecked Sendable {
     ///   - count: The number of threads.
     ///   - allocationCounter: Counts each thread's allocations around its timed loop, if given.
     init(threads count: Int, allocationCounter: AllocationCounter? = nil) {
-        precondition(count >= 1, "a pool needs at least one thread")
+        precondition(count >= 1, "sampling needs at least one thread")
         self.count = count
         self.allocationCounter = allocationCounter
         self.reports = Array(repeating: Report(), count: count)
         self.go = (0..<count).map { _ in DispatchSemaphore(value: 0) }
         guard count > 1 else { return }
-        for worker in 0..<count {
-            let thread = Thread { [self] in work(as: worker) }
-            thread.name = "bench-worker-\(worker)"
+        for number in 0..<count {
+            let thread = Thread { [self] in work(as: number) }
+            thread.name = "bench-sampling-\(number)"
             thread.start()
         }
     }
@@ -107,13 +107,13 @@ final class WorkerPool: @unchecked Sendable {
             allocations: allocationCounter.map { _ in reports.reduce(0) { $0 + $1.allocations } })
     }
 
-    private func work(as worker: Int) {
+    private func work(as number: Int) {
         var workloads: [Int: any Workload] = [:]
         while true {
-            go[worker].wait()
+            go[number].wait()
             guard case .run(let index, let benchmark, let iterations) = lock.withLock({ command }) else { return }
             let report = Self.run(benchmark, iterations: iterations, in: &workloads, index: index, allocationCounter)
-            lock.withLock { reports[worker] = report }
+            lock.withLock { reports[number] = report }
             finished.signal()
         }
     }

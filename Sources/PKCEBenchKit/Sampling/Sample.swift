@@ -1,0 +1,19 @@
+/// One sample: a timed run of a case's operation, `iterations` times on each thread.
+public struct Sample: Sendable, Equatable {
+    /// Operations per thread.
+    public var iterations: Int
+    /// The sample's wall time over `iterations × threads`.
+    public var nanosecondsPerOperation: Double
+    /// Which of the run's measuring processes took it, from 0.
+    public var process: Int
+    /// Heap allocations during the timed loops, all threads together; `nil` when not counted.
+    public var allocations: Int?
+
+    /// Creates a sample.
+    public init(iterations: Int, nanosecondsPerOperation: Double, process: Int = 0, allocations: Int? = nil) {
+        self.iterations = iterations
+        self.nanosecondsPerOperation = nanosecondsPerOperation
+        self.process = process
+        self.allocations = allocations
+    }
+}
