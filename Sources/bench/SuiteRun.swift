@@ -32,9 +32,8 @@ struct SuiteRun {
                 executable: Self.executable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
                 interruption: { InterruptSignals.received })
         } else if processes > 1 {
-            let plan = plan
             runner.processes = MeasuringProcesses(
-                count: processes, command: { (Self.executable, Worker.arguments(for: $0, plan: plan)) },
+                count: processes, command: (Self.executable, ["worker"]),
                 interruption: { InterruptSignals.received })
         }
         let status = try runner.run()

@@ -115,64 +115,78 @@ struct ABCommandTests {
         "A baseline that is not a bench of this worker protocol: one line, exit 65",
         arguments: [
             "exit 0",  // answers nothing
-            "exit 64",  // an older bench, which has no --protocol-version
-            "echo pkcebench-worker-protocol 999; echo build release; echo target_cpu x86-64",  // a newer one
+            "exit 64",  // a bench of protocol 1, whose worker needed options
+            "echo pkcebench-worker-protocol 1; echo build release; echo target_cpu x86-64",  // protocol 1's hello
             "echo hello",  // another program
         ])
     func notBench(body: String) throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let fake = try Self.script(body, in: directory)
+        try Self.expectNotBench(fake, in: directory)
+    }
+
+    @Test("A baseline whose hello is of a newer version: one line, exit 65")
+    func newerBench() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let hello = try workerHello { $0["version"] = WorkerProtocol.version + 1 }
+        try Self.expectNotBench(try fakeBench(saying: hello, in: directory), in: directory)
+    }
+
+    static func expectNotBench(_ fake: String, in directory: URL) throws {
         let result = try bench(["ab", fake, "--output", directory.appendingPathComponent("out").path] + Self.small)
         #expect(result.status == 65)
         #expect(
             result.stderrLines == [
-                "bench: \(fake): is not a bench that speaks worker protocol 1 (built from an older or newer commit?)"
+                "bench: \(fake): is not a bench that speaks worker protocol \(WorkerProtocol.version) (built from an older or newer commit?)"
             ])
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))
     }
 
-    @Test("A baseline that passes the handshake, then breaks the protocol: one line, exit 70, nothing written")
+    @Test("A baseline that says hello, then breaks the protocol: one line, exit 70, nothing written")
     func brokenWorker() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let handshake = try bench(["worker", "--protocol-version"]).stdout
         let fake = try Self.script(
             """
-            if [ "$2" = "--protocol-version" ]; then printf '\(handshake.replacingOccurrences(of: "\n", with: "\\n"))'; exit 0; fi
-            echo "case sha256 openssl 64 1"; echo "nonsense"
+            cat <<'EOF'
+            \(try workerHello())
+            EOF
+            read request; echo "nonsense"
             """, in: directory)
         let output = directory.appendingPathComponent("out")
         let result = try bench(["ab", fake, "--output", output.path] + Self.small)
         #expect(result.status == 70)
-        #expect(result.stderrLines.last?.contains("the baseline's worker 1 broke the worker protocol") == true)
+        #expect(
+            result.stderrLines.last?.contains("the baseline's worker 1 broke the worker protocol: 'nonsense'") == true)
         #expect(try listing(output).isEmpty)
     }
 
-    @Test("bench worker --protocol-version names the protocol and the build")
-    func handshake() throws {
-        let result = try bench(["worker", "--protocol-version"])
+    @Test("bench worker says hello first: the protocol, its version and the build; it exits 0 at the end of its input")
+    func hello() throws {
+        let result = try bench(["worker"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first == "pkcebench-worker-protocol \(WorkerProtocol.version)")
-        #expect(lines.contains("build debug") || lines.contains("build release"))
-        #expect(lines.contains { $0.hasPrefix("target_cpu ") })
+        #expect(lines.count == 1)
+        let reply = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let hello = try #require((reply["hello"] as? [String: Any])?["_0"] as? [String: Any])
+        #expect(hello["protocol"] as? String == "pkcebench-worker")
+        #expect(hello["version"] as? Int == WorkerProtocol.version)
+        let facts = try #require(hello["facts"] as? [String: Any])
+        #expect(["debug", "release"].contains(facts["build"] as? String ?? ""))
+        #expect(facts["targetCPU"] is String)
     }
 
-    @Test("bench ab --filter against a build whose handshake has no 'selects' line: one line, 64, nothing written")
-    func baselineWithoutPatterns() throws {
+    @Test("bench worker given a line that is not a request: one line, exit 64")
+    func notARequest() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        // The handshake of a build from before --filter, --skip and --size OPERATION:SIZE.
-        let fake = try olderBench(withoutHandshakeLine: "selects ", in: directory)
-        for selection in [["--filter", "sha256"], ["--skip", "random"], ["--size", "sha256:64"]] {
-            let result = try bench(["ab", fake, "--quick", "--output", "out"] + selection, in: directory)
-            #expect(result.status == 64)
-            #expect(
-                result.stderrLines == [
-                    "bench: \(fake) predates --filter, --skip and --size OPERATION:SIZE; select its cases with --backend, --operation and --size"
-                ])
-            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))
-        }
+        let input = directory.appendingPathComponent("input")
+        try "sample 0\n".write(to: input, atomically: true, encoding: .utf8)
+        let result = try bench(["worker"], standardInput: input)
+        #expect(result.status == 64)
+        #expect(
+            result.stderrLines == ["bench: a worker read a line that is not a request it can carry out: 'sample 0'"])
     }
 }

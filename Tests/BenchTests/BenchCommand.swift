@@ -23,13 +23,15 @@ struct CommandResult {
 ///   - stderrTo: Where standard error goes while the command runs, to watch it; a temporary file
 ///     by default.
 ///   - environment: Its environment; this process's by default.
+///   - standardInput: A file to read standard input from; none by default.
 ///   - afterStart: Called with the process once it runs, to signal it.
 func bench(
     _ arguments: [String], in directory: URL? = nil, stderrTo stderrFile: URL? = nil,
-    environment: [String: String]? = nil, afterStart: ((Process) -> Void)? = nil
+    environment: [String: String]? = nil, standardInput: URL? = nil, afterStart: ((Process) -> Void)? = nil
 ) throws -> CommandResult {
     let running = try RunningBench(
-        arguments, in: directory ?? temporaryDirectory(), stderrTo: stderrFile, environment: environment)
+        arguments, in: directory ?? temporaryDirectory(), stderrTo: stderrFile, environment: environment,
+        standardInput: standardInput)
     afterStart?(running.process)
     return try running.wait()
 }
@@ -40,9 +42,11 @@ struct RunningBench {
     private let stdoutURL: URL
     private let stderrURL: URL
 
-    /// Starts `bench` with `arguments` in `directory`; its output goes to files there.
+    /// Starts `bench` with `arguments` in `directory`; its output goes to files there, and its
+    /// input comes from `standardInput`, or from nothing.
     init(
-        _ arguments: [String], in directory: URL, stderrTo stderrFile: URL? = nil, environment: [String: String]? = nil
+        _ arguments: [String], in directory: URL, stderrTo stderrFile: URL? = nil, environment: [String: String]? = nil,
+        standardInput: URL? = nil
     ) throws {
         stdoutURL = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
         stderrURL = stderrFile ?? directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
@@ -52,6 +56,7 @@ struct RunningBench {
         process.arguments = arguments
         process.environment = environment
         process.currentDirectoryURL = directory
+        process.standardInput = try standardInput.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         try process.run()
@@ -82,15 +87,24 @@ func listing(_ directory: URL) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
 }
 
-/// Writes into `directory` a stand-in for an older `bench`: a script that answers the handshake
-/// as this build does, less the lines that start with `prefix`, as a build from before them would.
+/// The hello this build's worker says first, as JSON, changed by `edit`: a stand-in for another
+/// build's.
+func workerHello(editing edit: (inout [String: Any]) -> Void = { _ in }) throws -> String {
+    let result = try bench(["worker"])
+    let line = try #require(result.stdout.split(separator: "\n").first)
+    var reply = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    var hello = try #require((reply["hello"] as? [String: Any])?["_0"] as? [String: Any])
+    edit(&hello)
+    reply["hello"] = ["_0": hello]
+    return String(decoding: try JSONSerialization.data(withJSONObject: reply), as: UTF8.self)
+}
+
+/// Writes into `directory` a stand-in for a `bench` whose worker says `hello`, then exits.
 ///
 /// - Returns: The script's path.
-func olderBench(withoutHandshakeLine prefix: String, in directory: URL) throws -> String {
-    let handshake = try bench(["worker", "--protocol-version"]).stdout.split(separator: "\n")
-        .filter { !$0.hasPrefix(prefix) }.joined(separator: "\\n")
-    let path = directory.appendingPathComponent("older-bench").path
-    try "#!/bin/sh\nprintf '\(handshake)\\n'\n".write(toFile: path, atomically: true, encoding: .utf8)
+func fakeBench(saying hello: String, in directory: URL) throws -> String {
+    let path = directory.appendingPathComponent("fake-bench").path
+    try "#!/bin/sh\ncat <<'EOF'\n\(hello)\nEOF\n".write(toFile: path, atomically: true, encoding: .utf8)
     chmod(path, 0o755)
     return path
 }

@@ -112,13 +112,18 @@ struct MetricCommandTests {
     func abBaselineCannotCount() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        // The handshake of a build from before --metric instructions: no metrics line.
-        let fake = try olderBench(withoutHandshakeLine: "metrics ", in: directory)
+        // The hello of a build whose workers cannot count: time, and no instructions.
+        let hello = try workerHello { hello in
+            var facts = hello["facts"] as? [String: Any] ?? [:]
+            facts["metrics"] = ["time"]
+            hello["facts"] = facts
+        }
+        let fake = try fakeBench(saying: hello, in: directory)
         let result = try bench(["ab", fake, "--metric", "instructions", "--output", "out"], in: directory)
         #expect(result.status == 65)
         #expect(
             result.stderrLines == [
-                "bench: \(fake): cannot count instructions: its handshake offers no instructions metric (a build from before bench ab --metric instructions)"
+                "bench: \(fake): cannot count instructions: its hello offers no instructions metric"
             ])
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))
     }

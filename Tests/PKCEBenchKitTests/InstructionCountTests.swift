@@ -143,33 +143,6 @@ struct InstructionCountTests {
         }
     }
 
-    @Test(
-        "A handshake names the metrics and the selection options its build's workers take; an older one, time only and neither"
-    )
-    func handshakeMetrics() throws {
-        let facts = WorkerProtocol.BuildFacts(
-            build: "release", targetCPU: "x86-64", swift: "6.3.1", openssl: "OpenSSL 3", libsodium: "1.0.18",
-            metrics: [.time, .instructions], selectsByName: true)
-        let handshake = WorkerProtocol.handshake(for: facts)
-        #expect(handshake.split(separator: "\n").contains("metrics time instructions"))
-        #expect(handshake.split(separator: "\n").contains("selects filter skip operation:size"))
-        #expect(WorkerProtocol.parse(handshake: handshake) == facts)
-        let older = handshake.split(separator: "\n").filter { !$0.hasPrefix("metrics") && !$0.hasPrefix("selects") }
-            .joined(separator: "\n")
-        #expect(WorkerProtocol.parse(handshake: older)?.metrics == [.time])
-        #expect(WorkerProtocol.parse(handshake: older)?.selectsByName == false)
-    }
-
-    @Test("A counting worker's command line: the account's path, --check when asked, the selection")
-    func countingArguments() {
-        let selection = Selection(backends: ["swift"], operations: [.sha256], sizes: [64])
-        #expect(
-            WorkerProtocol.countingArguments(selection: selection, reportPath: "account.json", check: true) == [
-                "worker", "--count-instructions", "--report", "account.json", "--check", "--threads", "1",
-                "--backend", "swift", "--operation", "sha256", "--size", "64",
-            ])
-    }
-
     @Test("A failed case of a counted run is a counted run's row: compared as failed, never as mixed metrics (65)")
     func failedCountedCase() throws {
         let environment = sampleReport(runID: "now").environment

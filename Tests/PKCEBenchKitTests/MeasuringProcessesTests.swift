@@ -11,7 +11,7 @@ struct MeasuringProcessesTests {
 
     /// Processes that run `/bin/sh -c script` instead of `bench worker`.
     static func processes(_ script: String, interruption: @escaping () -> Int32? = { nil }) -> MeasuringProcesses {
-        MeasuringProcesses(count: 2, command: { _ in ("/bin/sh", ["-c", script]) }, interruption: interruption)
+        MeasuringProcesses(count: 2, command: ("/bin/sh", ["-c", script]), interruption: interruption)
     }
 
     /// What measuring ``cases`` with processes that run `script` reports.
@@ -34,9 +34,13 @@ struct MeasuringProcessesTests {
     @Test("A process that exits 0 without a report fails every case, saying so")
     func noReport() throws {
         let measurements = try Self.measure("exit 0")
-        let failure = try #require(measurements.first?.failure)
-        #expect(failure.hasPrefix("measuring process 1 wrote no readable report: "))
-        #expect(failure.contains("process-0.csv: no such file"))
+        #expect(measurements.map(\.failure) == ["measuring process 1 exited before it answered"])
+    }
+
+    @Test("A process that answers something other than the protocol fails every case, saying what it said")
+    func notAWorker() throws {
+        let measurements = try Self.measure("echo 'measured 3 cases'")
+        #expect(measurements.map(\.failure) == ["measuring process 1 broke the worker protocol: 'measured 3 cases'"])
     }
 
     @Test(

@@ -82,7 +82,7 @@ struct SuiteRunnerTests {
         var (runner, _) = try Self.runner([SwiftBackend()], operations: [.random])
         defer { try? FileManager.default.removeItem(at: runner.results.url) }
         runner.processes = MeasuringProcesses(
-            count: 2, command: { _ in ("/bin/sh", ["-c", "kill -SEGV $$"]) }, interruption: { nil })
+            count: 2, command: ("/bin/sh", ["-c", "kill -SEGV $$"]), interruption: { nil })
         #expect(throws: BenchError(.backendFailed, "1 case(s) failed: random/swift/32")) { try runner.run() }
         let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
         #expect(rows.map(\.error) == ["measuring process 1 died of signal 11"])

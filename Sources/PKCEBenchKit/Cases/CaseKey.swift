@@ -1,5 +1,5 @@
 /// What identifies a benchmark case across runs: the row key of every report.
-public struct CaseKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct CaseKey: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// The backend's ``PKCE/PKCEBackend/name``.
     public var backend: String
     /// The operation measured.

@@ -21,6 +21,19 @@ public enum CorrectnessGate {
     /// Message lengths on both sides of the padding boundaries (55/56, 63/64, 119/120) and beyond.
     static let agreementLengths = [0, 1, 31, 32, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 1000, 4096]
 
+    /// Checks each of `backends` that one of `cases` uses, or that `alsoChecking` names: the one
+    /// place the gate runs, before a run, a worker or `bench ab` measures anything.
+    ///
+    /// - Returns: The backends that fail, in the order of `backends`, with why.
+    public static func failures(
+        among backends: [any PKCEBackend], usedBy cases: [BenchmarkCase], alsoChecking extra: Set<String> = []
+    ) -> [(backend: String, reason: String)] {
+        let used = Set(cases.map(\.backend.name)).union(extra)
+        return backends.filter { used.contains($0.name) }.compactMap { backend in
+            check(backend).map { (backend.name, $0) }
+        }
+    }
+
     /// Checks `backend`.
     ///
     /// - Parameter backend: The backend to check.

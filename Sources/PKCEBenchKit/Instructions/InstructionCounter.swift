@@ -34,7 +34,7 @@ public struct InstructionCounter {
     public var valgrind: String
     /// The `objcopy` executable (binutils), to strip the debug information Valgrind cannot read.
     public var objcopy: String
-    /// The `bench` whose worker runs the counted calls: `bench worker --count-instructions`.
+    /// The `bench` whose worker makes the counted calls (``WorkerProtocol/Request/count(_:)``).
     public var executable: String
     /// Asked while the worker runs whether a signal asked the run to stop.
     public var interruption: () -> Int32?
@@ -122,21 +122,30 @@ public struct InstructionCounter {
         let directory = try makeScratchDirectory(for: "Callgrind's profiles")
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        let reportPath = directory.appendingPathComponent("counted.json").path
         let log = directory.appendingPathComponent("valgrind.log").path
-        let errors = directory.appendingPathComponent("worker.stderr").path
-        /// Waits for `process`; a failure's message ends with the last line of the first of
-        /// `logs` that has one: the worker's own last words (a failed correctness check, say),
-        /// else Valgrind's.
-        func wait(for process: ChildProcess, _ name: String, logs: [String]) throws(BenchError) {
-            switch process.waitWatching(name: name, interruption: interruption) {
-            case .finished: return
-            case .interrupted(let signal): throw InterruptSignals.error(for: signal)
-            case .failed(let reason):
-                let lastLine = logs.lazy.compactMap { path in
-                    (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").last
-                }.first
-                throw BenchError(.backendFailed, reason + (lastLine.map { ": \($0)" } ?? ""))
+        /// Runs a counting job in a worker that `arguments` start, checking its backends first
+        /// when `check` is set, and returns the account of its calls; a failure's message ends
+        /// with the last line of `log`, when there is one.
+        func count(_ arguments: [String], check: Bool, name: String, log: String?) throws(BenchError)
+            -> WorkerProtocol.CountedCalls
+        {
+            // Counted calls take no samples, so the plan goes unused: their iterations are
+            // ``iterations(for:)``.
+            let job = WorkerProtocol.Job(selection: selection, plan: .quick, check: check)
+            do throws(BenchError) {
+                let worker = try WorkerConnection(
+                    executable: arguments[0], arguments: Array(arguments.dropFirst()),
+                    environment: log == nil ? nil : Self.workerEnvironment, name: name, standardError: .captured,
+                    helloTimeout: 120, interruption: interruption)
+                defer { worker.finish() }
+                let reply = try worker.ask(.count(job), within: nil)
+                guard case .counted(let account) = reply else { throw worker.broken(WorkerProtocol.line(reply)) }
+                return account
+            } catch  where error.status == .backendFailed {
+                let lastLine = log.flatMap {
+                    (try? String(contentsOfFile: $0, encoding: .utf8))?.split(separator: "\n").last
+                }
+                throw BenchError(.backendFailed, error.message + (lastLine.map { " (valgrind: \($0))" } ?? ""))
             }
         }
 
@@ -145,13 +154,7 @@ public struct InstructionCounter {
             // counted calls uncounted. Run in the counted worker, it left the heap in another
             // state, and the cases that allocate counted differently: challenge-batch by 0.1 to
             // 1.5% more than in a worker that had not checked.
-            let checking = try ChildProcess(
-                executable: executable,
-                arguments: WorkerProtocol.countingArguments(
-                    selection: selection, reportPath: directory.appendingPathComponent("checked.json").path,
-                    check: true),
-                streams: .standardError(errors))
-            try wait(for: checking, "the worker of \(executable)", logs: [errors])
+            _ = try count([executable, "worker"], check: true, name: "the worker of \(executable)", log: nil)
         }
         let stripped = directory.appendingPathComponent("counted-executable").path
         let strip = try ChildProcess(executable: objcopy, arguments: ["--strip-debug", executable, stripped])
@@ -159,23 +162,12 @@ public struct InstructionCounter {
             if let signal = interruption() { throw InterruptSignals.error(for: signal) }
             throw BenchError(.backendFailed, "objcopy could not copy \(executable) without its debug information")
         }
-        let process = try ChildProcess(
-            executable: valgrind,
-            arguments: [
-                "--tool=callgrind", "--callgrind-out-file=\(directory.path)/callgrind.out", "--collect-atstart=no",
-                "--toggle-collect=\(Self.countedFunction)", "--dump-after=\(Self.countedFunction)",
-                "--log-file=\(log)", stripped,
-            ] + WorkerProtocol.countingArguments(selection: selection, reportPath: reportPath, check: false),
-            streams: .standardError(errors), environment: Self.workerEnvironment)
-        try wait(for: process, "the worker of \(executable) under Callgrind", logs: [errors, log])
-
-        let account: CountedCalls
-        do {
-            account = try JSONDecoder().decode(
-                CountedCalls.self, from: Data(contentsOf: URL(fileURLWithPath: reportPath)))
-        } catch {
-            throw BenchError(.backendFailed, "the worker under Callgrind wrote no readable account of its calls")
-        }
+        let account = try count(
+            [
+                valgrind, "--tool=callgrind", "--callgrind-out-file=\(directory.path)/callgrind.out",
+                "--collect-atstart=no", "--toggle-collect=\(Self.countedFunction)",
+                "--dump-after=\(Self.countedFunction)", "--log-file=\(log)", stripped, "worker",
+            ], check: false, name: "the worker of \(executable) under Callgrind", log: log)
         var totals = try Self.profileTotals(in: directory)[...]
         guard account.cases.map(\.calls).reduce(0, +) == totals.count else {
             throw BenchError(
@@ -183,11 +175,11 @@ public struct InstructionCounter {
                 "Callgrind wrote \(totals.count) profiles for \(account.cases.map(\.calls).reduce(0, +)) counted "
                     + "calls: was \(Self.countedFunction) inlined or renamed?")
         }
-        var counts: [String: CaseMeasurement] = [:]
+        var counts: [CaseKey: CaseMeasurement] = [:]
         for counted in account.cases {
             let mine = totals.prefix(counted.calls)
             totals = totals.dropFirst(counted.calls)
-            guard let benchmark = cases.first(where: { $0.key.description == counted.key }) else { continue }
+            guard let benchmark = cases.first(where: { $0.key == counted.key }) else { continue }
             if let failure = counted.failure {
                 counts[counted.key] = .failed(benchmark.key, reason: failure, metric: .instructions)
                 continue
@@ -202,7 +194,7 @@ public struct InstructionCounter {
                     benchmark.key, reason: "its count did not grow with its iterations (\(short), \(long))",
                     metric: .instructions)
         }
-        return (cases.compactMap { counts[$0.key.description] }, account.cpuFlags)
+        return (cases.compactMap { counts[$0.key] }, account.cpuFlags)
     }
 
     /// The instruction totals of Callgrind's profiles `callgrind.out.1`, `.2`, …, in dump order.
@@ -233,39 +225,18 @@ public struct InstructionCounter {
 
     // MARK: - In the worker, under Callgrind
 
-    /// What the worker did, for ``measure(_:selection:check:)`` to match with Callgrind's profiles.
-    struct CountedCalls: Codable {
-        struct Case: Codable {
-            /// The case, as ``CaseKey/description`` names it.
-            var key: String
-            /// N: the first counted call ran N iterations, the second 2N.
-            var iterations: Int
-            /// How many counted calls were made: 2, or fewer when the case failed.
-            var calls: Int
-            var failure: String?
-        }
-
-        /// The CPU features CPUID reported to the worker.
-        var cpuFlags: String
-        var cases: [Case]
-    }
-
-    /// Runs each case's counted calls, to be run under Callgrind as ``measure(_:selection:check:)`` starts it, and
-    /// writes the account of them to `reportPath`.
+    /// Makes each case's counted calls, in a worker that ``measure(_:selection:check:)`` runs under
+    /// Callgrind, and returns the account of them.
     ///
     /// Each case is prepared and warmed up with N uncounted iterations (first calls fill caches,
     /// resolve symbols and set up the libraries' state), then run for N and for 2N iterations
     /// inside the counted function.
-    ///
-    /// - Throws: ``BenchError`` (73) when the account cannot be written.
-    public static func runCountedCalls(_ cases: [BenchmarkCase], reportPath: String) throws(BenchError) {
+    static func makeCountedCalls(_ cases: [BenchmarkCase]) -> WorkerProtocol.CountedCalls {
         // The account is made whole before the first case: between counted calls nothing else
         // allocates, since the heap's state moves the count of the cases that allocate.
-        var account = CountedCalls(
+        var account = WorkerProtocol.CountedCalls(
             cpuFlags: cpuidFlags(),
-            cases: cases.map {
-                CountedCalls.Case(key: $0.key.description, iterations: iterations(for: $0.key), calls: 0)
-            })
+            cases: cases.map { .init(key: $0.key, iterations: iterations(for: $0.key), calls: 0) })
         for (index, benchmark) in cases.enumerated() {
             let iterations = account.cases[index].iterations
             do {
@@ -279,13 +250,7 @@ public struct InstructionCounter {
                 account.cases[index].failure = logDescription(of: error)
             }
         }
-        let data: Data
-        do {
-            data = try JSONEncoder().encode(account)
-        } catch {
-            throw BenchError(.cannotWrite, "cannot encode the account of the counted calls: \(error)")
-        }
-        try ReportFiles.write(String(decoding: data, as: UTF8.self), to: reportPath)
+        return account
     }
 
     /// Which of `sha_ni avx2 avx512f` CPUID reports to this process.

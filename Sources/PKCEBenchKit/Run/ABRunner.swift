@@ -49,7 +49,7 @@ public struct ABRunner {
     public var baselineExecutable: String
     /// This build's `bench`, to start its workers.
     public var currentExecutable: String
-    /// What this build says of itself in a handshake.
+    /// What this build says of itself in its hello.
     public var currentFacts: WorkerProtocol.BuildFacts
     /// Reads this run's environment; called once the inputs have been checked.
     public var environment: () -> RunEnvironment
@@ -136,15 +136,14 @@ public struct ABRunner {
 
     /// Measures both builds and compares them.
     ///
-    /// The baseline executable is checked first (a handshake), then the output directory and
+    /// The baseline executable is checked first (its hello), then the output directory and
     /// this build's backends; nothing is measured until all three pass.
     ///
     /// - Returns: ``ExitStatus/ok``, ``ExitStatus/regression`` or ``ExitStatus/inconclusive``.
     /// - Throws: ``BenchError``: 66 or 65 for a baseline executable that is missing or is not a
     ///   `bench` of this worker protocol, 65 for a debug build against a release build or, when
     ///   counting instructions, for a baseline that cannot count them, 64 for a baseline built
-    ///   for AVX-512 when counting or one that predates the selection's `--filter`, `--skip` or
-    ///   `--size OPERATION:SIZE`, 73 for the output directory, 70 when a backend fails its
+    ///   for AVX-512 when counting, 73 for the output directory, 70 when a backend fails its
     ///   correctness check in either build or a worker fails, 130 or 143 when a signal stopped
     ///   the run (nothing is written).
     public func run() throws(BenchError) -> ExitStatus {
@@ -155,18 +154,11 @@ public struct ABRunner {
                 "cannot compare \(baselineExecutable) (\(baselineFacts.build) build) with this \(currentFacts.build) "
                     + "build: figures of a debug build say nothing about a release build")
         }
-        if selection.usesPatternsOrScopedSizes && !baselineFacts.selectsByName {
-            throw BenchError(
-                .usage,
-                "\(baselineExecutable) predates --filter, --skip and --size OPERATION:SIZE; "
-                    + "select its cases with --backend, --operation and --size")
-        }
         if instructionCounter != nil {
             guard baselineFacts.metrics.contains(.instructions) else {
                 throw .malformed(
                     baselineExecutable,
-                    "cannot count instructions: its handshake offers no instructions metric "
-                        + "(a build from before bench ab --metric instructions)")
+                    "cannot count instructions: its hello offers no instructions metric")
             }
             try InstructionCounter.requireCountable(targetCPU: baselineFacts.targetCPU, of: baselineExecutable)
         }
@@ -179,11 +171,10 @@ public struct ABRunner {
                 "warning: this is a debug build; its figures are not representative (use swift run -c release bench)")
         }
         // Correctness before speed, in both builds: this one here, the baseline in its first worker.
-        for backend in backends
-        where backend.name == backendPair?.baseline || cases.contains(where: { $0.backend.name == backend.name }) {
-            if let reason = CorrectnessGate.check(backend) {
-                throw BenchError(.backendFailed, "backend \(backend.name) failed its correctness check: \(reason)")
-            }
+        let pairedBaseline = Set([backendPair?.baseline].compactMap { $0 })
+        if let failure = CorrectnessGate.failures(among: backends, usedBy: cases, alsoChecking: pairedBaseline).first {
+            throw BenchError(
+                .backendFailed, "backend \(failure.backend) failed its correctness check: \(failure.reason)")
         }
 
         let measured: [(measurements: [CaseMeasurement], cpuFlags: String?)]
@@ -333,21 +324,28 @@ public struct ABRunner {
         // Generous: starting, checking and calibrating every case, on a busy machine.
         let readyTimeout = 120 + Double(cases.count) * (plan.warmup.nanoseconds / 1e9 + 0.5)
         let sampleTimeout = max(60, 20 * plan.sampleTime.nanoseconds / 1e9)
-        var started = [ServingWorker?](repeating: nil, count: 2)
+        var started = [Worker?](repeating: nil, count: 2)
         do throws(BenchError) {
             for build in pair % 2 == 0 ? [0, 1] : [1, 0] {
-                started[build] = try ServingWorker(
+                let connection = try WorkerConnection(
                     executable: copies.copy(of: build == 0 ? baselineExecutable : currentExecutable, side: build),
-                    arguments: arguments(pair: pair, build: build, cases: cases, check: build == 0 && pair == 0),
-                    name: "\(build == 0 ? "the baseline's" : "this build's") worker \(pair + 1)",
-                    readyTimeout: readyTimeout, timeout: sampleTimeout, interruption: interruption)
+                    arguments: ["worker"], name: "\(build == 0 ? "the baseline's" : "this build's") worker \(pair + 1)",
+                    standardError: .captured, helloTimeout: WorkerProtocol.helloTimeout, interruption: interruption)
+                let job = WorkerProtocol.Job(
+                    selection: selection(build: build, cases: cases), plan: plan, process: pair,
+                    processes: schedule.pairsPerLook * schedule.looks, check: build == 0 && pair == 0)
+                let reply = try connection.ask(.calibrate(job), within: readyTimeout)
+                guard case .calibrated(let keys, let failures) = reply else {
+                    throw connection.broken(WorkerProtocol.line(reply))
+                }
+                started[build] = Worker(connection: connection, keys: keys, failures: failures)
             }
         } catch {
-            started.forEach { $0?.finish() }
+            started.forEach { $0?.connection.finish() }
             throw error
         }
-        let workers = started.compactMap { $0 }
-        defer { workers.forEach { $0.finish() } }
+        var workers = started.compactMap { $0 }
+        defer { workers.forEach { $0.connection.finish() } }
         // Each case's index in each worker; a build that lacks a case (one a newer build
         // added) cannot measure it, and the comparison lists it as in one build only.
         let indices = (0..<2).map { build in
@@ -379,7 +377,7 @@ public struct ABRunner {
             turns[index] += 1
             var taken: [Sample?] = [nil, nil]
             for build in order {
-                taken[build] = try workers[build].sample(indices[build][index], process: pair)
+                taken[build] = try workers[build].sample(indices[build][index], within: sampleTimeout)
             }
             guard let baseline = taken[0], let current = taken[1] else {
                 for build in 0..<2 where taken[build] == nil {
@@ -405,18 +403,42 @@ public struct ABRunner {
         return key
     }
 
-    /// The command line of side `build`'s worker of pair `pair`, which measures `cases`. With two
-    /// backends, the baseline's worker selects the counterparts of `cases` by their exact names,
-    /// so that `--filter` and `--skip` apply to the current backend's names alone.
-    private func arguments(pair: Int, build: Int, cases: [BenchmarkCase], check: Bool) -> [String] {
+    /// What side `build`'s worker selects: `cases`. With two backends, the baseline's worker
+    /// selects the counterparts of `cases` by their exact names, so that `--filter` and `--skip`
+    /// apply to the current backend's names alone.
+    private func selection(build: Int, cases: [BenchmarkCase]) -> Selection {
         var selection = selection
         if let backendPair, build == 0 {
             selection.backends = [backendPair.baseline]
             selection.filters = cases.map { "^\(key(of: $0, build: 0))$" }
             selection.skips = []
         }
-        return ["worker", "--serve", "--process", String(pair)] + (check ? ["--check"] : [])
-            + WorkerProtocol.arguments(selection: selection, sampleTime: plan.sampleTime, warmup: plan.warmup)
+        return selection
+    }
+
+    /// A worker of one side of a pair, its cases calibrated.
+    private struct Worker {
+        let connection: WorkerConnection
+        /// Its cases, in its order.
+        let keys: [CaseKey]
+        /// Why a case failed in it, by its index.
+        var failures: [Int: String]
+
+        /// Takes one sample of the case at `index` of this worker.
+        ///
+        /// - Returns: The sample, or `nil` when the case failed (``failures`` says why).
+        mutating func sample(_ index: Int, within seconds: Double) throws(BenchError) -> Sample? {
+            let reply = try connection.ask(.sample(index: index), within: seconds)
+            switch reply {
+            case .sample(let sample):
+                return sample
+            case .failed(index, let reason):
+                failures[index] = reason
+                return nil
+            default:
+                throw connection.broken(WorkerProtocol.line(reply))
+            }
+        }
     }
 
     /// What the comparison reads of side `build`'s report. Two backends' rows take the pair's

@@ -5,7 +5,7 @@ import PKCE
 ///
 /// A case's name is its ``CaseKey/description``, `operation/backend/size` (`challenge/sodium/43`),
 /// in every report, message and listing; `--filter` and `--skip` select by it.
-public struct Selection: Sendable, Equatable {
+public struct Selection: Sendable, Equatable, Codable {
     /// Backend names; empty for all.
     public var backends: [String]
     /// Operations; empty for all, or, when only scoped sizes are given, the operations they name.
@@ -45,12 +45,6 @@ public struct Selection: Sendable, Equatable {
         self.filters = filters.uniqued()
         self.skips = skips.uniqued()
         self.threads = threads
-    }
-
-    /// Whether the selection names cases in a way only builds with `--filter`, `--skip` and
-    /// `--size OPERATION:SIZE` understand.
-    public var usesPatternsOrScopedSizes: Bool {
-        !filters.isEmpty || !skips.isEmpty || !scopedSizes.isEmpty
     }
 
     /// The operations measured: those given, else those the scoped sizes name when no other size

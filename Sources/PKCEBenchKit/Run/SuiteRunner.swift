@@ -82,11 +82,9 @@ public struct SuiteRunner {
 
         // Correctness before speed: a backend that gives a wrong answer is not timed.
         var gateFailures: [String: String] = [:]
-        for backend in backends where cases.contains(where: { $0.backend.name == backend.name }) {
-            if let reason = CorrectnessGate.check(backend) {
-                gateFailures[backend.name] = "failed its correctness check: \(reason)"
-                progress.note("backend \(backend.name) failed its correctness check and is not measured: \(reason)")
-            }
+        for (backend, reason) in CorrectnessGate.failures(among: backends, usedBy: cases) {
+            gateFailures[backend] = "failed its correctness check: \(reason)"
+            progress.note("backend \(backend) failed its correctness check and is not measured: \(reason)")
         }
         let passed = cases.filter { gateFailures[$0.backend.name] == nil }
         var measurements: [CaseMeasurement]

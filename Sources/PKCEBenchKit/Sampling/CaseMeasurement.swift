@@ -1,5 +1,5 @@
 /// The samples of one case, or why it has none.
-public struct CaseMeasurement: Sendable {
+public struct CaseMeasurement: Sendable, Codable {
     /// The case measured.
     public let key: CaseKey
     /// The samples, in the order taken; empty when the case failed.

@@ -1,5 +1,5 @@
 /// One sample: a timed run of a case's operation, `iterations` times on each thread.
-public struct Sample: Sendable, Equatable {
+public struct Sample: Sendable, Equatable, Codable {
     /// Operations per thread.
     public var iterations: Int
     /// The sample's wall time over `iterations × threads`.

@@ -1,5 +1,5 @@
 /// How long to warm up and to sample each case, and how often.
-public struct SamplingPlan: Sendable, Equatable {
+public struct SamplingPlan: Sendable, Equatable, Codable {
     /// How long each case runs before its samples start, after calibration.
     public var warmup: Duration
     /// How long one sample should last; calibration picks the iterations to match.

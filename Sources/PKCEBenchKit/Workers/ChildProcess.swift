@@ -23,8 +23,9 @@ final class ChildProcess {
         /// created or truncated.
         case standardError(String)
         /// Both through pipes: ``input`` writes to the child, ``output`` reads from it; standard
-        /// error to the file at the path, created or truncated.
-        case pipes(standardError: String)
+        /// error to the file at the path, created or truncated, or shared with this process when
+        /// there is none.
+        case pipes(standardError: String?)
     }
 
     private let pid: pid_t
@@ -73,8 +74,10 @@ final class ChildProcess {
             }
             posix_spawn_file_actions_adddup2(&actions, toChild[0], STDIN_FILENO)
             posix_spawn_file_actions_adddup2(&actions, fromChild[1], STDOUT_FILENO)
-            posix_spawn_file_actions_addopen(
-                &actions, STDERR_FILENO, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            if let standardError {
+                posix_spawn_file_actions_addopen(
+                    &actions, STDERR_FILENO, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            }
         }
         defer {
             // The child's ends: this process never uses them.

@@ -1,0 +1,194 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A `bench worker` process seen from the run that started it: ``WorkerProtocol`` over its pipes.
+final class WorkerConnection {
+    /// What to call it in messages: `measuring process 2`, `the baseline's worker 3`.
+    let name: String
+    /// What its hello said; set before the initialiser returns.
+    private(set) var facts = WorkerProtocol.BuildFacts(
+        build: "", targetCPU: "", swift: "", openssl: "", libsodium: "", metrics: [])
+    private let process: ChildProcess
+    private let interruption: () -> Int32?
+    private var pending: [UInt8] = []
+    /// Where the worker's standard error goes, when not to this process's: its last line explains
+    /// a failure, in one line of ours.
+    private let errors: String?
+
+    /// Where a worker's standard error goes.
+    enum StandardError {
+        /// To this process's: a measuring process's progress line, on a terminal.
+        case shared
+        /// To a temporary file, whose last line ends a failure's message.
+        case captured
+    }
+
+    /// Starts a worker and reads its hello.
+    ///
+    /// - Parameters:
+    ///   - environment: The worker's whole environment, as `NAME=value`; this process's by default.
+    ///   - helloTimeout: Seconds to wait for the hello.
+    /// - Throws: ``BenchError``: 70 when it cannot start, exits, says something other than this
+    ///   version's hello or does not say it in time; 130 or 143 when a signal stopped the run.
+    init(
+        executable: String, arguments: [String], environment: [String]? = nil, name: String,
+        standardError: StandardError, helloTimeout: Double, interruption: @escaping () -> Int32?
+    ) throws(BenchError) {
+        self.name = name
+        self.interruption = interruption
+        switch standardError {
+        case .shared:
+            errors = nil
+        case .captured:
+            errors =
+                FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "pkcebench-worker-\(UUID().uuidString).stderr"
+                ).path
+        }
+        process = try ChildProcess(
+            executable: executable, arguments: arguments, streams: .pipes(standardError: errors),
+            environment: environment)
+        let line = try readLine(within: helloTimeout)
+        guard let facts = WorkerProtocol.facts(inHello: line) else { throw broken(line) }
+        self.facts = facts
+    }
+
+    deinit {
+        if let errors { unlink(errors) }
+    }
+
+    /// Sends `request` and reads the answer, waiting at most `seconds` for it (for ever when `nil`,
+    /// though a signal still stops the wait).
+    ///
+    /// - Throws: As ``init(executable:arguments:environment:name:standardError:helloTimeout:interruption:)``;
+    ///   and the worker's own status and message when it refused the job.
+    func ask(_ request: WorkerProtocol.Request, within seconds: Double?) throws(BenchError) -> WorkerProtocol.Reply {
+        try send(WorkerProtocol.line(request))
+        let line = try readLine(within: seconds)
+        guard let reply = WorkerProtocol.decode(WorkerProtocol.Reply.self, from: line) else { throw broken(line) }
+        if case .refused(let status, let message) = reply {
+            _ = process.wait()
+            throw BenchError(ExitStatus(rawValue: status) ?? .backendFailed, message)
+        }
+        return reply
+    }
+
+    /// The worker broke the protocol with `line`: it is stopped, and this is the error to throw.
+    func broken(_ line: String) -> BenchError {
+        process.stop(with: SIGKILL)
+        return BenchError(.backendFailed, "\(name) broke the worker protocol: '\(line.prefix(80))'")
+    }
+
+    /// Tells the worker to quit and waits for it.
+    func finish() {
+        try? send(WorkerProtocol.line(WorkerProtocol.Request.quit))
+        _ = process.wait()
+    }
+
+    private func send(_ line: String) throws(BenchError) {
+        var bytes = Array(line.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(process.input, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw stopped() }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// The next line the worker writes, waiting at most `seconds` for it.
+    private func readLine(within seconds: Double?) throws(BenchError) -> String {
+        let deadline = seconds.map { MonotonicClock.now() + UInt64($0 * 1e9) }
+        var scanned = 0
+        while true {
+            if let newline = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            scanned = pending.count
+            if let signal = interruption() {
+                // A worker waiting for its next request would not see a signal sent to this
+                // process alone (kill, not a terminal's Ctrl-C): stop it for good.
+                process.stop(with: SIGKILL)
+                throw InterruptSignals.error(for: signal)
+            }
+            if let deadline, MonotonicClock.now() >= deadline {
+                process.stop(with: SIGKILL)
+                throw BenchError(.backendFailed, "\(name) did not answer within \(Int(seconds ?? 0)) s")
+            }
+            var descriptor = pollfd(fd: process.output, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 20)
+            if ready < 0 && errno != EINTR { throw stopped() }
+            guard ready > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(process.output, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw stopped() }
+            pending += chunk[..<count]
+        }
+    }
+
+    /// The worker closed its output: it exited, or is about to.
+    private func stopped() -> BenchError {
+        switch process.wait() {
+        case .exited(0):
+            return BenchError(.backendFailed, "\(name) exited before it answered\(lastError)")
+        case .exited(let code):
+            if let signal = InterruptSignals.signalNumber(forExitStatus: code) {
+                return InterruptSignals.error(for: signal)
+            }
+            return BenchError(.backendFailed, "\(name) exited with \(code)\(lastError)")
+        case .signalled(let signal):
+            if signal == SIGINT || signal == SIGTERM { return InterruptSignals.error(for: signal) }
+            return BenchError(.backendFailed, "\(name) died of signal \(signal)\(lastError)")
+        }
+    }
+
+    /// `: ` and the last line the worker wrote to its standard error, without its `bench: `, if
+    /// it went to a file and has one.
+    private var lastError: String {
+        guard let errors, let bytes = FileManager.default.contents(atPath: errors),
+            let last = String(decoding: bytes.suffix(4096), as: UTF8.self).split(whereSeparator: \.isNewline).last
+        else { return "" }
+        let line = last.hasPrefix("bench: ") ? last.dropFirst(7) : last[...]
+        return ": " + line.prefix(300)
+    }
+}
+
+extension WorkerProtocol {
+    /// How long a build may take to say hello: far longer than any build needs, and short enough
+    /// that a program that never answers is not waited on for long.
+    static let helloTimeout: Double = 15
+
+    /// Starts the program at `path` as a worker and reads its hello, to check that it is a `bench`
+    /// that measures as this one does, before any measuring starts.
+    ///
+    /// - Returns: What the build says of itself.
+    /// - Throws: ``BenchError``: 66 when there is no file at `path`, or it is not an executable
+    ///   regular file; 65 when it cannot be started (not a program), or does not say this
+    ///   version's hello within ``helloTimeout`` seconds (another program, or a build too old or
+    ///   too new).
+    public static func check(executableAt path: String) throws(BenchError) -> BuildFacts {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw .missing(path, "no such file (the baseline bench executable)")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .missing(path, "is not a regular file") }
+        guard access(path, X_OK) == 0 else { throw .missing(path, "is not executable") }
+        do {
+            let worker = try WorkerConnection(
+                executable: path, arguments: ["worker"], name: path, standardError: .captured,
+                helloTimeout: helloTimeout, interruption: { nil })
+            defer { worker.finish() }
+            return worker.facts
+        } catch {
+            throw .malformed(
+                path, "is not a bench that speaks worker protocol \(version) (built from an older or newer commit?)")
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+
+/// The contract between a run and the `bench worker` processes that measure for it, which in
+/// `bench ab` come from two builds.
+///
+/// A worker is `bench worker`, with no options: every instruction reaches it as a ``Request``
+/// on its standard input, and it answers with ``Reply`` values on its standard output, one JSON
+/// object per line each way. Its first line, before it reads anything, is
+/// ``Reply/hello(_:)``: the protocol's version and what the build is. Then, per request:
+///
+/// - ``Request/measure(_:)`` (a run's measuring process): calibrates, warms up and samples the
+///   job's cases, and answers ``Reply/measured(_:)`` with every sample;
+/// - ``Request/calibrate(_:)`` (`bench ab`): calibrates the job's cases and answers
+///   ``Reply/calibrated(cases:failures:)``; then each ``Request/sample(index:)`` takes one sample
+///   and answers ``Reply/sample(_:)`` or ``Reply/failed(index:reason:)``;
+/// - ``Request/count(_:)`` (`--metric instructions`, under Callgrind): makes each case's counted
+///   calls and answers ``Reply/counted(_:)`` with their account;
+/// - ``Request/quit`` (or the end of its input): it exits 0.
+///
+/// A job with ``Job/check`` set checks its backends' correctness first; a backend that fails
+/// makes the worker answer ``Reply/refused(status:message:)`` and exit with that status. What a
+/// worker writes to standard error is for people: progress, and a last line when it fails.
+///
+/// A change to any of this that an older build would misread raises ``version``.
+public enum WorkerProtocol {
+    /// The version of the contract. 1 was command-line options, report CSV files, text lines and a
+    /// JSON file, one channel per mode; 2 is ``Request`` and ``Reply`` over the worker's pipes.
+    public static let version = 2
+
+    /// What the hello names the protocol: the one thing any version's hello has in common.
+    static let name = "pkcebench-worker"
+
+    /// What a worker is asked to measure, and how.
+    public struct Job: Sendable, Equatable, Codable {
+        /// The cases, selected from the worker's backends.
+        public var selection: Selection
+        /// How long to warm up and to sample each case, and how many samples to take.
+        public var plan: SamplingPlan
+        /// The number the worker's samples carry: its process in a run, or its pair in `bench ab`.
+        public var process: Int
+        /// How many processes the run has, for the worker's progress line.
+        public var processes: Int
+        /// Whether to check the selected backends' correctness first.
+        public var check: Bool
+
+        /// Creates a job.
+        public init(selection: Selection, plan: SamplingPlan, process: Int = 0, processes: Int = 1, check: Bool = false)
+        {
+            self.selection = selection
+            self.plan = plan
+            self.process = process
+            self.processes = processes
+            self.check = check
+        }
+    }
+
+    /// What a run asks of a worker.
+    public enum Request: Sendable, Equatable, Codable {
+        /// Measure every sample of the job's cases, and answer with them all.
+        case measure(Job)
+        /// Calibrate and warm up the job's cases, then wait for ``sample(index:)``.
+        case calibrate(Job)
+        /// Take one sample of the calibrated case at `index`.
+        case sample(index: Int)
+        /// Make the job's counted calls, for Callgrind to count.
+        case count(Job)
+        /// Exit.
+        case quit
+    }
+
+    /// What a worker answers.
+    public enum Reply: Sendable, Codable {
+        /// The first line a worker writes: who it is.
+        case hello(Hello)
+        /// Every case of a ``Request/measure(_:)`` job, in the job's order, with its samples.
+        case measured([CaseMeasurement])
+        /// The cases of a ``Request/calibrate(_:)`` job, in the order ``Request/sample(index:)``
+        /// numbers them, and why any of them failed, by index.
+        case calibrated(cases: [CaseKey], failures: [Int: String])
+        /// One sample.
+        case sample(Sample)
+        /// The case at `index` failed, now or before, and is sampled no more.
+        case failed(index: Int, reason: String)
+        /// The account of a ``Request/count(_:)`` job's calls.
+        case counted(CountedCalls)
+        /// The worker will not do the job (a backend failed its correctness check) and exits
+        /// with `status`.
+        case refused(status: Int32, message: String)
+    }
+
+    /// A worker's first message.
+    public struct Hello: Sendable, Equatable, Codable {
+        /// ``WorkerProtocol/name``, whatever the version.
+        public var `protocol`: String
+        /// ``WorkerProtocol/version`` of the build that wrote it.
+        public var version: Int
+        /// What the build is.
+        public var facts: BuildFacts
+
+        /// This version's hello, for a build with `facts`.
+        public init(facts: BuildFacts) {
+            self.protocol = WorkerProtocol.name
+            self.version = WorkerProtocol.version
+            self.facts = facts
+        }
+    }
+
+    /// What a build says of itself in its hello.
+    public struct BuildFacts: Sendable, Equatable, Codable {
+        /// `release` or `debug`.
+        public var build: String
+        /// The compile target, as ``BuildConfiguration/targetCPU`` gives it.
+        public var targetCPU: String
+        /// The Swift compiler that built it.
+        public var swift: String
+        /// The OpenSSL the build loads.
+        public var openssl: String
+        /// The libsodium the build loads.
+        public var libsodium: String
+        /// What its workers can measure: ``Metric/time`` always, and ``Metric/instructions`` where
+        /// they can count (a build whose workers cannot run under Callgrind would leave it out).
+        public var metrics: Set<Metric>
+
+        /// Creates facts from known values.
+        public init(
+            build: String, targetCPU: String, swift: String, openssl: String, libsodium: String, metrics: Set<Metric>
+        ) {
+            self.build = build
+            self.targetCPU = targetCPU
+            self.swift = swift
+            self.openssl = openssl
+            self.libsodium = libsodium
+            self.metrics = metrics
+        }
+
+        /// The facts of this process's own build.
+        public static func current(libraryVersions: [String: String]) -> BuildFacts {
+            BuildFacts(
+                build: BuildConfiguration.current, targetCPU: BuildConfiguration.targetCPU, swift: SwiftVersion.current,
+                openssl: libraryVersions["openssl"] ?? "none", libsodium: libraryVersions["sodium"] ?? "none",
+                metrics: Set(Metric.allCases))
+        }
+    }
+
+    /// What a worker did under Callgrind, for ``InstructionCounter`` to match with Callgrind's
+    /// profiles.
+    public struct CountedCalls: Sendable, Equatable, Codable {
+        /// One case's counted calls.
+        public struct Case: Sendable, Equatable, Codable {
+            /// The case.
+            public var key: CaseKey
+            /// N: the first counted call ran N iterations, the second 2N.
+            public var iterations: Int
+            /// How many counted calls were made: 2, or fewer when the case failed.
+            public var calls: Int
+            /// Why the case failed, if it did.
+            public var failure: String?
+        }
+
+        /// The CPU features CPUID reported to the worker.
+        public var cpuFlags: String
+        /// The cases, in the order their calls were made.
+        public var cases: [Case]
+    }
+
+    // MARK: - Lines
+
+    /// `value` as one line of the protocol: JSON, newline included. (JSON escapes every newline
+    /// inside a string, so a line is always one message.)
+    static func line(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Every value of the protocol encodes: none holds a non-finite number or a key Foundation
+        // cannot write.
+        let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The message in one line, or `nil` when it is not one.
+    static func decode<Message: Decodable>(_ type: Message.Type, from line: some StringProtocol) -> Message? {
+        try? JSONDecoder().decode(type, from: Data(line.utf8))
+    }
+
+    /// The build facts of a hello line of this version, or `nil` when the line is anything else.
+    static func facts(inHello line: some StringProtocol) -> BuildFacts? {
+        guard case .hello(let hello) = decode(Reply.self, from: line), hello.protocol == name,
+            hello.version == version
+        else { return nil }
+        return hello.facts
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import PKCE
+
+/// The worker's side of ``WorkerProtocol``: what `bench worker` runs.
+///
+/// It says hello, then carries out each request it reads until ``WorkerProtocol/Request/quit``
+/// or the end of its input.
+public struct WorkerService {
+    /// The backends a job's selection chooses from.
+    public var backends: [any PKCEBackend]
+    /// What the hello says of this build.
+    public var facts: WorkerProtocol.BuildFacts
+    /// Counts the allocations of every sample, in a process that can count them.
+    public var allocationCounter: AllocationCounter?
+    /// Asked between samples whether a signal asked the worker to stop.
+    public var interruption: () -> Int32?
+
+    /// Creates a worker; see the properties for what each argument is.
+    public init(
+        backends: [any PKCEBackend], facts: WorkerProtocol.BuildFacts, allocationCounter: AllocationCounter?,
+        interruption: @escaping () -> Int32?
+    ) {
+        self.backends = backends
+        self.facts = facts
+        self.allocationCounter = allocationCounter
+        self.interruption = interruption
+    }
+
+    /// How a worker ends.
+    public enum Ending: Equatable, Sendable {
+        /// It was told to quit, or its input ended.
+        case finished
+        /// It read a line that is not a request it can carry out now.
+        case brokenRequest(String)
+        /// It refused its job and answered so; it exits with `status`.
+        case refused(status: Int32)
+        /// A signal stopped it; it exits with that signal's status, and its run says so.
+        case interrupted(signal: Int32)
+    }
+
+    /// Says hello, then serves requests.
+    ///
+    /// - Parameters:
+    ///   - readLine: The next line of input, without its newline; `nil` at the end.
+    ///   - write: Writes one line, newline included, and flushes it.
+    public func serve(readLine: () -> String?, write: (String) -> Void) -> Ending {
+        write(WorkerProtocol.line(WorkerProtocol.Reply.hello(.init(facts: facts))))
+        var session: SamplingSession?
+        while let line = readLine() {
+            guard let request = WorkerProtocol.decode(WorkerProtocol.Request.self, from: line) else {
+                return .brokenRequest(line)
+            }
+            let reply: WorkerProtocol.Reply
+            switch request {
+            case .quit:
+                return .finished
+            case .sample(let index):
+                guard let session, session.cases.indices.contains(index) else { return .brokenRequest(line) }
+                reply =
+                    session.sample(index).map { .sample($0) }
+                    ?? .failed(index: index, reason: session.failures[index] ?? "failed")
+            case .measure(let job), .calibrate(let job), .count(let job):
+                let cases: [BenchmarkCase]
+                do throws(BenchError) {
+                    // A job arrives unchecked: the run that sent it may be another build.
+                    try job.selection.validate(available: backends.map(\.name))
+                    guard job.plan.sampleTime > .zero, job.plan.warmup >= .zero, job.plan.samples >= 1 else {
+                        throw BenchError(.usage, "a worker was sent a sampling plan it cannot follow")
+                    }
+                    cases = try job.selection.cases(from: backends)
+                } catch {
+                    write(
+                        WorkerProtocol.line(
+                            WorkerProtocol.Reply.refused(status: error.status.rawValue, message: error.message)))
+                    return .refused(status: error.status.rawValue)
+                }
+                if job.check, let failure = CorrectnessGate.failures(among: backends, usedBy: cases).first {
+                    let message = "backend \(failure.backend) failed its correctness check: \(failure.reason)"
+                    write(
+                        WorkerProtocol.line(
+                            WorkerProtocol.Reply.refused(status: ExitStatus.backendFailed.rawValue, message: message)))
+                    return .refused(status: ExitStatus.backendFailed.rawValue)
+                }
+                do throws(Interrupted) {
+                    switch request {
+                    case .measure:
+                        reply = .measured(try sampler(cases, job, progress: true).run())
+                    case .calibrate:
+                        let calibrated = try sampler(cases, job, progress: false).calibrated()
+                        session = calibrated
+                        reply = .calibrated(
+                            cases: calibrated.cases.map(\.key),
+                            failures: Dictionary(
+                                uniqueKeysWithValues: calibrated.failures.enumerated().compactMap { index, failure in
+                                    failure.map { (index, $0) }
+                                }))
+                    default:
+                        reply = .counted(InstructionCounter.makeCountedCalls(cases))
+                    }
+                } catch {
+                    return .interrupted(signal: error.signal)
+                }
+            }
+            write(WorkerProtocol.line(reply))
+        }
+        return .finished
+    }
+
+    /// A sampler of `cases` for `job`; with `progress`, it draws its progress on standard error
+    /// when that is a terminal, prefixed with the process's number.
+    private func sampler(_ cases: [BenchmarkCase], _ job: WorkerProtocol.Job, progress: Bool) -> Sampler {
+        var sampler = Sampler(
+            cases: cases, plan: job.plan,
+            observer: progress
+                ? ProgressPrinter(
+                    caseCount: cases.count, prefix: "process \(job.process + 1)/\(job.processes): ",
+                    quietOffTerminal: true)
+                : nil,
+            interruption: interruption)
+        sampler.process = job.process
+        sampler.allocationCounter = allocationCounter
+        return sampler
+    }
+}

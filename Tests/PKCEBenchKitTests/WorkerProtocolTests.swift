@@ -1,0 +1,177 @@
+import Foundation
+import PKCE
+import PKCEBenchTestSupport
+import Testing
+
+@testable import PKCEBenchKit
+
+@Suite("The worker protocol: requests and replies, one JSON line each")
+struct WorkerProtocolTests {
+    static let facts = WorkerProtocol.BuildFacts(
+        build: "release", targetCPU: "x86-64", swift: "6.3.1", openssl: "OpenSSL 3", libsodium: "1.0.18",
+        metrics: [.time, .instructions])
+    static let plan = SamplingPlan(warmup: .zero, sampleTime: .milliseconds(1), samples: 3)
+
+    /// What a worker with `backends` answers to `requests`, line by line, and how it ended.
+    static func serve(
+        _ requests: [WorkerProtocol.Request], backends: [any PKCEBackend] = [SwiftBackend()],
+        lines extra: [String] = []
+    ) -> (replies: [WorkerProtocol.Reply?], ending: WorkerService.Ending) {
+        var input = requests.map { WorkerProtocol.line($0).dropLast() }.map(String.init) + extra
+        var output: [String] = []
+        let service = WorkerService(backends: backends, facts: facts, allocationCounter: nil, interruption: { nil })
+        let ending = service.serve(
+            readLine: { input.isEmpty ? nil : input.removeFirst() }, write: { output.append($0) })
+        #expect(output.allSatisfy { $0.hasSuffix("\n") && $0.dropLast().allSatisfy { $0 != "\n" } })
+        return (output.map { WorkerProtocol.decode(WorkerProtocol.Reply.self, from: $0) }, ending)
+    }
+
+    static func job(_ selection: Selection, check: Bool = false, process: Int = 0) -> WorkerProtocol.Job {
+        WorkerProtocol.Job(selection: selection, plan: plan, process: process, processes: 2, check: check)
+    }
+
+    @Test("The first line is the hello, of this version, with the build's facts; a quit ends the worker")
+    func hello() throws {
+        let (replies, ending) = Self.serve([.quit, .quit])
+        #expect(replies.count == 1)
+        guard case .hello(let hello) = try #require(replies.first) else {
+            Issue.record("the first reply is not a hello")
+            return
+        }
+        #expect(hello == WorkerProtocol.Hello(facts: Self.facts))
+        #expect(hello.version == WorkerProtocol.version && hello.protocol == "pkcebench-worker")
+        #expect(ending == .finished)
+        let line = WorkerProtocol.line(WorkerProtocol.Reply.hello(hello))
+        #expect(WorkerProtocol.facts(inHello: line) == Self.facts)
+    }
+
+    @Test("A hello of another version, or any other line, is not one this build reads")
+    func otherHellos() {
+        var newer = WorkerProtocol.Hello(facts: Self.facts)
+        newer.version += 1
+        for line in [
+            WorkerProtocol.line(WorkerProtocol.Reply.hello(newer)), "pkcebench-worker-protocol 1", "",
+            WorkerProtocol.line(WorkerProtocol.Reply.failed(index: 0, reason: "x")),
+        ] {
+            #expect(WorkerProtocol.facts(inHello: line) == nil)
+        }
+    }
+
+    @Test("measure: every case of the job, in its order, with the job's samples, numbered by its process")
+    func measure() throws {
+        let selection = Selection(operations: [.sha256], sizes: [0, 64])
+        let (replies, ending) = Self.serve([.measure(Self.job(selection, process: 1))])
+        #expect(ending == .finished)
+        guard case .measured(let measurements) = try #require(replies.last) else {
+            Issue.record("no measured reply")
+            return
+        }
+        #expect(measurements.map(\.key) == (try selection.cases(from: [SwiftBackend()])).map(\.key))
+        #expect(measurements.allSatisfy { $0.failure == nil && $0.samples.count == 3 })
+        #expect(measurements.flatMap(\.samples).allSatisfy { $0.process == 1 && $0.iterations > 0 })
+    }
+
+    @Test("calibrate, then sample by index; a sample before calibrating or past the cases breaks the protocol")
+    func calibrateAndSample() throws {
+        let selection = Selection(operations: [.sha256], sizes: [64])
+        let (replies, ending) = Self.serve([.calibrate(Self.job(selection)), .sample(index: 0), .sample(index: 1)])
+        guard case .calibrated(let keys, let failures) = try #require(replies.dropFirst().first) else {
+            Issue.record("no calibrated reply")
+            return
+        }
+        #expect(keys == [CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1)])
+        #expect(failures.isEmpty)
+        guard case .sample(let sample) = try #require(replies.last) else {
+            Issue.record("no sample reply")
+            return
+        }
+        #expect(sample.nanosecondsPerOperation > 0)
+        #expect(
+            ending == .brokenRequest(String(WorkerProtocol.line(WorkerProtocol.Request.sample(index: 1)).dropLast())))
+        #expect(Self.serve([.sample(index: 0)]).ending != .finished)
+        #expect(Self.serve([], lines: ["sample 0"]).ending == .brokenRequest("sample 0"))
+    }
+
+    @Test("A case that fails while sampled answers failed with its reason, and is not sampled again")
+    func failedSample() throws {
+        let backend = FailingLaterBackend()
+        let selection = Selection(operations: [.random], sizes: [32])
+        var input = [WorkerProtocol.line(WorkerProtocol.Request.calibrate(Self.job(selection))).dropLast()].map(
+            String.init)
+        var replies: [WorkerProtocol.Reply] = []
+        let service = WorkerService(
+            backends: [backend], facts: Self.facts, allocationCounter: nil, interruption: { nil })
+        _ = service.serve(
+            readLine: {
+                if input.isEmpty, replies.count < 4 {
+                    backend.failFromNow()
+                    return String(WorkerProtocol.line(WorkerProtocol.Request.sample(index: 0)).dropLast())
+                }
+                return input.isEmpty ? nil : input.removeFirst()
+            },
+            write: { line in WorkerProtocol.decode(WorkerProtocol.Reply.self, from: line).map { replies.append($0) } })
+        let failures = replies.compactMap { reply -> String? in
+            if case .failed(0, let reason) = reply { return reason }
+            return nil
+        }
+        #expect(failures.count == 2)
+        #expect(Set(failures).count == 1 && failures[0].contains("test"))
+    }
+
+    @Test("A job with check refuses a backend that fails the correctness gate: exit 70, the backend named")
+    func refused() throws {
+        let selection = Selection(operations: [.sha256], sizes: [64])
+        let (replies, ending) = Self.serve(
+            [.calibrate(Self.job(selection, check: true))], backends: [SwiftBackend(), WrongDigestBackend()])
+        #expect(ending == .refused(status: 70))
+        guard case .refused(70, let message) = try #require(replies.last) else {
+            Issue.record("no refusal")
+            return
+        }
+        #expect(message.hasPrefix("backend wrong-digest failed its correctness check: "))
+        // Without check, the same job is measured: the run that sends it has checked already.
+        #expect(Self.serve([.calibrate(Self.job(selection))], backends: [WrongDigestBackend()]).ending == .finished)
+    }
+
+    @Test("A selection the worker cannot make is refused with its usage error")
+    func badSelection() throws {
+        let (replies, ending) = Self.serve([.measure(Self.job(Selection(backends: ["boringssl"])))])
+        #expect(ending == .refused(status: 64))
+        guard case .refused(64, let message) = try #require(replies.last) else {
+            Issue.record("no refusal")
+            return
+        }
+        #expect(message.contains("unknown backend 'boringssl'"))
+    }
+
+    @Test("count: the account of every case's two counted calls, N and 2N iterations")
+    func count() throws {
+        let selection = Selection(operations: [.sha256], sizes: [64])
+        let (replies, _) = Self.serve([.count(Self.job(selection))])
+        guard case .counted(let account) = try #require(replies.last) else {
+            Issue.record("no account")
+            return
+        }
+        let key = CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1)
+        #expect(account.cases == [.init(key: key, iterations: InstructionCounter.iterations(for: key), calls: 2)])
+    }
+
+    @Test("Requests and replies survive their line: a job's selection and plan, a sample's figures")
+    func roundTrip() throws {
+        let job = WorkerProtocol.Job(
+            selection: Selection(
+                backends: ["swift"], operations: [.sha256], sizes: [64], scopedSizes: [.challenge: [43]],
+                filters: ["a,b"], skips: ["^x$"], threads: 2),
+            plan: .standard, process: 3, processes: 5, check: true)
+        for request in [WorkerProtocol.Request.measure(job), .calibrate(job), .count(job), .sample(index: 7), .quit] {
+            #expect(WorkerProtocol.decode(WorkerProtocol.Request.self, from: WorkerProtocol.line(request)) == request)
+        }
+        let sample = Sample(iterations: 12, nanosecondsPerOperation: 0.1 + 0.2, process: 4, allocations: nil)
+        let line = WorkerProtocol.line(WorkerProtocol.Reply.sample(sample))
+        guard case .sample(let decoded) = WorkerProtocol.decode(WorkerProtocol.Reply.self, from: line) else {
+            Issue.record("no sample")
+            return
+        }
+        #expect(decoded == sample)
+    }
+}
