@@ -5,13 +5,16 @@ import Testing
 
 @Suite("Instruction counts: their rows, their comparison")
 struct InstructionCountTests {
+    /// The report of a run of counted cases: `counts` instructions per operation by case.
+    static func countedReport(_ name: String, _ counts: [CaseKey: Double]) -> RunReport {
+        RunReport(
+            environment: sampleReport(runID: name).environment,
+            measurements: counts.map { .counted($0.key, iterations: 100, instructionsPerOperation: $0.value) })
+    }
+
     /// A run of counted cases: `counts` instructions per operation by case.
     static func countedRun(_ name: String, _ counts: [CaseKey: Double]) -> RunData {
-        let environment = sampleReport(runID: name).environment
-        let report = RunReport(
-            environment: environment,
-            measurements: counts.map { .counted($0.key, iterations: 100, instructionsPerOperation: $0.value) })
-        return RunData(name: name, summaries: report.summaries, samples: report.samples)
+        RunData(name: name, report: countedReport(name, counts))
     }
 
     static let keys = ["openssl", "sodium", "swift", "crypto"].map {
@@ -20,7 +23,7 @@ struct InstructionCountTests {
 
     @Test("A counted case's row has the count and metric 'instructions', its time fields empty, and reads back")
     func rows() throws {
-        let run = Self.countedRun("run", [Self.keys[0]: 1234.5])
+        let run = Self.countedReport("run", [Self.keys[0]: 1234.5])
         let row = try #require(run.summaries.first)
         #expect(row.metric == .instructions && row.instructionsPerOp == 1234.5 && row.iterations == 100)
         #expect(row.isOK && row.nsMedian == nil && row.opsPerSec == nil && row.samples == 0)
@@ -61,7 +64,7 @@ struct InstructionCountTests {
                 measurements: counts.map { .counted($0.key, iterations: 100, instructionsPerOperation: $0.value) })
             return RunData(name: "now", summaries: report.summaries, samples: nil)
         }
-        let openssl = baseline.summaries[0].openssl
+        let openssl = try #require(baseline.environment).openssl
         let otherHost = try Comparison(baseline: baseline, current: current(kernel: "6.18.44", openssl: openssl))
         #expect(otherHost.environmentDifferences.isEmpty && otherHost.warnings.isEmpty)
         let otherLibrary = try Comparison(
@@ -101,7 +104,10 @@ struct InstructionCountTests {
         ) {
             try Comparison(baseline: timed, current: counted)
         }
-        let mixed = RunData(name: "mixed.csv", summaries: counted.summaries + timed.summaries, samples: nil)
+        let mixed = RunData(
+            name: "mixed.csv",
+            summaries: Self.countedReport("counted.csv", [Self.keys[0]: 100]).summaries + sampleReport().summaries,
+            samples: nil)
         #expect(throws: BenchError(.malformedInput, "mixed.csv: its rows mix timings and instruction counts")) {
             try mixed.metric()
         }

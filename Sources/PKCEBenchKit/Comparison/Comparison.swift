@@ -17,8 +17,8 @@ public struct Comparison: Sendable {
     public let environmentDifferences: [String]
     /// Which runs were compared, baseline first.
     public let runs: (baseline: RunIdentity, current: RunIdentity)
-    /// The current run's rows, for reports that show its results beside the comparison.
-    public let currentSummaries: [SummaryRow]
+    /// The current run's cases, for reports that show its results beside the comparison.
+    public let currentSummaries: [CaseSummary]
 
     /// The cases with these verdicts, in the order of `verdicts`.
     func cases(in verdicts: [Verdict]) -> [CaseComparison] {
@@ -107,7 +107,7 @@ public struct Comparison: Sendable {
     /// - Throws: ``BenchError`` (65) when one is a debug build and the other a release build:
     ///   debug figures say nothing about release performance.
     public static func requireSameBuild(_ baseline: RunData, _ name: String, builds: Set<String>) throws(BenchError) {
-        let baselineBuilds = Set(baseline.summaries.map(\.build))
+        let baselineBuilds = baseline.builds
         guard baselineBuilds != builds && !baselineBuilds.isEmpty && !builds.isEmpty else { return }
         throw BenchError(
             .malformedInput,
@@ -146,13 +146,12 @@ public struct Comparison: Sendable {
         baseline: RunData, current: RunData, criteria: ComparisonCriteria = .init(), pairing: Pairing = .independent,
         looks: LookSchedule = .single
     ) throws(BenchError) {
-        try Self.requireSameBuild(baseline, current.name, builds: Set(current.summaries.map(\.build)))
+        try Self.requireSameBuild(baseline, current.name, builds: current.builds)
         self.metric = try Self.requireSameMetric(baseline, current)
         self.criteria = criteria
         self.pairing = pairing
         self.looks = looks
-        self.environmentDifferences = Self.differences(
-            baseline.summaries.first, current.summaries.first, metric: metric)
+        self.environmentDifferences = Self.differences(baseline.environment, current.environment, metric: metric)
         self.runs = (RunIdentity(baseline), RunIdentity(current))
         self.currentSummaries = current.summaries
         guard metric == .time else {
@@ -161,8 +160,10 @@ public struct Comparison: Sendable {
             return
         }
         self.disturbance = [baseline, current].compactMap { run in
-            let spreads = run.summaries.compactMap { row -> Double? in
-                guard row.isOK, let median = row.nsMedian, let fastest = row.nsMin, fastest > 0 else { return nil }
+            let spreads = run.summaries.compactMap { summary -> Double? in
+                guard summary.isOK, let median = summary.median, let fastest = summary.fastest, fastest > 0 else {
+                    return nil
+                }
                 return median / fastest - 1
             }
             return Statistics(spreads).map { (run.name, $0.median) }
@@ -229,28 +230,28 @@ public struct Comparison: Sendable {
     }
 
     private static func compare(
-        _ key: CaseKey, _ baseline: SummaryRow?, _ current: SummaryRow?, _ decision: GateDecision?,
+        _ key: CaseKey, _ baseline: CaseSummary?, _ current: CaseSummary?, _ decision: GateDecision?,
         samples: Bool, method: ComparisonMethod, _ criteria: ComparisonCriteria
     ) -> CaseComparison {
         func result(
             _ verdict: Verdict, change: Double? = nil, method: ComparisonMethod = .none, decision: GateDecision? = nil
         ) -> CaseComparison {
             CaseComparison(
-                key: key, baselineMedian: baseline?.nsMedian, currentMedian: current?.nsMedian, change: change,
+                key: key, baselineMedian: baseline?.median, currentMedian: current?.median, change: change,
                 interval: decision?.interval, detectable: decision?.detectable, pValue: decision?.pValue,
                 method: method, verdict: verdict, look: decision?.look)
         }
         guard let baseline else { return result(.onlyInCurrent) }
         guard let current else { return result(.onlyInBaseline) }
-        guard let baselineMedian = baseline.nsMedian, baseline.isOK else { return result(.failedInBaseline) }
-        guard let currentMedian = current.nsMedian, current.isOK else { return result(.failedInCurrent) }
+        guard let baselineMedian = baseline.median, baseline.isOK else { return result(.failedInBaseline) }
+        guard let currentMedian = current.median, current.isOK else { return result(.failedInCurrent) }
 
         guard samples else {
             // No samples on one side: nothing to estimate the noise from. A slower build slows
             // every sample, the fastest included; a busy machine delays some and leaves the
             // fastest where it was: both must move.
             let change = relativeChange(from: baselineMedian, to: currentMedian)
-            let fastest = relativeChange(from: baseline.nsMin ?? baselineMedian, to: current.nsMin ?? currentMedian)
+            let fastest = relativeChange(from: baseline.fastest ?? baselineMedian, to: current.fastest ?? currentMedian)
             let verdict: Verdict =
                 change > criteria.threshold && fastest > criteria.threshold
                 ? .regressed
@@ -280,13 +281,13 @@ public struct Comparison: Sendable {
             func result(_ verdict: Verdict, change: Double? = nil, method: ComparisonMethod = .none) -> CaseComparison {
                 CaseComparison(
                     key: key, baselineMedian: nil, currentMedian: nil, change: change, interval: nil, detectable: nil,
-                    pValue: nil, method: method, verdict: verdict, baselineInstructions: old?.instructionsPerOp,
-                    currentInstructions: new?.instructionsPerOp)
+                    pValue: nil, method: method, verdict: verdict, baselineInstructions: old?.instructionsPerOperation,
+                    currentInstructions: new?.instructionsPerOperation)
             }
             guard let old else { return result(.onlyInCurrent) }
             guard let new else { return result(.onlyInBaseline) }
-            guard old.isOK, let before = old.instructionsPerOp else { return result(.failedInBaseline) }
-            guard new.isOK, let after = new.instructionsPerOp else { return result(.failedInCurrent) }
+            guard old.isOK, let before = old.instructionsPerOperation else { return result(.failedInBaseline) }
+            guard new.isOK, let after = new.instructionsPerOperation else { return result(.failedInCurrent) }
             let change = relativeChange(from: before, to: after)
             let verdict: Verdict =
                 change >= criteria.threshold && change > 0
@@ -301,8 +302,9 @@ public struct Comparison: Sendable {
 
     /// The environment facts in which the runs differ. The kernel, which moves timings with the
     /// host, leaves an instruction count as it was: counts are compared across hosts.
-    private static func differences(_ baseline: SummaryRow?, _ current: SummaryRow?, metric: Metric) -> [String] {
-        guard let baseline = baseline?.environment, let current = current?.environment else { return [] }
+    private static func differences(_ baseline: RunEnvironment?, _ current: RunEnvironment?, metric: Metric) -> [String]
+    {
+        guard let baseline, let current else { return [] }
         return zip(baseline.comparableFacts, current.comparableFacts).compactMap { old, new in
             old.value == new.value || old.value.isEmpty || new.value.isEmpty
                 || (metric == .instructions && old.key == "kernel")

@@ -1,65 +1,56 @@
-import Foundation
-
-/// Which run one side of a comparison is, as its rows say.
+/// Which run one side of a comparison is.
 public struct RunIdentity: Sendable, Equatable {
     /// What the comparison calls the run: usually its file's path.
     public var name: String
-    /// Its run id; empty when it has no rows.
+    /// Its run id; empty when it has no cases.
     public var runID: String
-    /// The commit it measured, as its rows give it (`unknown` outside a Git checkout).
+    /// The commit it measured (`unknown` outside a Git checkout).
     public var commit: String
-    /// Where and how it was measured, as its first row records it; `nil` when it has no rows.
+    /// Where and how it was measured; `nil` when it has no cases.
     public var environment: RunEnvironment?
 
-    /// The identity of `run`, from its first row.
+    /// The identity of `run`.
     public init(_ run: RunData) {
         name = run.name
-        runID = run.summaries.first?.runID ?? ""
-        commit = run.summaries.first?.commit ?? ""
-        environment = run.summaries.first?.environment
+        runID = run.environment?.runID ?? ""
+        commit = run.environment?.commit ?? ""
+        environment = run.environment
     }
 }
 
-/// A run to compare: its summary rows and, when there are any, its samples.
+/// A run to compare: its environment, a summary per case and, when there are any, its samples.
 public struct RunData: Sendable {
     /// What to call the run in messages: usually its file's path.
     public let name: String
-    /// One row per case.
-    public let summaries: [SummaryRow]
+    /// Where and how it was measured; `nil` when it has no cases. (A file's first row says.)
+    public let environment: RunEnvironment?
+    /// The build configurations its cases were measured in: one, except in a file put together
+    /// from several runs.
+    public let builds: Set<String>
+    /// One summary per case.
+    public let summaries: [CaseSummary]
     /// Nanoseconds per operation of each sample, by case and then by measuring process, in the
-    /// order taken; `nil` when there is no samples file.
+    /// order taken; `nil` when the run kept no samples.
     public let samplesByCase: [CaseKey: [Int: [Double]]]?
 
-    /// Creates run data from rows in memory.
-    public init(name: String, summaries: [SummaryRow], samples: [SampleRow]?) {
+    /// Creates run data; `builds` is the environment's build unless given.
+    public init(
+        name: String, environment: RunEnvironment?, builds: Set<String>? = nil, summaries: [CaseSummary],
+        samplesByCase: [CaseKey: [Int: [Double]]]?
+    ) {
         self.name = name
+        self.environment = environment
+        self.builds = builds ?? Set([environment?.build].compactMap { $0 }.filter { !$0.isEmpty })
         self.summaries = summaries
-        self.samplesByCase = samples.map { rows in
-            Dictionary(grouping: rows, by: \.key).mapValues { rows in
-                Dictionary(grouping: rows, by: \.process).mapValues {
-                    $0.sorted { $0.sample < $1.sample }.map(\.nsPerOp)
-                }
-            }
-        }
+        self.samplesByCase = samplesByCase
     }
 
-    /// Reads a summary file and the samples file beside it, when there is one.
-    ///
-    /// - Throws: ``BenchError``: 66 when the summary is missing; 65 when either file is malformed.
-    ///   A samples file that is there but malformed is an error, never silently ignored.
-    public static func load(summaryAt path: String) throws(BenchError) -> RunData {
-        let summaries = try ReportFiles.readSummary(at: path)
-        let samplesPath = ReportFiles.samplesPath(for: path)
-        let samples = ReportFiles.exists(samplesPath) ? try ReportFiles.readSamples(at: samplesPath) : nil
-        return RunData(name: path, summaries: summaries, samples: samples)
-    }
-
-    /// Whether a samples file came with the summary.
+    /// Whether the run kept its samples.
     public var hasSamples: Bool { samplesByCase != nil }
 
     /// What the run measured.
     ///
-    /// - Throws: ``BenchError`` (65) when its rows mix timings and instruction counts.
+    /// - Throws: ``BenchError`` (65) when its cases mix timings and instruction counts.
     public func metric() throws(BenchError) -> Metric {
         let metrics = Set(summaries.map(\.metric))
         guard metrics.count <= 1 else {

@@ -21,7 +21,7 @@ public enum JSONReport {
 
     /// A run's results: its environment from the first row, one result per row.
     public static func run(_ rows: [SummaryRow]) -> String {
-        document(kind: "run", environment: rows.first?.environment, results: rows.map(result))
+        document(kind: "run", environment: rows.first?.environment, results: rows.map { result($0.summary) })
     }
 
     /// A comparison, with the current run's environment and results beside it.
@@ -83,16 +83,19 @@ public enum JSONReport {
         (fraction * 1e8).rounded() / 1e6
     }
 
-    private static func result(_ row: SummaryRow) -> JSONValue {
+    private static func result(_ summary: CaseSummary) -> JSONValue {
         .object(
-            caseFields(row.key).merging([
-                "metric": .string(row.metric.rawValue), "status": .string(row.status),
-                "error": .text(row.error), "samples": .integer(row.samples), "iterations": .integer(row.iterations),
-                "ns_median": .number(row.nsMedian), "ns_p10": .number(row.nsP10), "ns_p90": .number(row.nsP90),
-                "ns_min": .number(row.nsMin), "ns_mean": .number(row.nsMean), "ns_stddev": .number(row.nsStddev),
-                "cv_pct": .number(row.cv.map(percent)), "ops_per_sec": .number(row.opsPerSec),
-                "mb_per_sec": .number(row.mbPerSec), "allocs_per_op": .number(row.allocsPerOp),
-                "instructions_per_op": .number(row.instructionsPerOp),
+            caseFields(summary.key).merging([
+                "metric": .string(summary.metric.rawValue),
+                "status": .string(summary.failure == nil ? SummaryRow.ok : SummaryRow.failed),
+                "error": .text(summary.failure ?? ""), "samples": .integer(summary.samples),
+                "iterations": .integer(summary.iterations), "ns_median": .number(summary.median),
+                "ns_p10": .number(summary.p10), "ns_p90": .number(summary.p90), "ns_min": .number(summary.fastest),
+                "ns_mean": .number(summary.mean), "ns_stddev": .number(summary.standardDeviation),
+                "cv_pct": .number(summary.coefficientOfVariation.map(percent)),
+                "ops_per_sec": .number(summary.operationsPerSecond), "mb_per_sec": .number(summary.megabytesPerSecond),
+                "allocs_per_op": .number(summary.allocationsPerOperation),
+                "instructions_per_op": .number(summary.instructionsPerOperation),
             ]) { $1 })
     }
 

@@ -89,6 +89,11 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
 
     /// The row of a measured or failed case.
     public init(measurement: CaseMeasurement, environment: RunEnvironment) {
+        self.init(summary: CaseSummary(measurement), environment: environment)
+    }
+
+    /// The row of a case's summary, in a run made in `environment`.
+    public init(summary: CaseSummary, environment: RunEnvironment) {
         self.init()
         runID = environment.runID
         timestamp = environment.timestamp
@@ -102,37 +107,47 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
         swift = environment.swift
         openssl = environment.openssl
         libsodium = environment.libsodium
-        key = measurement.key
-        iterations = measurement.iterations
-        samples = measurement.nanosecondsPerOperation.count
-        allocsPerOp = measurement.allocationsPerOperation
-        metric = measurement.metric
-        if let failure = measurement.failure {
-            status = Self.failed
-            error = failure
-        } else if let instructions = measurement.instructionsPerOperation {
-            instructionsPerOp = instructions
-        } else if let statistics = Statistics(measurement.nanosecondsPerOperation) {
-            nsMedian = statistics.median
-            nsP10 = statistics.p10
-            nsP90 = statistics.p90
-            nsMin = statistics.min
-            nsMean = statistics.mean
-            nsStddev = statistics.standardDeviation
-            cv = statistics.coefficientOfVariation
-            let opsPerSec = statistics.median > 0 ? 1e9 / statistics.median : nil
-            self.opsPerSec = opsPerSec
-            if operation.reportsByteThroughput, let opsPerSec {
-                mbPerSec = Double(size) * opsPerSec / 1e6
-            }
-        } else {
-            status = Self.failed
-            error = "no samples were taken"
-        }
+        key = summary.key
+        metric = summary.metric
+        status = summary.failure == nil ? Self.ok : Self.failed
+        error = summary.failure ?? ""
+        samples = summary.samples
+        iterations = summary.iterations
+        nsMedian = summary.median
+        nsP10 = summary.p10
+        nsP90 = summary.p90
+        nsMin = summary.fastest
+        nsMean = summary.mean
+        nsStddev = summary.standardDeviation
+        cv = summary.coefficientOfVariation
+        opsPerSec = summary.operationsPerSecond
+        mbPerSec = summary.megabytesPerSecond
+        allocsPerOp = summary.allocationsPerOperation
+        instructionsPerOp = summary.instructionsPerOperation
+    }
+
+    /// The case's summary, as the row records it.
+    public var summary: CaseSummary {
+        var summary = CaseSummary(key: key, metric: metric)
+        summary.failure = status == Self.ok ? nil : error
+        summary.samples = samples
+        summary.iterations = iterations
+        summary.median = nsMedian
+        summary.p10 = nsP10
+        summary.p90 = nsP90
+        summary.fastest = nsMin
+        summary.mean = nsMean
+        summary.standardDeviation = nsStddev
+        summary.coefficientOfVariation = cv
+        summary.operationsPerSecond = opsPerSec
+        summary.megabytesPerSecond = mbPerSec
+        summary.allocationsPerOperation = allocsPerOp
+        summary.instructionsPerOperation = instructionsPerOp
+        return summary
     }
 
     /// Whether the case has results.
-    public var isOK: Bool { status == Self.ok && (nsMedian != nil || instructionsPerOp != nil) }
+    public var isOK: Bool { summary.isOK }
 
     /// The environment the row was measured in.
     public var environment: RunEnvironment {
