@@ -9,7 +9,7 @@ let package = Package(
         .library(name: "PKCESodium", targets: ["PKCESodium"]),
         .library(name: "PKCECrypto", targets: ["PKCECrypto"]),
         .library(name: "PKCEBackends", targets: ["PKCEBackends"]),
-        .library(name: "PKCEBenchKit", targets: ["PKCEBenchKit"]),
+        .library(name: "PKCEBenchKit", targets: ["PKCEBenchKit", "PKCEBenchReports"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
     dependencies: [
@@ -43,9 +43,13 @@ let package = Package(
 
         // MARK: - The benchmark
 
-        // The harness: cases, sampling, statistics, environment, reports, comparison. It takes its
-        // backends and its allocation counter from the caller, so it links no C library.
+        // The harness's core: cases, sampling, workers, statistics, comparison, over typed results.
+        // It takes its backends and its allocation counter from the caller, so it links no C
+        // library, and it never imports the reports.
         .target(name: "PKCEBenchKit", dependencies: ["PKCE", "CPKCESystem"]),
+        // The reports at the edge: CSV files, JSON, HTML, SVG, Markdown, exports, and the runners
+        // that write them. It depends on the core; nothing in the core depends on it.
+        .target(name: "PKCEBenchReports", dependencies: ["PKCEBenchKit", "PKCE"]),
         // Counts allocations per thread by defining malloc and its kin in the executable that links
         // it: bench (and BenchTests, which links bench's module), never a library product, so no
         // user of PKCE gets an interposed malloc.
@@ -53,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "PKCEBenchKit", "PKCEBackends", "CPKCEMallocCounter",
+                "PKCEBenchKit", "PKCEBenchReports", "PKCEBackends", "CPKCEMallocCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,12 +71,18 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         .target(
-            name: "PKCEBenchTestSupport", dependencies: ["PKCEBenchKit", "PKCE"], path: "Tests/PKCEBenchTestSupport"),
+            name: "PKCEBenchTestSupport", dependencies: ["PKCEBenchKit", "PKCEBenchReports", "PKCE"],
+            path: "Tests/PKCEBenchTestSupport"),
         .testTarget(
-            name: "PKCEBenchKitTests", dependencies: ["PKCEBenchKit", "PKCE", "PKCEBenchTestSupport"],
+            name: "PKCEBenchKitTests",
+            dependencies: ["PKCEBenchKit", "PKCEBenchReports", "PKCE", "PKCEBenchTestSupport"],
             resources: [.copy("Reference")]
         ),
-        .testTarget(name: "BenchTests", dependencies: ["PKCEBenchKit", "PKCEBenchTestSupport", "bench"]),
+        .testTarget(
+            name: "PKCEBenchReportsTests",
+            dependencies: ["PKCEBenchKit", "PKCEBenchReports", "PKCE", "PKCEBenchTestSupport"]),
+        .testTarget(
+            name: "BenchTests", dependencies: ["PKCEBenchKit", "PKCEBenchReports", "PKCEBenchTestSupport", "bench"]),
         // Compares two secrets with `==` many times, for PKCETests to count under Callgrind.
         .executableTarget(name: "PKCECompareProbe", dependencies: ["PKCE"], path: "Tests/PKCECompareProbe"),
     ],
@@ -85,14 +95,14 @@ let package = Package(
 // main, so an ordinary build could not link them. They depend on nothing that needs a C library
 // beyond libc, so a fuzzing build does not compile swift-crypto.
 if Context.environment["PKCEBENCH_FUZZ"] != nil {
-    let fuzzTargets: [(String, Target.Dependency)] = [
-        ("FuzzVerifier", "PKCE"), ("FuzzChallenge", "PKCE"), ("FuzzTokenEndpoint", "PKCE"),
-        ("FuzzCSV", "PKCEBenchKit"),
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("FuzzVerifier", ["PKCE"]), ("FuzzChallenge", ["PKCE"]), ("FuzzTokenEndpoint", ["PKCE"]),
+        ("FuzzCSV", ["PKCEBenchKit", "PKCEBenchReports"]),
     ]
-    for (name, dependency) in fuzzTargets {
+    for (name, dependencies) in fuzzTargets {
         package.targets.append(
             .executableTarget(
-                name: name, dependencies: [dependency], path: "Fuzz/\(name)",
+                name: name, dependencies: dependencies, path: "Fuzz/\(name)",
                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
     }
 }

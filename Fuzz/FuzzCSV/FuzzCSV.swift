@@ -1,4 +1,5 @@
 import PKCEBenchKit
+import PKCEBenchReports
 
 /// libFuzzer's entry point: the CSV reader and the report decoder on arbitrary bytes.
 ///

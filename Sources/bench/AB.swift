@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PKCEBackends
 import PKCEBenchKit
+import PKCEBenchReports
 
 /// `bench ab`: this build against another, measured side by side.
 struct AB: ParsableCommand {

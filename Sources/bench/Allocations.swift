@@ -1,5 +1,6 @@
 internal import CPKCEMallocCounter
 import PKCEBenchKit
+import PKCEBenchReports
 
 /// This process's allocation counter: the malloc interposer linked into `bench`.
 ///

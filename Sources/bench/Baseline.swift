@@ -1,5 +1,6 @@
 import ArgumentParser
 import PKCEBenchKit
+import PKCEBenchReports
 
 /// `bench baseline`: replace the baseline, by measuring now or by promoting an earlier run.
 struct Baseline: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PKCEBenchKit
+import PKCEBenchReports
 
 @main
 struct Bench: ParsableCommand {

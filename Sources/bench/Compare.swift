@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PKCEBenchKit
+import PKCEBenchReports
 
 /// `bench compare`: regression tracking between two runs.
 struct Compare: ParsableCommand {

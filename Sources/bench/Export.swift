@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PKCEBenchKit
+import PKCEBenchReports
 
 /// `bench export`: a run's results for a CI benchmark tracker.
 struct Export: ParsableCommand {

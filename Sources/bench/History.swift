@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PKCEBenchKit
+import PKCEBenchReports
 
 /// `bench history`: the trend of each case over the last runs, as a table or a chart.
 struct History: ParsableCommand {

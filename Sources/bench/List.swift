@@ -1,6 +1,7 @@
 import ArgumentParser
 import PKCEBackends
 import PKCEBenchKit
+import PKCEBenchReports
 
 /// `bench list`: the cases a run with the same options would measure.
 struct List: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PKCEBackends
 import PKCEBenchKit
+import PKCEBenchReports
 
 /// `--backend`, `--operation`, `--size`, `--filter`, `--skip`: which cases a command is about.
 struct CaseFilterOptions: ParsableArguments {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PKCEBenchKit
+import PKCEBenchReports
 
 /// `bench overhead`: what the timing loop costs per operation.
 struct Overhead: ParsableCommand {
@@ -17,7 +18,7 @@ struct Overhead: ParsableCommand {
             throw InterruptSignals.error(for: error.signal)
         }
         guard let statistics else { throw BenchError(.backendFailed, "the empty case took no samples") }
-        let figures = [statistics.median, statistics.p10, statistics.p90].map(SummaryFormatter.nanoseconds)
+        let figures = [statistics.median, statistics.p10, statistics.p90].map(NumberFormat.nanoseconds)
         print(
             "harness overhead (\(BuildConfiguration.current) build): median \(figures[0]) ns per operation, p10 \(figures[1]), p90 \(figures[2]), over \(statistics.count) samples"
         )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PKCEBackends
 import PKCEBenchKit
+import PKCEBenchReports
 
 /// `bench pair`: two backends of this build, measured side by side.
 struct Pair: ParsableCommand {
@@ -45,7 +46,7 @@ struct Pair: ParsableCommand {
     }
 
     /// The selection of the measured backend's cases, with the pair, checked.
-    private func pairedSelection() throws(BenchError) -> (Selection, ABRunner.BackendPair) {
+    private func pairedSelection() throws(BenchError) -> (Selection, BackendPair) {
         var selection = try selection.selection()
         guard selection.backends.isEmpty else {
             throw BenchError(.usage, "bench pair takes its two backends as arguments, not --backend")
@@ -58,7 +59,7 @@ struct Pair: ParsableCommand {
             throw BenchError(.usage, "bench pair needs two different backends, not \(backend) twice")
         }
         selection.backends = [backend]
-        return (selection, ABRunner.BackendPair(baseline: baselineBackend, current: backend))
+        return (selection, BackendPair(baseline: baselineBackend, current: backend))
     }
 
     func run() throws {

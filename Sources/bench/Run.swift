@@ -1,5 +1,6 @@
 import ArgumentParser
 import PKCEBenchKit
+import PKCEBenchReports
 
 /// The default subcommand: check the backends, measure the selected cases, write the reports,
 /// and compare with a baseline when asked.

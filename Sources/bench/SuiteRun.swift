@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PKCEBackends
 import PKCEBenchKit
+import PKCEBenchReports
 
 /// Wires a run of the suite to this process: the shipped backends, the real environment,
 /// standard output and error, the signals, and `bench worker` processes that measure.

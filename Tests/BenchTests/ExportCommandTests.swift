@@ -1,5 +1,6 @@
 import Foundation
 import PKCEBenchKit
+import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing
 
@@ -51,7 +52,7 @@ struct ExportCommandTests {
             #expect(entry["value"] as? Double == row.nsMedian)
             #expect(
                 entry["range"] as? String
-                    == "p10 \(SummaryFormatter.nanoseconds(row.nsP10!)) … p90 \(SummaryFormatter.nanoseconds(row.nsP90!))"
+                    == "p10 \(NumberFormat.nanoseconds(row.nsP10!)) … p90 \(NumberFormat.nanoseconds(row.nsP90!))"
             )
             #expect((entry["extra"] as? String)?.hasPrefix("run \(row.runID)\ncommit \(row.commit)\n") == true)
         }

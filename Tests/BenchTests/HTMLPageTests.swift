@@ -1,5 +1,6 @@
 import Foundation
 import PKCEBenchKit
+import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing
 
@@ -95,7 +96,7 @@ struct HTMLPageTests {
         for row in latest {
             let shown = try #require(probe.results.first { $0.first == row.key.description }, "\(row.key)")
             let figures = try [row.nsMedian, row.nsP10, row.nsP90].map { try #require($0) }
-            #expect(Array(shown[1...3]) == figures.map(SummaryFormatter.nanoseconds), "\(row.key)")
+            #expect(Array(shown[1...3]) == figures.map(NumberFormat.nanoseconds), "\(row.key)")
             #expect(shown[8] == String(row.samples))
         }
         let baseline = try ReportFiles.readSummary(at: directory.appendingPathComponent("out/baseline.csv").path)
@@ -104,7 +105,7 @@ struct HTMLPageTests {
             let old = try #require(baseline.first { $0.key.description == compared[0] }?.nsMedian)
             let new = try #require(latest.first { $0.key.description == compared[0] }?.nsMedian)
             #expect(
-                compared[1] == SummaryFormatter.nanoseconds(old) && compared[2] == SummaryFormatter.nanoseconds(new))
+                compared[1] == NumberFormat.nanoseconds(old) && compared[2] == NumberFormat.nanoseconds(new))
         }
 
         // And pixels: a blank page of this size is a PNG of a few kilobytes.

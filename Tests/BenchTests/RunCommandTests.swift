@@ -1,5 +1,6 @@
 import Foundation
 import PKCEBenchKit
+import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing
 

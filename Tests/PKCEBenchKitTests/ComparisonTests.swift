@@ -1,4 +1,5 @@
 import PKCEBenchKit
+import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing
 

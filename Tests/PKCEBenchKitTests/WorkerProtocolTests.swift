@@ -153,7 +153,7 @@ struct WorkerProtocolTests {
             return
         }
         let key = CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1)
-        #expect(account.cases == [.init(key: key, iterations: InstructionCounter.iterations(for: key), calls: 2)])
+        #expect(account.cases == [.init(key: key, iterations: CountedCalls.iterations(for: key), calls: 2)])
     }
 
     @Test("Requests and replies survive their line: a job's selection and plan, a sample's figures")

@@ -1,5 +1,6 @@
 import Foundation
 import PKCEBenchKit
+import PKCEBenchReports
 
 /// A new, empty directory under the system's temporary directory: tests write nowhere else.
 public func temporaryDirectory() throws -> URL {

@@ -1,6 +1,7 @@
 import Foundation
 import PKCE
 import PKCEBenchKit
+import PKCEBenchReports
 import Synchronization
 
 /// SwiftBackend with one bit of every digest flipped: plausible output, wrong answer.

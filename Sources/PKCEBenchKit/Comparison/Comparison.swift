@@ -21,7 +21,7 @@ public struct Comparison: Sendable {
     public let currentSummaries: [CaseSummary]
 
     /// The cases with these verdicts, in the order of `verdicts`.
-    func cases(in verdicts: [Verdict]) -> [CaseComparison] {
+    public func cases(in verdicts: [Verdict]) -> [CaseComparison] {
         verdicts.flatMap { verdict in cases.filter { $0.verdict == verdict } }
     }
 

@@ -24,7 +24,7 @@ public struct LookSchedule: Sendable, Equatable {
     public static let single = LookSchedule(pairsPerLook: .max, looks: 1)
 
     /// How many pairs have been measured when look `look` (from 1) is taken.
-    func pairs(atLook look: Int) -> Int {
+    public func pairs(atLook look: Int) -> Int {
         pairsPerLook.multipliedReportingOverflow(by: look).overflow ? .max : pairsPerLook * look
     }
 }

@@ -6,8 +6,9 @@ import Foundation
 /// full version comes from `swiftc --version` on `PATH`, used only when its major and minor
 /// version agree, so that a binary run beside another toolchain does not claim that toolchain's
 /// version.
-enum SwiftVersion {
-    static let current: String = {
+public enum SwiftVersion {
+    /// The full version, such as `6.3.1`, or the major and minor version alone.
+    public static let current: String = {
         let compiledWith = majorMinor
         guard
             let output = SystemFacts.run("swiftc", ["--version"]),
@@ -18,7 +19,7 @@ enum SwiftVersion {
     }()
 
     /// The major and minor version, from the compiler itself: nothing is run to find it.
-    static var majorMinor: String {
+    public static var majorMinor: String {
         #if compiler(>=7.0)
         "7.0+"
         #elseif compiler(>=6.5)

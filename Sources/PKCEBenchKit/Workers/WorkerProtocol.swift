@@ -142,27 +142,6 @@ public enum WorkerProtocol {
         }
     }
 
-    /// What a worker did under Callgrind, for ``InstructionCounter`` to match with Callgrind's
-    /// profiles.
-    public struct CountedCalls: Sendable, Equatable, Codable {
-        /// One case's counted calls.
-        public struct Case: Sendable, Equatable, Codable {
-            /// The case.
-            public var key: CaseKey
-            /// N: the first counted call ran N iterations, the second 2N.
-            public var iterations: Int
-            /// How many counted calls were made: 2, or fewer when the case failed.
-            public var calls: Int
-            /// Why the case failed, if it did.
-            public var failure: String?
-        }
-
-        /// The CPU features CPUID reported to the worker.
-        public var cpuFlags: String
-        /// The cases, in the order their calls were made.
-        public var cases: [Case]
-    }
-
     // MARK: - Lines
 
     /// `value` as one line of the protocol: JSON, newline included. (JSON escapes every newline

@@ -95,7 +95,7 @@ public struct WorkerService {
                                     failure.map { (index, $0) }
                                 }))
                     default:
-                        reply = .counted(InstructionCounter.makeCountedCalls(cases))
+                        reply = .counted(CountedCalls.make(cases))
                     }
                 } catch {
                     return .interrupted(signal: error.signal)

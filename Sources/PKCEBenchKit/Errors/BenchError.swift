@@ -1,0 +1,77 @@
+import PKCE
+
+/// The exit codes of `bench`, the same for every subcommand.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    /// Everything worked and nothing regressed.
+    case ok = 0
+    /// A comparison found at least one regression.
+    case regression = 1
+    /// No regression was found, but some case could not be decided: measure again.
+    case inconclusive = 2
+    /// The command line was wrong (EX_USAGE).
+    case usage = 64
+    /// An input file is malformed (EX_DATAERR).
+    case malformedInput = 65
+    /// An input file is missing or unreadable (EX_NOINPUT).
+    case missingInput = 66
+    /// A tool a run needs is not installed: `valgrind` for `--metric instructions` (EX_UNAVAILABLE).
+    case toolMissing = 69
+    /// A backend failed its correctness check, or failed during the run (EX_SOFTWARE).
+    case backendFailed = 70
+    /// An output file or directory cannot be written (EX_CANTCREAT).
+    case cannotWrite = 73
+    /// Stopped by SIGINT: 128 + 2.
+    case interrupted = 130
+    /// Stopped by SIGTERM: 128 + 15.
+    case terminated = 143
+}
+
+/// A failure the user can act on: a one-line message and the exit code that goes with it.
+public struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The exit code.
+    public let status: ExitStatus
+    /// One line saying what went wrong and where.
+    public let message: String
+
+    /// Creates an error.
+    ///
+    /// Control characters in `message` (a newline in a field quoted from a file, say) are written
+    /// as escapes, so that the message stays one line.
+    public init(_ status: ExitStatus, _ message: String) {
+        self.status = status
+        self.message = message.unicodeScalars.map { scalar in
+            scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+        }.joined()
+    }
+
+    /// The message.
+    public var description: String { message }
+
+    /// An input file that is not there or cannot be read (66).
+    public static func missing(_ path: String, _ reason: String) -> BenchError {
+        BenchError(.missingInput, "\(path): \(reason)")
+    }
+
+    /// An input file whose content is wrong (65), with the position where one applies.
+    public static func malformed(_ path: String, line: Int? = nil, column: String? = nil, _ reason: String)
+        -> BenchError
+    {
+        var place = path
+        if let line { place += ":\(line)" }
+        if let column { place += ": column \(column)" }
+        return BenchError(.malformedInput, "\(place): \(reason)")
+    }
+
+    /// An output that cannot be written (73).
+    public static func cannotWrite(_ path: String, _ reason: String) -> BenchError {
+        BenchError(.cannotWrite, "cannot write \(path): \(reason)")
+    }
+}
+
+/// How a harness message names `error`: a ``PKCE/PKCEError`` by its
+/// ``PKCE/PKCEError/logDescription``, which keeps the detail an operator needs (the failing call
+/// and its code, why a backend cannot be set up) where a client would get only its
+/// `description`; anything else as it prints.
+public func logDescription(of error: any Error) -> String {
+    (error as? PKCEError)?.logDescription ?? String(describing: error)
+}

@@ -1,0 +1,219 @@
+internal import CPKCESystem
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Counts each case's instructions per operation under Callgrind: exact, repeatable figures for
+/// gating CI on a shared machine, where timings are noisy and hardware counters are missing.
+///
+/// How only the measured loop counts: the worker runs under `valgrind --tool=callgrind` with
+/// collection off (`--collect-atstart=no`) and toggled on only inside one function,
+/// `PKCEBenchKit_countedLoop`, which runs a case's loop (`--toggle-collect`); Callgrind writes a
+/// profile each time that function returns (`--dump-after`). Start-up, the Swift runtime, the
+/// preparation of inputs and a warm-up call are never counted, and the correctness gate runs
+/// outside Valgrind: in `bench` itself for its own build, in a native worker for `bench ab`'s
+/// baseline.
+///
+/// Valgrind 3.19 cannot read the DWARF 5 debug information of a Swift 6 build ("Possibly
+/// corrupted debuginfo file … Giving up"), so Callgrind runs a copy of the worker's executable
+/// with its debug sections removed (`objcopy --strip-debug`); the symbol table, which names the
+/// counted function, stays.
+///
+/// Each case is counted twice, for N and for 2N iterations: instructions per operation are the
+/// difference over N. What a call costs once (entering the function, the loop's set-up) is the
+/// same in both and cancels, so the figure is the loop body alone, exactly.
+public struct InstructionCounter {
+    /// The function Callgrind counts in; `@_silgen_name` gives it this symbol.
+    public static let countedFunction = CountedCalls.function
+
+    /// The `valgrind` executable.
+    public var valgrind: String
+    /// The `objcopy` executable (binutils), to strip the debug information Valgrind cannot read.
+    public var objcopy: String
+    /// The `bench` whose worker makes the counted calls (``WorkerProtocol/Request/count(_:)``).
+    public var executable: String
+    /// Asked while the worker runs whether a signal asked the run to stop.
+    public var interruption: () -> Int32?
+
+    /// Creates a counter from its tools, once ``requireCountable(targetCPU:of:)`` passed.
+    public init(valgrind: String, objcopy: String, executable: String, interruption: @escaping () -> Int32?) {
+        self.valgrind = valgrind
+        self.objcopy = objcopy
+        self.executable = executable
+        self.interruption = interruption
+    }
+
+    /// A counter of `executable`'s counted calls, with the `valgrind` and `objcopy` of `PATH`,
+    /// once it is clear that `selection` of a build for `targetCPU` can be counted.
+    ///
+    /// - Throws: ``BenchError``: 64 for more than one thread (instructions are counted on one) or
+    ///   for a build with AVX-512 code, which Valgrind cannot run; 69 when a tool is missing.
+    public static func forCounting(
+        executable: String, targetCPU: String, selection: Selection, interruption: @escaping () -> Int32?
+    ) throws(BenchError) -> InstructionCounter {
+        guard selection.threads == 1 else {
+            throw BenchError(.usage, "--metric instructions counts on one thread; leave out --threads")
+        }
+        try requireCountable(targetCPU: targetCPU, of: "this build")
+        guard let valgrind = executableInPath("valgrind") else {
+            throw BenchError(
+                .toolMissing,
+                "--metric instructions needs valgrind, which is not installed (apt-get install -y valgrind)")
+        }
+        guard let objcopy = executableInPath("objcopy") else {
+            throw BenchError(
+                .toolMissing,
+                "--metric instructions needs objcopy, which is not installed (apt-get install -y binutils)")
+        }
+        return InstructionCounter(
+            valgrind: valgrind, objcopy: objcopy, executable: executable, interruption: interruption)
+    }
+
+    /// Checks that a build compiled for `targetCPU` can run under Valgrind.
+    ///
+    /// Valgrind 3.19 does not emulate AVX-512: a build for `x86-64-v4` (as `-target-cpu native`
+    /// gives on a machine with AVX-512) would die of SIGILL under it, so it is refused first.
+    ///
+    /// - Throws: ``BenchError`` (64) for an `x86-64-v4` build.
+    public static func requireCountable(targetCPU: String, of build: String) throws(BenchError) {
+        guard targetCPU != "x86-64-v4" else {
+            throw BenchError(
+                .usage,
+                "--metric instructions cannot count \(build): it was compiled for x86-64-v4 (AVX-512, as "
+                    + "-target-cpu native gives on a CPU with AVX-512), which Valgrind cannot run; "
+                    + "count a build without -target-cpu")
+        }
+    }
+
+    /// The whole environment of the counted worker, the same whatever `bench` was started with.
+    ///
+    /// The Swift runtime reads its environment at start-up and allocates accordingly (its
+    /// backtracer, for one, unless `SWIFT_BACKTRACE=enable=no`), which leaves the heap in another
+    /// state; the cases that allocate then count differently. Measured: the `challenge-batch` cases
+    /// moved by up to 0.8% when `SWIFT_BACKTRACE=enable=no` was set, as `.ci/run` sets it. And
+    /// `Hasher` is seeded at random per process unless `SWIFT_DETERMINISTIC_HASHING=1`: a debug
+    /// build's loops hash, and moved by up to 0.1% from one run to the next without it.
+    static let workerEnvironment = ["SWIFT_BACKTRACE=enable=no", "SWIFT_DETERMINISTIC_HASHING=1", "LC_ALL=C"]
+
+    /// Counts `cases`, which `selection` makes, in one worker of ``executable`` under Callgrind.
+    ///
+    /// - Parameter check: Whether a worker of ``executable`` checks its backends' correctness
+    ///   first, natively, and the count fails if one fails: for a build that `bench` has not
+    ///   checked itself.
+    /// - Returns: One measurement per case the worker has, in the order of `cases` (another
+    ///   build's worker may lack a case a newer build added), and the CPU features the worker saw
+    ///   under Valgrind (`sha_ni avx2 avx512f`, those present).
+    /// - Throws: ``BenchError``: 130 or 143 when a signal stopped the run; 70 when the worker or
+    ///   Valgrind failed, or Callgrind's profiles do not match the calls the worker made; 73 when
+    ///   the temporary directory cannot be made.
+    public func measure(_ cases: [BenchmarkCase], selection: Selection, check: Bool = false) throws(BenchError) -> (
+        measurements: [CaseMeasurement], cpuFlags: String
+    ) {
+        let directory = try makeScratchDirectory(for: "Callgrind's profiles")
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let log = directory.appendingPathComponent("valgrind.log").path
+        /// Runs a counting job in a worker that `arguments` start, checking its backends first
+        /// when `check` is set, and returns the account of its calls; a failure's message ends
+        /// with the last line of `log`, when there is one.
+        func count(_ arguments: [String], check: Bool, name: String, log: String?) throws(BenchError)
+            -> CountedCalls
+        {
+            // Counted calls take no samples, so the plan goes unused: their iterations are
+            // ``iterations(for:)``.
+            let job = WorkerProtocol.Job(selection: selection, plan: .quick, check: check)
+            do throws(BenchError) {
+                let worker = try WorkerConnection(
+                    executable: arguments[0], arguments: Array(arguments.dropFirst()),
+                    environment: log == nil ? nil : Self.workerEnvironment, name: name, standardError: .captured,
+                    helloTimeout: 120, interruption: interruption)
+                defer { worker.finish() }
+                let reply = try worker.ask(.count(job), within: nil)
+                guard case .counted(let account) = reply else { throw worker.broken(WorkerProtocol.line(reply)) }
+                return account
+            } catch  where error.status == .backendFailed {
+                let lastLine = log.flatMap {
+                    (try? String(contentsOfFile: $0, encoding: .utf8))?.split(separator: "\n").last
+                }
+                throw BenchError(.backendFailed, error.message + (lastLine.map { " (valgrind: \($0))" } ?? ""))
+            }
+        }
+
+        if check {
+            // The correctness check runs natively, in a worker of its own that also makes the
+            // counted calls uncounted. Run in the counted worker, it left the heap in another
+            // state, and the cases that allocate counted differently: challenge-batch by 0.1 to
+            // 1.5% more than in a worker that had not checked.
+            _ = try count([executable, "worker"], check: true, name: "the worker of \(executable)", log: nil)
+        }
+        let stripped = directory.appendingPathComponent("counted-executable").path
+        let strip = try ChildProcess(executable: objcopy, arguments: ["--strip-debug", executable, stripped])
+        guard case .finished = strip.waitWatching(name: "objcopy --strip-debug", interruption: interruption) else {
+            if let signal = interruption() { throw InterruptSignals.error(for: signal) }
+            throw BenchError(.backendFailed, "objcopy could not copy \(executable) without its debug information")
+        }
+        let account = try count(
+            [
+                valgrind, "--tool=callgrind", "--callgrind-out-file=\(directory.path)/callgrind.out",
+                "--collect-atstart=no", "--toggle-collect=\(Self.countedFunction)",
+                "--dump-after=\(Self.countedFunction)", "--log-file=\(log)", stripped, "worker",
+            ], check: false, name: "the worker of \(executable) under Callgrind", log: log)
+        var totals = try Self.profileTotals(in: directory)[...]
+        guard account.cases.map(\.calls).reduce(0, +) == totals.count else {
+            throw BenchError(
+                .backendFailed,
+                "Callgrind wrote \(totals.count) profiles for \(account.cases.map(\.calls).reduce(0, +)) counted "
+                    + "calls: was \(Self.countedFunction) inlined or renamed?")
+        }
+        var counts: [CaseKey: CaseMeasurement] = [:]
+        for counted in account.cases {
+            let mine = totals.prefix(counted.calls)
+            totals = totals.dropFirst(counted.calls)
+            guard let benchmark = cases.first(where: { $0.key == counted.key }) else { continue }
+            if let failure = counted.failure {
+                counts[counted.key] = .failed(benchmark.key, reason: failure, metric: .instructions)
+                continue
+            }
+            let (short, long) = (mine[mine.startIndex], mine[mine.startIndex + 1])
+            counts[counted.key] =
+                long > short
+                ? .counted(
+                    benchmark.key, iterations: counted.iterations,
+                    instructionsPerOperation: Double(long - short) / Double(counted.iterations))
+                : .failed(
+                    benchmark.key, reason: "its count did not grow with its iterations (\(short), \(long))",
+                    metric: .instructions)
+        }
+        return (cases.compactMap { counts[$0.key] }, account.cpuFlags)
+    }
+
+    /// The instruction totals of Callgrind's profiles `callgrind.out.1`, `.2`, …, in dump order.
+    static func profileTotals(in directory: URL) throws(BenchError) -> [UInt64] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let numbered = names.compactMap { name -> (Int, String)? in
+            guard name.hasPrefix("callgrind.out."), let number = Int(name.dropFirst("callgrind.out.".count)) else {
+                return nil
+            }
+            return (number, name)
+        }.sorted { $0.0 < $1.0 }
+        return try numbered.map { _, name throws(BenchError) in
+            let path = directory.appendingPathComponent(name).path
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            let totals = text.split(separator: "\n").first { $0.hasPrefix("totals:") || $0.hasPrefix("summary:") }
+            guard let value = totals?.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) }) else {
+                throw BenchError(.backendFailed, "Callgrind's profile \(name) has no instruction total")
+            }
+            return value
+        }
+    }
+
+    /// The first executable file called `name` in the directories of `PATH`.
+    public static func executableInPath(_ name: String) -> String? {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return directories.map { "\($0)/\(name)" }.first(where: FileManager.default.isExecutableFile)
+    }
+}

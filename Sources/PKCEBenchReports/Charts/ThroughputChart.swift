@@ -1,0 +1,96 @@
+import PKCEBenchKit
+
+/// `latest.svg`: operations per second of every case of a run, one panel per operation and
+/// size, the backends side by side in each.
+///
+/// Each panel has its own linear axis from zero: sizes differ by orders of magnitude (a 16 KiB
+/// digest against a 64-byte one), and a shared axis would flatten the smaller figures to nothing.
+public enum ThroughputChart {
+    /// Draws the chart of `rows`, which come from one run.
+    ///
+    /// Each measured case is one `<rect class="bar">` with a `<title>` giving its figures; a
+    /// failed case is marked `failed` where its bar would be.
+    public static func svg(_ rows: [SummaryRow]) -> String {
+        let rows = rows.sorted { $0.key < $1.key }
+        let backends = orderedBackends(rows)
+        var panels: [(BenchmarkOperation, Int)] = []
+        for row in rows where !panels.contains(where: { $0 == (row.operation, row.size) }) {
+            panels.append((row.operation, row.size))
+        }
+
+        let columns = 4, width = 960.0, top = 70.0, panelHeight = 200.0
+        let panelWidth = (width - 20) / Double(columns)
+        let rowsOfPanels = (panels.count + columns - 1) / columns
+        var svg = SVG(width: width, height: top + panelHeight * Double(rowsOfPanels) + 10)
+        let run = rows.first.map { "run \($0.runID), \($0.build) build, \($0.threads) thread(s)" } ?? "no cases"
+        svg.text(
+            "PKCEBench: operations per second by backend (higher is faster)", x: 20, y: 26, size: 16, weight: "bold")
+        svg.text(run, x: 20, y: 46, size: 12)
+        legend(&svg, backends: backends, x: width - 20, y: 26)
+
+        for (index, (operation, size)) in panels.enumerated() {
+            let originX = 10 + panelWidth * Double(index % columns)
+            let originY = top + panelHeight * Double(index / columns)
+            let left = originX + 58, right = originX + panelWidth - 10
+            let plotTop = originY + 34, plotBottom = originY + panelHeight - 30
+            let cases = rows.filter { $0.operation == operation && $0.size == size }
+            let axis = Axis(largest: cases.compactMap(\.opsPerSec).max() ?? 1)
+
+            svg.text(
+                "\(operation.rawValue), \(size) \(operation.sizeUnit)", x: originX + 10, y: originY + 18, size: 13,
+                weight: "bold")
+            for tick in axis.ticks {
+                let y = plotBottom - axis.fraction(tick) * (plotBottom - plotTop)
+                svg.line(x1: left, y1: y, x2: right, y2: y, stroke: tick == 0 ? "#333333" : "#dddddd")
+                svg.text(NumberFormat.siPrefixed(tick), x: left - 5, y: y + 4, anchor: .end, size: 10)
+            }
+            svg.text("ops/s", x: originX + 10, y: (plotTop + plotBottom) / 2, anchor: .middle, size: 11, rotate: -90)
+
+            let slot = (right - left) / Double(max(backends.count, 1))
+            let barWidth = min(36, slot * 0.8)
+            for (position, backend) in backends.enumerated() {
+                let center = left + slot * (Double(position) + 0.5)
+                svg.text(backend, x: center, y: plotBottom + 14, anchor: .middle, size: 10)
+                guard let row = cases.first(where: { $0.backend == backend }) else { continue }
+                guard row.isOK, let opsPerSec = row.opsPerSec else {
+                    svg.text("failed", x: center, y: plotBottom - 4, anchor: .middle, size: 10)
+                    continue
+                }
+                let height = axis.fraction(opsPerSec) * (plotBottom - plotTop)
+                svg.rect(
+                    x: center - barWidth / 2, y: plotBottom - height, width: barWidth, height: height,
+                    fill: color(of: backend, in: backends),
+                    attributes: [
+                        ("class", "bar"), ("data-backend", backend), ("data-operation", operation.rawValue),
+                        ("data-size", String(size)),
+                    ],
+                    title: "\(operation.rawValue)/\(backend)/\(size): \(NumberFormat.siPrefixed(opsPerSec)) ops/s, "
+                        + "median \(NumberFormat.nanoseconds(row.nsMedian ?? 0)) ns/op")
+            }
+        }
+        return svg.render(title: "PKCEBench throughput, \(run)")
+    }
+
+    /// Backends in the order `allBackends()` uses when they are the shipped ones, then the rest by name.
+    static func orderedBackends(_ rows: [SummaryRow]) -> [String] {
+        let canonical = ["openssl", "sodium", "swift", "crypto"]
+        let names = Set(rows.map(\.backend))
+        return canonical.filter(names.contains) + names.subtracting(canonical).sorted()
+    }
+
+    static func color(of backend: String, in backends: [String]) -> String {
+        SVG.palette[(backends.firstIndex(of: backend) ?? 0) % SVG.palette.count]
+    }
+
+    /// Swatches and names, right-aligned at `x`.
+    static func legend(_ svg: inout SVG, backends: [String], x: Double, y: Double) {
+        var cursor = x
+        for backend in backends.reversed() {
+            cursor -= Double(backend.count) * 7 + 8
+            svg.text(backend, x: cursor, y: y, size: 12)
+            cursor -= 16
+            svg.rect(x: cursor, y: y - 10, width: 12, height: 12, fill: color(of: backend, in: backends))
+            cursor -= 10
+        }
+    }
+}

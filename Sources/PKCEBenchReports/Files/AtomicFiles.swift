@@ -1,0 +1,83 @@
+import Foundation
+import PKCEBenchKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Writes several files so that each appears whole or not at all.
+///
+/// Every file is first written in full under a temporary name in its own directory and flushed
+/// to disk; only when all of them are written are they renamed into place, each rename atomic.
+/// A failure before the renames removes the temporary files and leaves the directory as it was.
+struct AtomicFiles {
+    private var pending: [(temporary: URL, final: URL)] = []
+
+    /// Writes `contents` to a temporary file beside `url`.
+    ///
+    /// - Throws: ``BenchError`` (73) when the file cannot be written; the files staged before stay
+    ///   staged, and ``discard()`` removes them.
+    mutating func stage(_ contents: String, at url: URL) throws(BenchError) {
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .cannotWrite(url.path, String(cString: strerror(errno)))
+        }
+        pending.append((temporary, url))
+        var bytes = Array(contents.utf8)
+        let written = bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let result = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if result < 0 && errno == EINTR { continue }
+                guard result > 0 else { return errno }
+                offset += result
+            }
+            return fsync(descriptor) == 0 ? 0 : errno
+        }
+        close(descriptor)
+        guard written == 0 else {
+            throw .cannotWrite(url.path, String(cString: strerror(written)))
+        }
+    }
+
+    /// Renames every staged file into place.
+    ///
+    /// - Throws: ``BenchError`` (73) when a rename fails; the files not yet renamed are removed.
+    mutating func commit() throws(BenchError) {
+        defer { discard() }
+        while !pending.isEmpty {
+            let (temporary, final) = pending[0]
+            guard rename(temporary.path, final.path) == 0 else {
+                throw .cannotWrite(final.path, String(cString: strerror(errno)))
+            }
+            pending.removeFirst()
+        }
+    }
+
+    /// Removes every staged file that was not committed.
+    mutating func discard() {
+        for (temporary, _) in pending {
+            unlink(temporary.path)
+        }
+        pending.removeAll()
+    }
+
+    /// Removes the temporary files in `directory` that a process no longer running left behind:
+    /// one killed between staging and renaming, by a second Ctrl-C say, has no chance to.
+    ///
+    /// A file whose process still runs is another run's, in the middle of its writing, and stays.
+    static func removeAbandoned(in directory: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            let parts = name.dropLast(4).split(separator: ".")
+            guard let pid = parts.last.flatMap({ pid_t($0) }), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                unlink(directory.appendingPathComponent(name).path)
+            }
+        }
+    }
+}

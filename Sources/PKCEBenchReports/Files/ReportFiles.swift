@@ -1,0 +1,178 @@
+import Foundation
+import PKCEBenchKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Reading reports back: the summary and samples CSV files that runs write.
+public enum ReportFiles {
+    /// The samples file that belongs to a summary file: `x.csv` → `x.samples.csv`.
+    public static func samplesPath(for summaryPath: String) -> String {
+        let base = summaryPath.hasSuffix(".csv") ? String(summaryPath.dropLast(4)) : summaryPath
+        return base + ".samples.csv"
+    }
+
+    /// Reads a summary file holding one run: one row per case.
+    ///
+    /// - Throws: ``BenchError``: 66 when the file is missing or unreadable; 65 when it is not CSV,
+    ///   lacks a column, has a bad value, comes from another schema version, or has two rows for
+    ///   one case.
+    public static func readSummary(at path: String) throws(BenchError) -> [SummaryRow] {
+        try summaries(from: contents(of: path), path: path)
+    }
+
+    /// Decodes the contents of a summary file holding one run, as ``readSummary(at:)`` does.
+    ///
+    /// - Parameter path: The file's name, for error messages.
+    public static func summaries(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
+        let rows = try decode(bytes, path: path, columns: ReportSchema.summary, empty: SummaryRow())
+        try rejectDuplicates(rows, path: path) { "case \($0.key)" }
+        return rows.map(\.row)
+    }
+
+    /// Reads a file of summary rows from many runs, such as `history.csv`.
+    ///
+    /// - Throws: As ``readSummary(at:)``, but two rows for one case are an error only within one run.
+    public static func readHistory(at path: String) throws(BenchError) -> [SummaryRow] {
+        try history(from: contents(of: path), path: path)
+    }
+
+    /// Decodes the contents of a history file, as ``readHistory(at:)`` does.
+    ///
+    /// - Parameter path: The file's name, for error messages.
+    public static func history(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
+        let rows = try decode(bytes, path: path, columns: ReportSchema.summary, empty: SummaryRow())
+        try rejectDuplicates(rows, path: path) { "case \($0.key) of run \($0.runID)" }
+        return rows.map(\.row)
+    }
+
+    /// Reads a samples file.
+    ///
+    /// - Throws: As ``readSummary(at:)``; two rows for one sample of one case are an error.
+    public static func readSamples(at path: String) throws(BenchError) -> [SampleRow] {
+        try samples(from: contents(of: path), path: path)
+    }
+
+    /// Decodes the contents of a samples file, as ``readSamples(at:)`` does.
+    ///
+    /// - Parameter path: The file's name, for error messages.
+    public static func samples(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SampleRow] {
+        let rows = try decode(bytes, path: path, columns: ReportSchema.samples, empty: SampleRow())
+        try rejectDuplicates(rows, path: path) { "sample \($0.sample) of case \($0.key)" }
+        return rows.map(\.row)
+    }
+
+    /// The CSV text of summary rows, header first, as every summary file holds it.
+    public static func encodeSummary(_ rows: [SummaryRow]) -> String {
+        ReportSchema.encode(rows, columns: ReportSchema.summary)
+    }
+
+    /// Writes a run's summary to `path` and its samples beside it, both or neither.
+    ///
+    /// - Throws: ``BenchError`` (73) when either cannot be written.
+    public static func write(_ report: RunReport, summaryAt path: String) throws(BenchError) {
+        var files = AtomicFiles()
+        defer { files.discard() }
+        try files.stage(
+            ReportSchema.encode(report.summaries, columns: ReportSchema.summary), at: URL(fileURLWithPath: path))
+        try files.stage(
+            ReportSchema.encode(report.samples, columns: ReportSchema.samples),
+            at: URL(fileURLWithPath: samplesPath(for: path)))
+        try files.commit()
+    }
+
+    /// Writes one file whole or not at all: under a temporary name beside it, then renamed.
+    ///
+    /// - Throws: ``BenchError`` (73) when it cannot be written.
+    public static func write(_ contents: String, to path: String) throws(BenchError) {
+        var files = AtomicFiles()
+        defer { files.discard() }
+        try files.stage(contents, at: URL(fileURLWithPath: path))
+        try files.commit()
+    }
+
+    /// Whether a file (not a directory) exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
+    /// The largest file read as a report: a year of full runs on every commit is a few tens of MiB.
+    static let maximumFileSize = 1 << 30
+
+    /// The bytes of a regular file, or a ``BenchError`` saying why there are none: 66 when it is
+    /// missing, unreadable or not a regular file, 65 when it is larger than ``maximumFileSize``.
+    ///
+    /// POSIX `read` rather than `Data(contentsOf:)`, which leaks its buffer for an empty file
+    /// (LeakSanitizer reports it).
+    static func contents(of path: String) throws(BenchError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .missing(path, "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw .missing(path, "is a directory, not a file")
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .missing(path, "cannot be read (\(String(cString: strerror(errno))))")
+        }
+        defer { close(descriptor) }
+        // A FIFO or a device (/dev/zero) would be read forever; a report is a file of bounded size.
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw .missing(path, "is not a regular file")
+        }
+        guard status.st_size <= maximumFileSize else {
+            throw .malformed(path, "is larger than \(maximumFileSize >> 20) MiB, too large for a report")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(status.st_size))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                throw .missing(path, "cannot be read (\(String(cString: strerror(errno))))")
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+            guard bytes.count <= maximumFileSize else {
+                throw .malformed(path, "is larger than \(maximumFileSize >> 20) MiB, too large for a report")
+            }
+        }
+    }
+
+    private static func decode<Row>(
+        _ bytes: some Collection<UInt8>, path: String, columns: [Column<Row>], empty: Row
+    ) throws(BenchError) -> [(line: Int, row: Row)] {
+        try ReportSchema.decode(table(of: bytes, path: path), columns: columns, empty: empty, path: path)
+    }
+
+    /// The CSV table in `bytes`; a parse error becomes a malformed-input error (65) at its place.
+    static func table(of bytes: some Collection<UInt8>, path: String) throws(BenchError) -> CSVTable {
+        do {
+            return try CSV.parse(bytes)
+        } catch {
+            let place = "\(path):\(error.line)" + (error.column.map { ":\($0)" } ?? "")
+            throw BenchError(.malformedInput, "\(place): \(error.message)")
+        }
+    }
+
+    private static func rejectDuplicates<Row>(
+        _ rows: [(line: Int, row: Row)], path: String, id: (Row) -> String
+    ) throws(BenchError) {
+        var firstLines: [String: Int] = [:]
+        for (line, row) in rows {
+            let identity = id(row)
+            if let first = firstLines[identity] {
+                throw .malformed(path, line: line, "a second row for \(identity); the first is on line \(first)")
+            }
+            firstLines[identity] = line
+        }
+    }
+
+}

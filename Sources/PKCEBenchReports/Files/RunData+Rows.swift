@@ -1,0 +1,33 @@
+import PKCEBenchKit
+
+extension RunData {
+    /// The run that report rows record: its environment from the first row.
+    public init(name: String, summaries: [SummaryRow], samples: [SampleRow]?) {
+        self.init(
+            name: name, environment: summaries.first?.environment, builds: Set(summaries.map(\.build)),
+            summaries: summaries.map(\.summary),
+            samplesByCase: samples.map { rows in
+                Dictionary(grouping: rows, by: \.key).mapValues { rows in
+                    Dictionary(grouping: rows, by: \.process).mapValues {
+                        $0.sorted { $0.sample < $1.sample }.map(\.nsPerOp)
+                    }
+                }
+            })
+    }
+
+    /// The run a report records, its figures as its files keep them.
+    public init(name: String, report: RunReport) {
+        self.init(name: name, summaries: report.summaries, samples: report.samples)
+    }
+
+    /// Reads a summary file and the samples file beside it, when there is one.
+    ///
+    /// - Throws: ``BenchError``: 66 when the summary is missing; 65 when either file is malformed.
+    ///   A samples file that is there but malformed is an error, never silently ignored.
+    public static func load(summaryAt path: String) throws(BenchError) -> RunData {
+        let summaries = try ReportFiles.readSummary(at: path)
+        let samplesPath = ReportFiles.samplesPath(for: path)
+        let samples = ReportFiles.exists(samplesPath) ? try ReportFiles.readSamples(at: samplesPath) : nil
+        return RunData(name: path, summaries: summaries, samples: samples)
+    }
+}

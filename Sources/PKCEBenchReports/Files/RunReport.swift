@@ -1,0 +1,31 @@
+import PKCEBenchKit
+
+/// Everything one run produced: its environment, a summary per case, and every sample.
+public struct RunReport: Sendable {
+    /// How and where the run was made.
+    public let environment: RunEnvironment
+    /// One row per case, in report order (operation, size, backend).
+    public let summaries: [SummaryRow]
+    /// One row per sample.
+    public let samples: [SampleRow]
+
+    /// Builds the report of measured cases.
+    ///
+    /// Its figures are rounded as its CSV files keep them, so that what the run prints, draws and
+    /// compares is what its files say, and what `bench compare` of those files finds.
+    public init(environment: RunEnvironment, measurements: [CaseMeasurement]) {
+        let ordered = measurements.sorted { $0.key < $1.key }
+        self.environment = environment
+        self.summaries = ordered.map {
+            ReportSchema.asStored(SummaryRow(measurement: $0, environment: environment), columns: ReportSchema.summary)
+        }
+        self.samples = ordered.flatMap { SampleRow.rows(of: $0, runID: environment.runID) }.map {
+            ReportSchema.asStored($0, columns: ReportSchema.samples)
+        }
+    }
+
+    /// Whether any case failed.
+    public var hasFailures: Bool {
+        summaries.contains { !$0.isOK }
+    }
+}

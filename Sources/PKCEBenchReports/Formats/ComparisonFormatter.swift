@@ -1,0 +1,223 @@
+import Foundation
+import PKCEBenchKit
+
+/// Renders a comparison for standard output.
+public enum ComparisonFormatter {
+    /// The columns of the CSV form.
+    static let columnNames = [
+        "backend", "operation", "size", "threads", "baseline_ns_median", "current_ns_median", "change_pct",
+        "ci_low_pct", "ci_high_pct", "detectable_pct", "p_value", "method", "verdict", "metric",
+        "baseline_instructions", "current_instructions",
+    ]
+
+    /// Renders `comparison` in `format`.
+    ///
+    /// The table ends with a line that counts the verdicts and says how they were reached,
+    /// including when a verdict rests on the threshold alone for want of samples; the Markdown is
+    /// a pull-request comment (``markdown(_:)``).
+    public static func render(_ comparison: Comparison, as format: OutputFormat) -> String {
+        switch format {
+        case .csv:
+            return csv(comparison, lineEnding: .lf)
+        case .json:
+            return JSONReport.comparison(comparison)
+        case .table:
+            let lines = [summary(comparison)] + notes(comparison)
+            return table(comparison.cases, metric: comparison.metric).plain() + "\n" + lines.joined(separator: "\n")
+                + "\n"
+        case .markdown:
+            return markdown(comparison)
+        }
+    }
+
+    /// The order in which a pull-request comment and the HTML report list verdicts: what needs
+    /// a reader first.
+    static let attentionOrder: [Verdict] = [
+        .regressed, .failedInCurrent, .improved, .inconclusive, .failedInBaseline, .onlyInCurrent, .onlyInBaseline,
+    ]
+
+    /// The comparison as a pull-request comment: a heading that counts the verdicts, the two runs'
+    /// ids and commits, the warnings, then the cases that need attention (regressions first) and
+    /// the unchanged ones folded into `<details>`, then the notes on method.
+    static func markdown(_ comparison: Comparison) -> String {
+        func run(_ identity: RunIdentity) -> String {
+            let id = identity.runID.isEmpty ? "no rows" : "`\(identity.runID)`"
+            let commit = identity.commit.isEmpty ? "" : " at commit `\(identity.commit)`"
+            return "\(id)\(commit) (\(markdownText(identity.name)))"
+        }
+        var lines = [
+            "### PKCEBench: \(summary(comparison))", "",
+            "Baseline \(run(comparison.runs.baseline)); current \(run(comparison.runs.current)).", "",
+        ]
+        for warning in comparison.warnings {
+            lines += ["> [!WARNING]", "> \(markdownText(warning))", ""]
+        }
+        let notable = comparison.cases(in: attentionOrder)
+        if notable.isEmpty {
+            lines += ["Every case is unchanged within the threshold.", ""]
+        } else {
+            lines += [String(table(notable, metric: comparison.metric).markdown().dropLast()), ""]
+        }
+        let unchanged = comparison.cases.filter { $0.verdict == .unchanged }
+        if !unchanged.isEmpty {
+            lines += [
+                "<details><summary>\(unchanged.count) unchanged</summary>", "",
+                String(table(unchanged, metric: comparison.metric).markdown().dropLast()), "", "</details>", "",
+            ]
+        }
+        lines += notes(comparison).map { "<sub>\(markdownText($0))</sub>\n" }
+        return lines.joined(separator: "\n").trimmingCharacters(in: .newlines) + "\n"
+    }
+
+    /// `text` with the characters Markdown or HTML would read as markup escaped.
+    private static func markdownText(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "&": escaped += "&amp;"
+            case "|", "*", "_", "`", "[", "]", "\\": escaped += "\\\(character)"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// One row per case: the figures of both runs, the change, its interval and the verdict.
+    private static func table(_ cases: [CaseComparison], metric: Metric) -> TextTable {
+        let counted = metric == .instructions
+        let unit = counted ? "instr/op" : "ns/op"
+        var table = TextTable([
+            ("operation", .left), ("size", .right), ("threads", .right), ("backend", .left),
+            ("baseline \(unit)", .right), ("current \(unit)", .right), ("change", .right), ("95% bounds", .right),
+            ("detectable", .right), ("p (Holm)", .right), ("verdict", .left),
+        ])
+        for item in cases {
+            table.append([
+                item.key.operation.rawValue, String(item.key.size), String(item.key.threads), item.key.backend,
+                figure(item.baselineMedian, item.baselineInstructions, counted: counted),
+                figure(item.currentMedian, item.currentInstructions, counted: counted),
+                item.change.map(percent) ?? "",
+                item.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? "",
+                item.detectable.map(percent) ?? "",
+                item.pValue.map(pValue) ?? "", item.verdict.rawValue,
+            ])
+        }
+        return table
+    }
+
+    /// `1 regressed, 0 improved, 40 unchanged, 3 inconclusive (threshold 5%, alpha 0.01)`.
+    static func summary(_ comparison: Comparison) -> String {
+        let counts = Dictionary(grouping: comparison.cases, by: \.verdict).mapValues(\.count)
+        var parts = [Verdict.regressed, .improved, .unchanged].map { "\(counts[$0, default: 0]) \($0.rawValue)" }
+        parts += [Verdict.inconclusive, .failedInCurrent, .failedInBaseline, .onlyInBaseline, .onlyInCurrent]
+            .compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
+        let threshold = String(format: "%g%%", comparison.criteria.threshold * 100)
+        let basis =
+            comparison.metric == .instructions ? "instruction counts" : "alpha \(comparison.criteria.alpha)"
+        return parts.joined(separator: ", ") + " (threshold \(threshold), \(basis))"
+    }
+
+    /// What the reader must know to trust the verdicts.
+    static func notes(_ comparison: Comparison) -> [String] {
+        let threshold = String(format: "%g%%", comparison.criteria.threshold * 100)
+        var lines: [String] = []
+        if comparison.cases.contains(where: { $0.method == .pairs || $0.method == .processes }) {
+            lines.append(verdictRule(comparison, threshold: threshold))
+        }
+        if comparison.pairing == .independent && comparison.cases.contains(where: { $0.method == .processes }) {
+            lines.append(
+                "runs made apart: the bounds cover the noise within each run, not the drift between runs "
+                    + "(2 to 3% here); use bench ab for changes under about 5%")
+        }
+        if comparison.cases.contains(where: { $0.method == .instructions }) {
+            lines.append(
+                "verdicts: instructions per operation under Callgrind, which repeat exactly: a change of at least "
+                    + "\(threshold) either way is a regression or an improvement, anything less is unchanged")
+        }
+        let thresholdOnly = comparison.cases.filter { $0.method == .threshold }.count
+        if thresholdOnly > 0 {
+            lines.append(
+                "no samples for \(thresholdOnly) case(s): their verdicts use the \(threshold) threshold alone, "
+                    + "without a significance test")
+        }
+        if comparison.isInconclusive {
+            let count = comparison.cases.filter { $0.verdict == .inconclusive }.count
+            lines.append(
+                "inconclusive: the data could not decide \(count) case(s) at the threshold; measure them again"
+                    + (comparison.hasRegression ? "" : " (exit 2)"))
+        }
+        return lines
+    }
+
+    /// How the statistical verdicts were reached, in one line.
+    private static func verdictRule(_ comparison: Comparison, threshold: String) -> String {
+        let looks = comparison.looks.looks
+        let unit: String
+        let spent: String
+        let open: String
+        if comparison.pairing == .byProcess {
+            unit =
+                "each pair of processes counts once, by the median ratio of its back-to-back samples, and a case "
+                + "by the 20% trimmed mean of its pairs"
+            spent = looks > 1 ? ", alpha and the bound split over \(looks) looks" : ""
+            open = "still open after \(comparison.looks.pairs(atLook: looks)) pairs"
+        } else {
+            unit = "each measuring process counts once, by its fastest sample"
+            spent = ""
+            open = "neither"
+        }
+        return "verdicts: \(unit); regressed: at least \(threshold) slower and significantly slower at alpha over "
+            + "all cases together (Holm\(spent)); unchanged: the upper 95% bound lies below +\(threshold); "
+            + "improved: below it, and at least \(threshold) faster, significantly; inconclusive: \(open); "
+            + "detectable: the slowdown flagged with 80% probability"
+    }
+
+    /// A figure as the tables show it: an instruction count, or a median time in nanoseconds.
+    static func figure(_ nanoseconds: Double?, _ instructions: Double?, counted: Bool) -> String {
+        counted
+            ? instructions.map { String(format: "%.1f", $0) } ?? ""
+            : nanoseconds.map(NumberFormat.nanoseconds) ?? ""
+    }
+
+    /// `+4.2%`, from a fraction.
+    static func percent(_ value: Double) -> String {
+        String(format: "%+.1f%%", value * 100)
+    }
+
+    private static func pValue(_ value: Double) -> String {
+        value < 0.001 ? "<0.001" : String(format: "%.3f", value)
+    }
+
+    private static func fields(_ item: CaseComparison, metric: Metric) -> [String] {
+        func percent(_ value: Double?) -> String { value.map { ReportSchema.format($0 * 100, decimals: 2) } ?? "" }
+        return [
+            item.key.backend, item.key.operation.rawValue, String(item.key.size), String(item.key.threads),
+            item.baselineMedian.map { ReportSchema.format($0, decimals: 3) } ?? "",
+            item.currentMedian.map { ReportSchema.format($0, decimals: 3) } ?? "",
+            percent(item.change), percent(item.interval?.lowerBound), percent(item.interval?.upperBound),
+            percent(item.detectable), item.pValue.map { String(format: "%.6g", $0) } ?? "", item.method.rawValue,
+            item.verdict.rawValue, metric.rawValue,
+            item.baselineInstructions.map { ReportSchema.format($0, decimals: 3) } ?? "",
+            item.currentInstructions.map { ReportSchema.format($0, decimals: 3) } ?? "",
+        ]
+    }
+
+    /// The comparison as CSV, one row per case under ``columnNames``: LF for standard output,
+    /// CRLF for a file (`ab-comparison.csv`).
+    public static func csv(_ comparison: Comparison, lineEnding: CSV.LineEnding) -> String {
+        CSV.encode(
+            header: columnNames, records: comparison.cases.map { fields($0, metric: comparison.metric) },
+            lineEnding: lineEnding)
+    }
+}
+
+/// Pretty-printed JSON with sorted keys and a final newline.
+func encodeJSON(_ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // Plain structs of strings and finite numbers always encode.
+    guard let data = try? encoder.encode(value) else { preconditionFailure("a report must encode as JSON") }
+    return String(decoding: data, as: UTF8.self) + "\n"
+}

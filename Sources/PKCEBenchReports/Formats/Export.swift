@@ -1,0 +1,85 @@
+import PKCEBenchKit
+
+/// The JSON that CI benchmark trackers read, which `bench export` writes from a summary CSV.
+public enum ExportFormat: String, CaseIterable, Sendable {
+    /// Bencher Metric Format: one object per case, keyed by its name, with a `latency` (the median
+    /// in nanoseconds, p10 and p90 as its lower and upper values), a `throughput` (operations per
+    /// second) and an `allocations` (per operation) measure; counted runs have an `instructions`
+    /// measure instead.
+    case bencher
+    /// github-action-benchmark's `customSmallerIsBetter` array: one entry per case, its median
+    /// nanoseconds (or instructions) per operation, with p10–p90 as its range.
+    case githubActionBenchmark = "github-action-benchmark"
+}
+
+/// Renders summary rows as a CI tracker's JSON.
+public enum Exporter {
+    /// Renders the rows that have results, by case name, in `format`; failed cases are left out
+    /// (``failedCases(_:)`` names them).
+    public static func render(_ rows: [SummaryRow], as format: ExportFormat) -> String {
+        let rows = rows.filter(\.isOK).sorted { $0.key < $1.key }
+        switch format {
+        case .bencher:
+            return encodeJSON(Dictionary(uniqueKeysWithValues: rows.map { ($0.key.description, bencherMeasures($0)) }))
+        case .githubActionBenchmark:
+            return encodeJSON(rows.map(githubActionBenchmarkEntry))
+        }
+    }
+
+    /// The names of the cases without results, which an export leaves out.
+    public static func failedCases(_ rows: [SummaryRow]) -> [String] {
+        rows.filter { !$0.isOK }.map(\.key.description)
+    }
+
+    /// A Bencher measure: a value with optional bounds.
+    struct BencherMetric: Encodable {
+        let value: Double
+        var lowerValue: Double? = nil
+        var upperValue: Double? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case value, lowerValue = "lower_value", upperValue = "upper_value"
+        }
+    }
+
+    private static func bencherMeasures(_ row: SummaryRow) -> [String: BencherMetric] {
+        if row.metric == .instructions, let instructions = row.instructionsPerOp {
+            return ["instructions": BencherMetric(value: instructions)]
+        }
+        var measures: [String: BencherMetric] = [:]
+        if let median = row.nsMedian {
+            measures["latency"] = BencherMetric(value: median, lowerValue: row.nsP10, upperValue: row.nsP90)
+        }
+        if let opsPerSec = row.opsPerSec { measures["throughput"] = BencherMetric(value: opsPerSec) }
+        if let allocations = row.allocsPerOp { measures["allocations"] = BencherMetric(value: allocations) }
+        return measures
+    }
+
+    /// An entry of github-action-benchmark's `customSmallerIsBetter` format.
+    struct GitHubActionBenchmarkEntry: Encodable {
+        let name: String
+        let unit: String
+        let value: Double
+        let range: String?
+        let extra: String
+    }
+
+    private static func githubActionBenchmarkEntry(_ row: SummaryRow) -> GitHubActionBenchmarkEntry {
+        var extra = ["run \(row.runID)", "commit \(row.commit)"]
+        if row.metric == .instructions {
+            extra.append("instructions under Callgrind")
+            return GitHubActionBenchmarkEntry(
+                name: row.key.description, unit: "instructions/op", value: row.instructionsPerOp ?? 0, range: nil,
+                extra: extra.joined(separator: "\n"))
+        }
+        extra.append("\(row.samples) samples")
+        if let opsPerSec = row.opsPerSec { extra.append("\(NumberFormat.siPrefixed(opsPerSec)) ops/s") }
+        if let allocations = row.allocsPerOp { extra.append("\(SummaryFormatter.allocations(allocations)) allocs/op") }
+        let range = row.nsP10.flatMap { low in
+            row.nsP90.map { "p10 \(NumberFormat.nanoseconds(low)) … p90 \(NumberFormat.nanoseconds($0))" }
+        }
+        return GitHubActionBenchmarkEntry(
+            name: row.key.description, unit: "ns/op", value: row.nsMedian ?? 0, range: range,
+            extra: extra.joined(separator: "\n"))
+    }
+}

@@ -1,0 +1,275 @@
+import Foundation
+import PKCEBenchKit
+
+/// `latest.html`: a run's results as one self-contained page, to open in a browser or keep as a
+/// CI artifact. Its CSS and SVG are inline and it has no script: it fetches nothing.
+///
+/// In order: the run and its environment; with a baseline, the comparison, the cases that need a
+/// reader first (regressed, failed, improved, inconclusive, then the rest); the results table,
+/// with each case's sample distribution; and a chart per operation and size of each backend's
+/// median with its p10–p90 whisker.
+///
+/// Every figure is the CSV's, formatted as the terminal table formats it; each result row is a
+/// `<tr data-case="operation/backend/size">`, each comparison row too. The markup is also
+/// well-formed XML, so that tests (and scripts) can read it with an XML parser.
+public enum HTMLReport {
+    /// The page of `report`, with `comparison` when the run was compared with a baseline.
+    public static func page(_ report: RunReport, comparison: Comparison? = nil) -> String {
+        let rows = report.summaries.sorted { $0.key < $1.key }
+        let environment = report.environment
+        var body = [
+            "<header>",
+            "<h1>PKCEBench: \(escape(environment.runID))</h1>",
+            "<p>Commit <code>\(escape(environment.commit))</code>, \(escape(environment.build)) build, "
+                + "started \(escape(environment.timestamp)).</p>",
+            environmentList(environment),
+            "</header>",
+        ]
+        if let comparison {
+            body += comparisonSection(comparison)
+        }
+        body += resultsSection(rows, samples: samplesByCase(report.samples))
+        body += chartsSection(rows)
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8"/>
+            <meta name="viewport" content="width=device-width, initial-scale=1"/>
+            <title>PKCEBench \(escape(environment.runID))</title>
+            <style>\(style)</style>
+            </head>
+            <body>
+            \(body.joined(separator: "\n"))
+            </body>
+            </html>
+
+            """
+    }
+
+    private static let style = """
+
+        body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #1f2328;
+          background: #ffffff; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; }
+        h1 { font-size: 1.5rem; margin-bottom: .25rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
+        code { font-family: ui-monospace, Menlo, Consolas, monospace; }
+        dl { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; margin: .5rem 0; }
+        dt { color: #59636e; } dd { margin: 0; }
+        table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
+        th, td { padding: .25rem .5rem; border-bottom: 1px solid #d1d9e0; text-align: right; white-space: nowrap; }
+        th { background: #f6f8fa; } th:first-child, td:first-child { text-align: left; }
+        td.text { text-align: left; white-space: normal; }
+        tr.group-start td { border-top: 2px solid #818b98; }
+        tr.fastest td:first-child::after { content: " ★"; color: #9a6700; }
+        tr.regressed, tr.failed-in-current { background: #ffebe9; }
+        tr.improved { background: #dafbe1; } tr.inconclusive { background: #fff8c5; }
+        p.warning { background: #fff8c5; border-left: 4px solid #9a6700; padding: .5rem .75rem; }
+        .charts { display: flex; flex-wrap: wrap; gap: 1rem; }
+        .charts svg, td svg { display: block; }
+
+        """
+
+    // MARK: - Sections
+
+    private static func environmentList(_ environment: RunEnvironment) -> String {
+        let facts: [(String, String)] = [
+            ("CPU", environment.cpu), ("CPU features", environment.cpuFlags),
+            ("cores", environment.cores > 0 ? String(environment.cores) : ""),
+            ("compiled for", environment.targetCPU), ("kernel", environment.kernel), ("Swift", environment.swift),
+            ("OpenSSL", environment.openssl), ("libsodium", environment.libsodium),
+        ]
+        return "<dl>" + facts.map { "<dt>\($0.0)</dt><dd>\(escape($0.1.isEmpty ? "unknown" : $0.1))</dd>" }.joined()
+            + "</dl>"
+    }
+
+    private static func comparisonSection(_ comparison: Comparison) -> [String] {
+        let counted = comparison.metric == .instructions
+        let unit = counted ? "instr/op" : "ns/op"
+        var lines = [
+            "<section id=\"comparison\">",
+            "<h2>Against \(escape(comparison.runs.baseline.name))"
+                + (comparison.runs.baseline.runID.isEmpty ? "" : " (\(escape(comparison.runs.baseline.runID)))")
+                + "</h2>",
+            "<p class=\"summary\">\(escape(ComparisonFormatter.summary(comparison)))</p>",
+        ]
+        lines += comparison.warnings.map { "<p class=\"warning\">\(escape($0))</p>" }
+        lines.append(
+            "<table><thead><tr><th>case</th><th>baseline \(unit)</th><th>current \(unit)</th><th>change</th>"
+                + "<th>95% bounds</th><th>verdict</th></tr></thead><tbody>")
+        for item in comparison.cases(in: ComparisonFormatter.attentionOrder + [.unchanged]) {
+            let percent = ComparisonFormatter.percent
+            let cells = [
+                ComparisonFormatter.figure(item.baselineMedian, item.baselineInstructions, counted: counted),
+                ComparisonFormatter.figure(item.currentMedian, item.currentInstructions, counted: counted),
+                item.change.map(percent) ?? "",
+                item.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? "",
+            ]
+            lines.append(
+                "<tr class=\"\(item.verdict.rawValue)\" data-case=\"\(escape(item.key.description))\">"
+                    + "<td>\(escape(item.key.description))</td>" + cells.map { "<td>\(escape($0))</td>" }.joined()
+                    + "<td class=\"text\">\(item.verdict.rawValue)</td></tr>")
+        }
+        lines += ["</tbody></table>"]
+        lines += ComparisonFormatter.notes(comparison).map { "<p class=\"note\">\(escape($0))</p>" }
+        return lines + ["</section>"]
+    }
+
+    private static func resultsSection(_ rows: [SummaryRow], samples: [CaseKey: [Double]]) -> [String] {
+        let counted = rows.contains { $0.metric == .instructions }
+        let headings =
+            counted
+            ? ["case", "instructions/op"]
+            : ["case", "median ns/op", "p10", "p90", "ops/s", "MB/s", "±cv", "allocs/op", "samples", "distribution"]
+        var lines = [
+            "<section id=\"results\">", "<h2>Results</h2>",
+            "<p>"
+                + (counted
+                    ? "Instructions per operation under Callgrind."
+                    : "Nanoseconds per operation over each case's samples; ★ marks the fastest backend of each "
+                        + "operation and size; the distribution spans the case's fastest to slowest sample, "
+                        + "its median marked.") + "</p>",
+            "<table><thead><tr>" + headings.map { "<th>\($0)</th>" }.joined() + "</tr></thead><tbody>",
+        ]
+        let groups = Dictionary(grouping: rows, by: \.key.group)
+        var previous: CaseGroup?
+        for row in rows {
+            let group = groups[row.key.group] ?? []
+            let best = group.compactMap { row in SummaryFormatter.figure(row).map { (row, $0) } }.min { $0.1 < $1.1 }?.0
+            var classes = row.key.group == previous ? [] : ["group-start"]
+            if group.count > 1, best?.key == row.key { classes.append("fastest") }
+            previous = row.key.group
+            let head =
+                "<tr class=\"\(classes.joined(separator: " "))\" data-case=\"\(escape(row.key.description))\">"
+                + "<td>\(escape(row.key.description))</td>"
+            guard row.isOK else {
+                lines.append(
+                    head + "<td class=\"text\" colspan=\"\(headings.count - 1)\">failed: \(escape(row.error))</td></tr>"
+                )
+                continue
+            }
+            let cells = counted ? [row.instructionsPerOp.map { String(format: "%.1f", $0) } ?? ""] : timedCells(row)
+            let distribution = counted ? "" : "<td>\(histogram(samples[row.key] ?? [], median: row.nsMedian))</td>"
+            lines.append(head + cells.map { "<td>\(escape($0))</td>" }.joined() + distribution + "</tr>")
+        }
+        return lines + ["</tbody></table>", "</section>"]
+    }
+
+    private static func chartsSection(_ rows: [SummaryRow]) -> [String] {
+        let counted = rows.contains { $0.metric == .instructions }
+        var groups: [CaseGroup] = []
+        for row in rows where !groups.contains(row.key.group) { groups.append(row.key.group) }
+        let backends = ThroughputChart.orderedBackends(rows)
+        let charts = groups.map { group in
+            chart(group, rows: rows.filter { $0.key.group == group }, backends: backends, counted: counted)
+        }
+        return [
+            "<section id=\"charts\">",
+            counted
+                ? "<h2>Instructions per operation</h2>"
+                : "<h2>Median nanoseconds per operation, with the p10–p90 range (shorter is faster)</h2>",
+            "<div class=\"charts\">",
+        ] + charts + ["</div>", "</section>"]
+    }
+
+    /// A timed row's figures, formatted as the terminal table formats them.
+    private static func timedCells(_ row: SummaryRow) -> [String] {
+        let nanoseconds: [String] = [row.nsMedian, row.nsP10, row.nsP90].map {
+            $0.map(NumberFormat.nanoseconds) ?? ""
+        }
+        return nanoseconds + SummaryFormatter.rateCells(row) + [String(row.samples)]
+    }
+
+    // MARK: - Charts
+
+    /// One operation and size: a bar per backend to its median, a whisker from p10 to p90.
+    private static func chart(_ group: CaseGroup, rows: [SummaryRow], backends: [String], counted: Bool) -> String {
+        let present = backends.filter { backend in rows.contains { $0.backend == backend } }
+        let width = 370.0, left = 70.0, right = width - 80, top = 30.0, rowHeight = 24.0
+        var svg = SVG(width: width, height: top + rowHeight * Double(present.count) + 26)
+        let title =
+            "\(group.operation.rawValue), \(group.size) \(group.operation.sizeUnit)"
+            + (group.threads > 1 ? ", \(group.threads) threads" : "")
+        svg.text(title, x: 10, y: 18, size: 13, weight: "bold")
+        let upper = rows.compactMap { counted ? $0.instructionsPerOp : $0.nsP90 ?? $0.nsMedian }.max() ?? 1
+        let axis = Axis(largest: upper)
+        let bottom = top + rowHeight * Double(present.count)
+        for tick in axis.ticks {
+            let x = left + axis.fraction(tick) * (right - left)
+            svg.line(x1: x, y1: top - 4, x2: x, y2: bottom, stroke: tick == 0 ? "#333333" : "#e5e5e5")
+            svg.text(NumberFormat.siPrefixed(tick), x: x, y: bottom + 14, anchor: .middle, size: 9)
+        }
+        for (index, backend) in present.enumerated() {
+            let y = top + rowHeight * Double(index)
+            svg.text(backend, x: left - 6, y: y + 16, anchor: .end, size: 11)
+            guard let row = rows.first(where: { $0.backend == backend }), row.isOK,
+                let value = counted ? row.instructionsPerOp : row.nsMedian
+            else {
+                svg.text("failed", x: left + 4, y: y + 16, size: 11)
+                continue
+            }
+            let x = { (value: Double) in left + axis.fraction(value) * (right - left) }
+            let shown = ComparisonFormatter.figure(value, value, counted: counted)
+            svg.rect(
+                x: left, y: y + 5, width: x(value) - left, height: rowHeight - 10,
+                fill: ThroughputChart.color(of: backend, in: backends),
+                attributes: [("class", "median"), ("data-case", row.key.description)],
+                title: "\(row.key): median \(shown)"
+                    + (counted
+                        ? " instructions/op"
+                        : " ns/op, p10 \(row.nsP10.map(NumberFormat.nanoseconds) ?? "") "
+                            + "p90 \(row.nsP90.map(NumberFormat.nanoseconds) ?? "")"))
+            if !counted, let p10 = row.nsP10, let p90 = row.nsP90 {
+                let middle = y + rowHeight / 2
+                svg.line(x1: x(p10), y1: middle, x2: x(p90), y2: middle, stroke: "#1f2328", width: 1.5)
+                for end in [p10, p90] {
+                    svg.line(x1: x(end), y1: middle - 5, x2: x(end), y2: middle + 5, stroke: "#1f2328", width: 1.5)
+                }
+            }
+            svg.text(
+                shown, x: max(x(value), x(row.nsP90 ?? value)) + 6, y: y + 16, size: 10)
+        }
+        return svg.element(title: title, attributes: [("class", "chart"), ("role", "img")])
+    }
+
+    /// A case's samples as a small histogram from its fastest to its slowest, the median marked.
+    private static func histogram(_ samples: [Double], median: Double?) -> String {
+        // A hand-edited samples file could hold what no measurement gives.
+        let samples = samples.filter(\.isFinite)
+        let width = 160.0, height = 26.0, bins = 32
+        var svg = SVG(width: width, height: height)
+        guard let low = samples.min(), let high = samples.max() else {
+            return svg.element(title: "no samples")
+        }
+        let span = high > low ? high - low : 1
+        var counts = [Int](repeating: 0, count: bins)
+        for sample in samples {
+            counts[min(Int((sample - low) / span * Double(bins)), bins - 1)] += 1
+        }
+        let tallest = Double(counts.max() ?? 1)
+        let binWidth = width / Double(bins)
+        for (index, count) in counts.enumerated() where count > 0 {
+            let barHeight = max(1, Double(count) / tallest * (height - 2))
+            svg.rect(
+                x: Double(index) * binWidth, y: height - barHeight, width: binWidth - 0.5, height: barHeight,
+                fill: "#8c959f")
+        }
+        if let median, median.isFinite {
+            let x = (median - low) / span * width
+            svg.line(x1: x, y1: 0, x2: x, y2: height, stroke: "#cf222e", width: 1.5)
+        }
+        let title =
+            "\(samples.count) samples from \(NumberFormat.nanoseconds(low)) to "
+            + "\(NumberFormat.nanoseconds(high)) ns/op"
+        return svg.element(title: title, attributes: [("class", "distribution")])
+    }
+
+    // MARK: - Helpers
+
+    private static func samplesByCase(_ samples: [SampleRow]) -> [CaseKey: [Double]] {
+        Dictionary(grouping: samples, by: \.key).mapValues { $0.map(\.nsPerOp) }
+    }
+
+    private static func escape(_ text: String) -> String {
+        SVG.escape(text)
+    }
+}

@@ -1,0 +1,100 @@
+import PKCEBenchKit
+
+/// The trend of one case over the last runs of a history.
+public struct HistoryTrend: Sendable, Equatable {
+    /// One run's figure for the case.
+    public struct Point: Sendable, Equatable {
+        /// The run.
+        public let runID: String
+        /// The run's commit.
+        public let commit: String
+        /// The median nanoseconds per operation, or `nil` when the case failed in that run.
+        public let nsMedian: Double?
+        /// The fastest sample's nanoseconds per operation: what a busy machine moves least.
+        public let nsMin: Double?
+        /// The change against the previous run that has a figure: positive is slower.
+        public let change: Double?
+    }
+
+    /// The case.
+    public let key: CaseKey
+    /// Its figures, oldest first.
+    public let points: [Point]
+
+    /// The trends of every case in `rows`, over the last `runs` runs.
+    ///
+    /// - Parameters:
+    ///   - rows: Summary rows of many runs, in the order they were appended.
+    ///   - runs: How many of the most recent runs to keep.
+    ///   - include: Which cases to keep.
+    public static func trends(
+        _ rows: [SummaryRow], lastRuns runs: Int, include: (CaseKey) -> Bool = { _ in true }
+    ) -> [HistoryTrend] {
+        var runOrder: [String] = []
+        for row in rows where !runOrder.contains(row.runID) { runOrder.append(row.runID) }
+        let kept = Set(runOrder.suffix(runs))
+        let byCase = Dictionary(grouping: rows.filter { kept.contains($0.runID) && include($0.key) }, by: \.key)
+        return byCase.keys.sorted().map { key in
+            var previous: Double?
+            let points = (byCase[key] ?? []).map { row in
+                let median = row.isOK ? row.nsMedian : nil
+                var change: Double?
+                if let median, let previous, previous > 0 { change = median / previous - 1 }
+                if let median { previous = median }
+                return Point(
+                    runID: row.runID, commit: row.commit, nsMedian: median, nsMin: row.isOK ? row.nsMin : nil,
+                    change: change)
+            }
+            return HistoryTrend(key: key, points: points)
+        }
+    }
+}
+
+/// Renders history trends for standard output.
+public enum HistoryFormatter {
+    /// Renders `trends` in `format`: one row per case and run, grouped by case.
+    public static func render(_ trends: [HistoryTrend], as format: OutputFormat) -> String {
+        let header = [
+            "operation", "size", "threads", "backend", "run_id", "commit", "ns_median", "ns_min", "change_pct",
+        ]
+        let rows = trends.flatMap { trend in
+            trend.points.map { point in
+                (trend.key, point)
+            }
+        }
+        switch format {
+        case .csv:
+            return CSV.encode(
+                header: header,
+                records: rows.map { key, point in
+                    [
+                        key.operation.rawValue, String(key.size), String(key.threads), key.backend, point.runID,
+                        point.commit, point.nsMedian.map { ReportSchema.format($0, decimals: 3) } ?? "",
+                        point.nsMin.map { ReportSchema.format($0, decimals: 3) } ?? "",
+                        point.change.map { ReportSchema.format($0 * 100, decimals: 2) } ?? "",
+                    ]
+                }, lineEnding: .lf)
+        case .json:
+            return JSONReport.history(trends)
+        case .table, .markdown:
+            var table = TextTable([
+                ("operation", .left), ("size", .right), ("threads", .right), ("backend", .left), ("run", .left),
+                ("commit", .left), ("median ns/op", .right), ("change", .right), ("fastest ns/op", .right),
+            ])
+            var groupStarts: Set<Int> = []
+            for trend in trends {
+                groupStarts.insert(table.rows.count)
+                for point in trend.points {
+                    table.append([
+                        trend.key.operation.rawValue, String(trend.key.size), String(trend.key.threads),
+                        trend.key.backend, point.runID, point.commit,
+                        point.nsMedian.map(NumberFormat.nanoseconds) ?? "failed",
+                        point.change.map { String(format: "%+.1f%%", $0 * 100) } ?? "",
+                        point.nsMin.map(NumberFormat.nanoseconds) ?? "",
+                    ])
+                }
+            }
+            return format == .table ? table.plain(groupBreaks: groupStarts) : table.markdown()
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import PKCEBenchKit
+
+/// The one JSON document that every `--format json` prints, as `schema/report.schema.json`
+/// describes it.
+///
+/// ```json
+/// {"schema": "pkcebench-report/1", "kind": "run", "environment": {…}, "results": […], "comparison": {…}}
+/// ```
+///
+/// - `kind` is `run` (a run's results, and its comparison with a baseline when there is one:
+///   `bench`, `bench compare`, `bench ab`) or `history` (one result per case and run).
+/// - Every key is always there; a value that is missing is `null`, never an empty string or an
+///   absent key. `comparison` is the one key that appears only when there is a comparison.
+/// - Each field has one unit, in its name where it has one: `ns_*` nanoseconds per operation,
+///   `*_pct` percent, `ops_per_sec`, `mb_per_sec`, `allocs_per_op`, `instructions_per_op`;
+///   `alpha` and `p_value` are probabilities.
+public enum JSONReport {
+    /// The value of the document's `schema` key; it changes when a key is removed or its meaning
+    /// changes (a new key does not change it).
+    public static let schema = "pkcebench-report/1"
+
+    /// A run's results: its environment from the first row, one result per row.
+    public static func run(_ rows: [SummaryRow]) -> String {
+        document(kind: "run", environment: rows.first?.environment, results: rows.map { result($0.summary) })
+    }
+
+    /// A comparison, with the current run's environment and results beside it.
+    public static func comparison(_ comparison: Comparison) -> String {
+        document(
+            kind: "run", environment: comparison.runs.current.environment,
+            results: comparison.currentSummaries.map(result), comparison: part(comparison))
+    }
+
+    /// A history: no single environment, one result per case and run with its change against
+    /// the case's previous run that has a figure.
+    public static func history(_ trends: [HistoryTrend]) -> String {
+        let results = trends.flatMap { trend in
+            trend.points.map { point in
+                JSONValue.object(
+                    caseFields(trend.key).merging([
+                        "run_id": .text(point.runID), "commit": .text(point.commit),
+                        "ns_median": .number(point.nsMedian), "ns_min": .number(point.nsMin),
+                        "change_pct": .number(point.change.map { $0 * 100 }),
+                    ]) { $1 })
+            }
+        }
+        return document(kind: "history", environment: nil, results: results)
+    }
+
+    private static func document(
+        kind: String, environment: RunEnvironment?, results: [JSONValue], comparison: JSONValue? = nil
+    ) -> String {
+        var document: [String: JSONValue] = [
+            "schema": .string(schema), "kind": .string(kind),
+            "environment": environment.map(self.environment) ?? .null, "results": .array(results),
+        ]
+        document["comparison"] = comparison
+        return encodeJSON(JSONValue.object(document))
+    }
+
+    private static func environment(_ environment: RunEnvironment) -> JSONValue {
+        .object([
+            "run_id": .text(environment.runID), "timestamp": .text(environment.timestamp),
+            "commit": .text(environment.commit), "build": .text(environment.build),
+            "target_cpu": .text(environment.targetCPU), "cpu": .text(environment.cpu),
+            "cpu_flags": .array(environment.cpuFlags.split(separator: " ").map { .string(String($0)) }),
+            "cores": environment.cores > 0 ? .integer(environment.cores) : .null,
+            "kernel": .text(environment.kernel), "swift": .text(environment.swift),
+            "openssl": .text(environment.openssl), "libsodium": .text(environment.libsodium),
+        ])
+    }
+
+    private static func caseFields(_ key: CaseKey) -> [String: JSONValue] {
+        [
+            "name": .string(key.description), "operation": .string(key.operation.rawValue),
+            "backend": .string(key.backend), "size": .integer(key.size), "threads": .integer(key.threads),
+        ]
+    }
+
+    /// A fraction the CSV or the command line gave to a few decimals, in percent without the
+    /// binary noise of multiplying by 100 (`0.07` is `7`, not `7.000000000000001`).
+    private static func percent(_ fraction: Double) -> Double {
+        (fraction * 1e8).rounded() / 1e6
+    }
+
+    private static func result(_ summary: CaseSummary) -> JSONValue {
+        .object(
+            caseFields(summary.key).merging([
+                "metric": .string(summary.metric.rawValue),
+                "status": .string(summary.failure == nil ? SummaryRow.ok : SummaryRow.failed),
+                "error": .text(summary.failure ?? ""), "samples": .integer(summary.samples),
+                "iterations": .integer(summary.iterations), "ns_median": .number(summary.median),
+                "ns_p10": .number(summary.p10), "ns_p90": .number(summary.p90), "ns_min": .number(summary.fastest),
+                "ns_mean": .number(summary.mean), "ns_stddev": .number(summary.standardDeviation),
+                "cv_pct": .number(summary.coefficientOfVariation.map(percent)),
+                "ops_per_sec": .number(summary.operationsPerSecond), "mb_per_sec": .number(summary.megabytesPerSecond),
+                "allocs_per_op": .number(summary.allocationsPerOperation),
+                "instructions_per_op": .number(summary.instructionsPerOperation),
+            ]) { $1 })
+    }
+
+    private static func part(_ comparison: Comparison) -> JSONValue {
+        let counted = comparison.metric == .instructions
+        let counts = Dictionary(grouping: comparison.cases, by: \.verdict).mapValues(\.count)
+        func run(_ identity: RunIdentity) -> JSONValue {
+            .object(["name": .string(identity.name), "environment": identity.environment.map(environment) ?? .null])
+        }
+        return .object([
+            "metric": .string(comparison.metric.rawValue),
+            "threshold_pct": .number(percent(comparison.criteria.threshold)),
+            // Counts repeat exactly: no test, so no significance level.
+            "alpha": counted ? .null : .number(comparison.criteria.alpha),
+            "pairing": .string(comparison.pairing == .byProcess ? "pairs" : "independent"),
+            "max_pairs": comparison.pairing == .byProcess
+                ? .integer(comparison.looks.pairs(atLook: comparison.looks.looks)) : .null,
+            "regression": .bool(comparison.hasRegression), "inconclusive": .bool(comparison.isInconclusive),
+            "verdicts": .object(
+                Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0.rawValue, .integer(counts[$0] ?? 0)) })),
+            "baseline": run(comparison.runs.baseline), "current": run(comparison.runs.current),
+            "environment_differences": .array(comparison.environmentDifferences.map(JSONValue.string)),
+            "warnings": .array(comparison.warnings.map(JSONValue.string)),
+            "cases": .array(
+                comparison.cases.map { item in
+                    .object(
+                        caseFields(item.key).merging([
+                            "verdict": .string(item.verdict.rawValue), "method": .string(item.method.rawValue),
+                            "baseline_ns_median": .number(item.baselineMedian),
+                            "current_ns_median": .number(item.currentMedian),
+                            "change_pct": .number(item.change.map { $0 * 100 }),
+                            "ci_low_pct": .number(item.interval.map { $0.lowerBound * 100 }),
+                            "ci_high_pct": .number(item.interval.map { $0.upperBound * 100 }),
+                            "detectable_pct": .number(item.detectable.map { $0 * 100 }),
+                            "p_value": .number(item.pValue),
+                            "look": item.look.map(JSONValue.integer) ?? .null,
+                            "baseline_instructions_per_op": .number(item.baselineInstructions),
+                            "current_instructions_per_op": .number(item.currentInstructions),
+                        ]) { $1 })
+                }),
+        ])
+    }
+}
+
+/// A JSON value built by hand, so that a missing value is written as `null` rather than left out,
+/// as synthesized `Encodable` conformances leave out a `nil` optional.
+enum JSONValue: Encodable, Equatable {
+    case null
+    case bool(Bool)
+    case integer(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// A number, or `null` when there is none (or it is not finite, which JSON cannot hold).
+    static func number(_ value: Double?) -> JSONValue {
+        guard let value, value.isFinite else { return .null }
+        return .double(value)
+    }
+
+    /// A string, or `null` for the empty string that the CSV uses for a missing value.
+    static func text(_ value: String) -> JSONValue {
+        value.isEmpty ? .null : .string(value)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let values): try container.encode(values)
+        case .object(let members): try container.encode(members)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import PKCEBenchKit
+
+/// Renders summary rows for standard output.
+public enum SummaryFormatter {
+    /// Renders `rows` in `format`.
+    ///
+    /// The table and Markdown line the backends up per operation and size and mark the fastest
+    /// of each group; a failed case shows its error instead of figures.
+    public static func render(_ rows: [SummaryRow], as format: OutputFormat) -> String {
+        let rows = rows.sorted { $0.key < $1.key }
+        switch format {
+        case .csv:
+            return ReportSchema.encode(rows, columns: ReportSchema.summary, lineEnding: .lf)
+        case .json:
+            return JSONReport.run(rows)
+        case .table, .markdown:
+            let counted = rows.contains { $0.metric == .instructions }
+            var table = TextTable(
+                [("operation", .left), ("size", .right), ("threads", .right), ("backend", .left)]
+                    + (counted
+                        ? [("instructions/op", .right), ("", .left)]
+                        : [
+                            ("median ns/op", .right), ("ops/s", .right), ("MB/s", .right), ("±cv", .right),
+                            ("allocs/op", .right), ("", .left),
+                        ]))
+            var groupStarts: Set<Int> = []
+            let groups = Dictionary(grouping: rows.indices) { rows[$0].key.group }
+            for (index, row) in rows.enumerated() {
+                let group = groups[row.key.group] ?? []
+                if group.first == index { groupStarts.insert(index) }
+                let best = group.compactMap { index in figure(rows[index]).map { (index, $0) } }.min { $0.1 < $1.1 }
+                let isBest = best?.0 == index && group.count > 1
+                table.append(counted ? countedCells(row, fewest: isBest) : cells(row, fastest: isBest))
+            }
+            return format == .table ? table.plain(groupBreaks: groupStarts) : table.markdown()
+        }
+    }
+
+    /// What ranks a row within its group, smaller being better: its median time or its
+    /// instruction count; `nil` for a failed case.
+    static func figure(_ row: SummaryRow) -> Double? {
+        guard row.isOK else { return nil }
+        return row.metric == .instructions ? row.instructionsPerOp : row.nsMedian
+    }
+
+    private static func countedCells(_ row: SummaryRow, fewest: Bool) -> [String] {
+        let head = [row.operation.rawValue, String(row.size), String(row.threads), row.backend]
+        guard row.isOK, let instructions = row.instructionsPerOp else {
+            return head + ["failed", row.error]
+        }
+        return head + [String(format: "%.1f", instructions), fewest ? "fewest" : ""]
+    }
+
+    private static func cells(_ row: SummaryRow, fastest: Bool) -> [String] {
+        let head = [row.operation.rawValue, String(row.size), String(row.threads), row.backend]
+        guard row.isOK, let median = row.nsMedian else {
+            return head + ["failed", "", "", "", "", row.error]
+        }
+        return head + [NumberFormat.nanoseconds(median)] + rateCells(row) + [fastest ? "fastest" : ""]
+    }
+
+    /// A timed row's ops/s, MB/s, ±cv and allocations per operation, as the tables show them.
+    static func rateCells(_ row: SummaryRow) -> [String] {
+        [
+            row.opsPerSec.map(NumberFormat.siPrefixed) ?? "",
+            row.mbPerSec.map { String(format: "%.1f", $0) } ?? "",
+            row.cv.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
+            row.allocsPerOp.map(allocations) ?? "",
+        ]
+    }
+
+    /// `0`, `1`, `1.02`: allocations per operation, whole where they are.
+    static func allocations(_ value: Double) -> String {
+        abs(value - value.rounded()) < 0.005 ? String(format: "%.0f", value) : String(format: "%.2f", value)
+    }
+}

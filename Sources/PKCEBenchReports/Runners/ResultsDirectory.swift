@@ -1,0 +1,169 @@
+import Foundation
+import PKCEBenchKit
+
+/// The directory runs write their reports to (`results/` by default), and the names in it.
+public struct ResultsDirectory: Sendable {
+    /// The directory.
+    public let url: URL
+
+    /// Names a results directory; nothing is touched until ``prepare()``.
+    public init(path: String) {
+        self.url = URL(fileURLWithPath: path, isDirectory: true)
+    }
+
+    /// `latest.csv`: the summary of the last successful run.
+    public var latest: URL { url.appendingPathComponent("latest.csv") }
+    /// `baseline.csv`: the summary `bench compare` and `bench --baseline` compare against.
+    public var baseline: URL { url.appendingPathComponent("baseline.csv") }
+    /// `history.csv`: the summary rows of every run, appended run by run.
+    public var history: URL { url.appendingPathComponent("history.csv") }
+    /// `latest.svg`: the last run's operations per second, by backend.
+    public var chart: URL { url.appendingPathComponent("latest.svg") }
+    /// `latest.html`: the last run's results, charts and comparison in one page.
+    public var page: URL { url.appendingPathComponent("latest.html") }
+
+    /// The summary file of a run: `<run id>.csv`.
+    public func summary(of environment: RunEnvironment) -> URL {
+        url.appendingPathComponent("\(environment.runID).csv")
+    }
+
+    /// Makes sure reports can be written, before anything is measured: creates the directory when
+    /// it is missing, checks that it is a writable directory, and that `history.csv`, if there,
+    /// can be appended to. Temporary files that a killed run left behind are removed.
+    ///
+    /// - Parameter checkingHistory: Whether the run appends to `history.csv`, which must then read.
+    /// - Throws: ``BenchError``: 73 when the directory cannot be created or written; 65 when
+    ///   `history.csv` is malformed, so that a run never appends to a file it cannot read back.
+    public func prepare(checkingHistory: Bool = true) throws(BenchError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw .cannotWrite(url.path, "it is a file, not a directory")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            } catch {
+                throw .cannotWrite(url.path, "the directory cannot be created")
+            }
+        }
+        AtomicFiles.removeAbandoned(in: url)
+        // Permission bits do not tell the whole story (root, read-only mounts): try to write.
+        var probe = AtomicFiles()
+        defer { probe.discard() }
+        try probe.stage("", at: url.appendingPathComponent(".write-probe"))
+
+        if checkingHistory && FileManager.default.fileExists(atPath: history.path) {
+            _ = try ReportFiles.readHistory(at: history.path)
+        }
+    }
+
+    /// Writes a run's reports: `<run>.csv`, `<run>.samples.csv`, `latest.csv`,
+    /// `latest.samples.csv`, `latest.svg`, `latest.html` (with `comparison` when there is one),
+    /// and the run's rows appended to `history.csv`; with `asBaseline`, also `baseline.csv` and
+    /// `baseline.samples.csv`.
+    ///
+    /// Every file is written whole under a temporary name before any is renamed into place, so
+    /// a failure leaves no file half-written and no file of this run beside the old ones. The
+    /// directory is locked meanwhile (``DirectoryLock``): runs that finish at once take turns,
+    /// and each appends to the history the one before it left.
+    ///
+    /// - Parameters:
+    ///   - report: The run.
+    ///   - asBaseline: Whether to make it the baseline too.
+    ///   - comparison: The run's comparison with a baseline, for `latest.html`.
+    /// - Returns: The files written.
+    /// - Throws: ``BenchError``: 73 when a file cannot be written; 65 when `history.csv` no
+    ///   longer reads.
+    @discardableResult
+    public func save(
+        _ report: RunReport, asBaseline: Bool = false, comparison: Comparison? = nil
+    ) throws(BenchError) -> [URL] {
+        let summary = ReportSchema.encode(report.summaries, columns: ReportSchema.summary)
+        let samples = ReportSchema.encode(report.samples, columns: ReportSchema.samples)
+        let runSummary = self.summary(of: report.environment)
+        return try DirectoryLock.withLock(on: url) { () throws(BenchError) in
+            // Run ids carry a random nonce; a file of the same name is another run's, and stays.
+            guard !FileManager.default.fileExists(atPath: runSummary.path) else {
+                throw .cannotWrite(runSummary.path, "another run's report has this name")
+            }
+            var outputs: [(URL, String)] = [
+                (runSummary, summary), (samplesURL(of: runSummary), samples),
+                (latest, summary), (samplesURL(of: latest), samples),
+                (chart, ThroughputChart.svg(report.summaries)),
+                (page, HTMLReport.page(report, comparison: comparison)), (history, try appendedHistory(report)),
+            ]
+            if asBaseline {
+                outputs += [(baseline, summary), (samplesURL(of: baseline), samples)]
+            }
+
+            var files = AtomicFiles()
+            defer { files.discard() }
+            for (url, contents) in outputs {
+                try files.stage(contents, at: url)
+            }
+            try files.commit()
+            return outputs.map(\.0)
+        }
+    }
+
+    /// Copies a summary and its samples to `baseline.csv` and `baseline.samples.csv`, atomically.
+    ///
+    /// - Throws: ``BenchError``: 66 or 65 when the source is missing or malformed, 73 when the
+    ///   baseline cannot be written.
+    public func promoteToBaseline(summaryAt path: String) throws(BenchError) {
+        try DirectoryLock.withLock(on: url) { () throws(BenchError) in
+            // Read under the lock: `path` may be `latest.csv`, which a run finishing now replaces.
+            let summary = try ReportFiles.contents(of: path)
+            _ = try ReportFiles.summaries(from: summary, path: path)
+            let samplesPath = ReportFiles.samplesPath(for: path)
+            let samples = try ReportFiles.contents(of: samplesPath)
+            _ = try ReportFiles.samples(from: samples, path: samplesPath)
+            var files = AtomicFiles()
+            defer { files.discard() }
+            try files.stage(String(decoding: summary, as: UTF8.self), at: baseline)
+            try files.stage(String(decoding: samples, as: UTF8.self), at: samplesURL(of: baseline))
+            try files.commit()
+        }
+    }
+
+    /// The samples file beside a summary file.
+    public func samplesURL(of summary: URL) -> URL {
+        URL(fileURLWithPath: ReportFiles.samplesPath(for: summary.path))
+    }
+
+    /// `history.csv` as it will be with this run's rows at its end. Called under the lock, so the
+    /// file read is the one the last run left.
+    ///
+    /// The rows go in under the file's own header, whose order may differ from ours (a file
+    /// someone sorted the columns of) and which may hold columns we do not write (left empty).
+    /// A header that lacks columns we write, from a history begun by an older `bench`, is widened:
+    /// the missing columns are added at its end, empty in the old rows, so no later run's values
+    /// are dropped.
+    private func appendedHistory(_ report: RunReport) throws(BenchError) -> String {
+        guard FileManager.default.fileExists(atPath: history.path) else {
+            return ReportSchema.encode(report.summaries, columns: ReportSchema.summary)
+        }
+        let bytes = try ReportFiles.contents(of: history.path)
+        // It read in ``prepare()``, but another run may have replaced it since: read it again.
+        _ = try ReportFiles.history(from: bytes, path: history.path)
+        let table = try ReportFiles.table(of: bytes, path: history.path)
+        let missing = ReportSchema.summaryColumnNames.filter { !table.header.contains($0) }
+        let header = table.header + missing
+        let columns = header.map { name in
+            ReportSchema.summary.first { $0.name == name }
+                ?? Column(name: name, encode: { _ in "" }, decode: { _, _ in })
+        }
+        let newRows = ReportSchema.encodeRecords(report.summaries, columns: columns)
+        guard missing.isEmpty else {
+            let widened = table.records.map { $0.fields + Array(repeating: "", count: missing.count) }
+            return CSV.encode(header: header, records: widened) + newRows
+        }
+        // The header holds every column: keep the file's bytes as they are, and append.
+        var existing = String(decoding: bytes, as: UTF8.self)
+        if let last = existing.utf8.last, last != UInt8(ascii: "\n") {
+            existing += "\r\n"
+        }
+        return existing + newRows
+    }
+}

@@ -1,0 +1,180 @@
+import PKCEBenchKit
+
+import PKCE
+
+/// One run of the suite, from the correctness gate to the reports: what `bench`, `bench run` and
+/// `bench baseline` do, with the backends passed in so that tests can give it a broken one.
+public struct SuiteRunner {
+    /// The backends to choose cases from, in report order.
+    public var backends: [any PKCEBackend]
+    /// Which cases to measure.
+    public var selection: Selection
+    /// How long and how often.
+    public var plan: SamplingPlan
+    /// Where the reports go.
+    public var results: ResultsDirectory
+    /// What standard output shows.
+    public var format: OutputFormat
+    /// A summary file to compare the run with, and the criteria to use.
+    public var baseline: (path: String, criteria: ComparisonCriteria)?
+    /// Whether the run also becomes `baseline.csv`.
+    public var saveAsBaseline = false
+    /// Reads the run's environment; called once the inputs have been checked.
+    public var environment: () -> RunEnvironment
+    /// Receives standard output's text.
+    public var standardOutput: (String) -> Void
+    /// Receives progress and warnings, one line or redraw at a time.
+    public var progress: ProgressPrinter
+    /// Asked between samples whether a signal asked the run to stop.
+    public var interruption: () -> Int32? = { nil }
+    /// The processes that measure, when the samples are to come from several; `nil` to measure
+    /// in this process.
+    public var processes: MeasuringProcesses?
+    /// Counts allocations when this process measures; measuring processes bring their own.
+    public var allocationCounter: AllocationCounter?
+    /// Counts instructions under Callgrind instead of timing, when set (`--metric instructions`).
+    public var instructionCounter: InstructionCounter?
+
+    /// Creates a runner; see the properties for what each argument is.
+    public init(
+        backends: [any PKCEBackend], selection: Selection, plan: SamplingPlan, results: ResultsDirectory,
+        format: OutputFormat, environment: @escaping () -> RunEnvironment,
+        standardOutput: @escaping (String) -> Void, progress: ProgressPrinter
+    ) {
+        self.backends = backends
+        self.selection = selection
+        self.plan = plan
+        self.results = results
+        self.format = format
+        self.environment = environment
+        self.standardOutput = standardOutput
+        self.progress = progress
+    }
+
+    /// Runs the suite and writes its reports.
+    ///
+    /// Bad inputs (an unwritable output directory, a malformed history, a missing or malformed
+    /// baseline, a baseline of another build configuration) fail before anything is measured. A backend that fails the correctness gate is
+    /// not measured; a case that fails during the run is reported as failed; the other cases
+    /// complete and all are written.
+    ///
+    /// - Returns: ``ExitStatus/ok``; with a baseline, ``ExitStatus/regression`` when the
+    ///   comparison found one, or ``ExitStatus/inconclusive`` when it could not decide a case.
+    /// - Throws: ``BenchError``: 73 or 65 for the output directory, 66 or 65 for the baseline,
+    ///   70 when a backend failed (after the reports are written), 130 or 143 when a signal
+    ///   stopped the run (nothing is written).
+    public func run() throws(BenchError) -> ExitStatus {
+        // The inputs first: a bad baseline must not leave a new, empty output directory behind.
+        let baselineData = try baseline.map { baseline throws(BenchError) in try RunData.load(summaryAt: baseline.path)
+        }
+        var environment = environment()
+        if let baselineData {
+            try Comparison.requireSameBuild(baselineData, "this run", builds: [environment.build])
+            let metric: Metric = instructionCounter == nil ? .time : .instructions
+            let current = RunData(
+                name: "this run", summaries: [SummaryRow(metric: metric)], samples: nil)
+            _ = try Comparison.requireSameMetric(baselineData, current)
+        }
+        try results.prepare()
+        let cases = try selection.cases(from: backends)
+        if environment.build != "release" {
+            progress.note(
+                "warning: this is a debug build; its figures are not representative (use swift run -c release bench)")
+        }
+
+        // Correctness before speed: a backend that gives a wrong answer is not timed.
+        var gateFailures: [String: String] = [:]
+        for (backend, reason) in CorrectnessGate.failures(among: backends, usedBy: cases) {
+            gateFailures[backend] = "failed its correctness check: \(reason)"
+            progress.note("backend \(backend) failed its correctness check and is not measured: \(reason)")
+        }
+        let passed = cases.filter { gateFailures[$0.backend.name] == nil }
+        var measurements: [CaseMeasurement]
+        if passed.isEmpty {
+            // Nothing passed the gate: nothing to measure, and an empty selection would mean all.
+            measurements = []
+        } else if let instructionCounter {
+            progress.note("counting the instructions of \(passed.count) case(s) under Callgrind")
+            (measurements, environment.cpuFlags) = try instructionCounter.measure(
+                passed, selection: narrowed(selection, to: passed))
+        } else {
+            measurements = try measure(passed)
+        }
+        progress.finish()
+        measurements += cases.compactMap { benchmark in
+            gateFailures[benchmark.backend.name].map {
+                CaseMeasurement.failed(
+                    benchmark.key, reason: $0, metric: instructionCounter == nil ? .time : .instructions)
+            }
+        }
+        let report = RunReport(environment: environment, measurements: measurements)
+
+        var comparison: Comparison?
+        if let baseline, let baselineData {
+            let current = RunData(name: "this run", summaries: report.summaries, samples: report.samples)
+            comparison = try Comparison(baseline: baselineData, current: current, criteria: baseline.criteria)
+        }
+
+        // A signal that came after the last sample still means: write nothing.
+        if let signal = interruption() { throw InterruptSignals.error(for: signal) }
+        let written = try results.save(report, asBaseline: saveAsBaseline, comparison: comparison)
+        progress.note("wrote \(written.map(\.lastPathComponent).joined(separator: ", ")) to \(results.url.path)")
+
+        var status = ExitStatus.ok
+        if let comparison {
+            // Two CSV documents in one stream would be neither, so CSV gets the comparison only; the JSON
+            // document of a comparison holds this run's results too.
+            if format == .table || format == .markdown {
+                standardOutput(SummaryFormatter.render(report.summaries, as: format) + "\n")
+            }
+            comparison.warnings.forEach(progress.note)
+            standardOutput(ComparisonFormatter.render(comparison, as: format))
+            status = comparison.status
+        } else {
+            standardOutput(SummaryFormatter.render(report.summaries, as: format))
+        }
+
+        if report.hasFailures {
+            let failed = report.summaries.filter { !$0.isOK }.map { "\($0.key)" }
+            throw BenchError(.backendFailed, "\(failed.count) case(s) failed: \(failed.joined(separator: ", "))")
+        }
+        return status
+    }
+
+    /// Samples the cases that passed the gate, in this process or in several.
+    private func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> [CaseMeasurement] {
+        guard let processes else {
+            do {
+                var sampler = Sampler(cases: cases, plan: plan, observer: progress, interruption: interruption)
+                sampler.allocationCounter = allocationCounter
+                return try sampler.run()
+            } catch {
+                progress.finish()
+                throw InterruptSignals.error(for: error.signal)
+            }
+        }
+        let measurements: [CaseMeasurement]
+        do {
+            measurements = try processes.measure(
+                cases, selection: narrowed(selection, to: cases), plan: plan, progress: progress)
+        } catch {
+            progress.finish()
+            throw error
+        }
+        for measurement in measurements {
+            if let failure = measurement.failure {
+                progress.failed(measurement.key, reason: failure)
+            } else {
+                progress.finished(measurement.key, nanosecondsPerOperation: measurement.nanosecondsPerOperation)
+            }
+        }
+        return measurements
+    }
+
+    /// `selection` without the backends none of `cases` uses: those that failed the gate.
+    private func narrowed(_ selection: Selection, to cases: [BenchmarkCase]) -> Selection {
+        var narrowed = selection
+        narrowed.backends = backends.map(\.name).filter { name in cases.contains { $0.backend.name == name } }
+        return narrowed
+    }
+}

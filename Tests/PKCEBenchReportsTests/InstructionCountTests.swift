@@ -1,0 +1,173 @@
+import Foundation
+@testable import PKCEBenchKit
+@testable import PKCEBenchReports
+import PKCEBenchTestSupport
+import Testing
+
+@Suite("Instruction counts: their rows, their comparison")
+struct InstructionCountTests {
+    /// The report of a run of counted cases: `counts` instructions per operation by case.
+    static func countedReport(_ name: String, _ counts: [CaseKey: Double]) -> RunReport {
+        RunReport(
+            environment: sampleReport(runID: name).environment,
+            measurements: counts.map { .counted($0.key, iterations: 100, instructionsPerOperation: $0.value) })
+    }
+
+    /// A run of counted cases: `counts` instructions per operation by case.
+    static func countedRun(_ name: String, _ counts: [CaseKey: Double]) -> RunData {
+        RunData(name: name, report: countedReport(name, counts))
+    }
+
+    static let keys = ["openssl", "sodium", "swift", "crypto"].map {
+        CaseKey(backend: $0, operation: .sha256, size: 16384, threads: 1)
+    }
+
+    @Test("A counted case's row has the count and metric 'instructions', its time fields empty, and reads back")
+    func rows() throws {
+        let run = Self.countedReport("run", [Self.keys[0]: 1234.5])
+        let row = try #require(run.summaries.first)
+        #expect(row.metric == .instructions && row.instructionsPerOp == 1234.5 && row.iterations == 100)
+        #expect(row.isOK && row.nsMedian == nil && row.opsPerSec == nil && row.samples == 0)
+        let text = ReportFiles.encodeSummary(run.summaries)
+        let back = try ReportFiles.summaries(from: Array(text.utf8), path: "counted.csv")
+        #expect(back == run.summaries)
+        let table = try CSV.parse(Array(text.utf8))
+        let record = try #require(table.records.first).fields
+        let field = { (name: String) in record[table.header.firstIndex(of: name)!] }
+        #expect(field("metric") == "instructions" && field("instructions_per_op") == "1234.500")
+        #expect(field("ns_median").isEmpty && field("ops_per_sec").isEmpty)
+    }
+
+    @Test("A report from before the metric column reads as timed; an unknown metric is 65")
+    func oldAndBadFiles() throws {
+        let text = ReportFiles.encodeSummary(sampleReport().summaries)
+        let table = try CSV.parse(Array(text.utf8))
+        let kept = table.header.indices.filter { !["metric", "instructions_per_op"].contains(table.header[$0]) }
+        let old = CSV.encode(
+            header: kept.map { table.header[$0] }, records: table.records.map { r in kept.map { r.fields[$0] } })
+        #expect(try ReportFiles.summaries(from: Array(old.utf8), path: "old.csv").allSatisfy { $0.metric == .time })
+
+        let bad = text.replacingOccurrences(of: ",time,", with: ",cycles,")
+        #expect(bad != text)
+        #expect(throws: BenchError.self) { try ReportFiles.summaries(from: Array(bad.utf8), path: "bad.csv") }
+    }
+
+    @Test("Another kernel does not warn for counts, which are compared across hosts; another OpenSSL does")
+    func kernelDoesNotWarn() throws {
+        let counts = Dictionary(uniqueKeysWithValues: Self.keys.map { ($0, 100_000.0) })
+        let baseline = Self.countedRun("base", counts)
+        func current(kernel: String, openssl: String) -> RunData {
+            var environment = sampleReport(runID: "now").environment
+            environment.kernel = kernel
+            environment.openssl = openssl
+            let report = RunReport(
+                environment: environment,
+                measurements: counts.map { .counted($0.key, iterations: 100, instructionsPerOperation: $0.value) })
+            return RunData(name: "now", summaries: report.summaries, samples: nil)
+        }
+        let openssl = try #require(baseline.environment).openssl
+        let otherHost = try Comparison(baseline: baseline, current: current(kernel: "6.18.44", openssl: openssl))
+        #expect(otherHost.environmentDifferences.isEmpty && otherHost.warnings.isEmpty)
+        let otherLibrary = try Comparison(
+            baseline: baseline, current: current(kernel: "6.18.44", openssl: "OpenSSL 3.5.0"))
+        #expect(otherLibrary.environmentDifferences == ["openssl '\(openssl)' → 'OpenSSL 3.5.0'"])
+    }
+
+    @Test("Counts compare exactly: at the threshold or beyond is a verdict, below it unchanged, never inconclusive")
+    func exactComparison() throws {
+        let baseline = Self.countedRun("base", Dictionary(uniqueKeysWithValues: Self.keys.map { ($0, 100_000.0) }))
+        let changes = [0.002, 0.0005, -0.003, 0]
+        let current = Self.countedRun(
+            "now", Dictionary(uniqueKeysWithValues: zip(Self.keys, changes.map { 100_000 * (1 + $0) })))
+        let comparison = try Comparison(
+            baseline: baseline, current: current, criteria: ComparisonCriteria(threshold: 0.001))
+        #expect(comparison.metric == .instructions)
+        let verdicts = Dictionary(uniqueKeysWithValues: comparison.cases.map { ($0.key.backend, $0.verdict) })
+        #expect(verdicts == ["openssl": .regressed, "sodium": .unchanged, "swift": .improved, "crypto": .unchanged])
+        #expect(comparison.cases.allSatisfy { $0.method == .instructions && $0.pValue == nil })
+        #expect(comparison.status == .regression)
+        let csv = ComparisonFormatter.render(comparison, as: .csv)
+        #expect(csv.contains(",regressed,instructions,100000.000,100200.000\n"))
+        #expect(!csv.utf8.contains(UInt8(ascii: "\r")))
+        #expect(ComparisonFormatter.render(comparison, as: .table).contains("(threshold 0.1%, instruction counts)"))
+        #expect(Metric.instructions.defaultThreshold == 0.1)
+    }
+
+    @Test("Timings and instruction counts are never compared with each other (65)")
+    func mixedMetrics() throws {
+        let counted = Self.countedRun("counted.csv", [Self.keys[0]: 100])
+        let timed = RunData(name: "timed.csv", summaries: sampleReport().summaries, samples: nil)
+        #expect(
+            throws: BenchError(
+                .malformedInput,
+                "cannot compare timed.csv (time) with counted.csv (instructions): "
+                    + "instruction counts and timings are different measures")
+        ) {
+            try Comparison(baseline: timed, current: counted)
+        }
+        let mixed = RunData(
+            name: "mixed.csv",
+            summaries: Self.countedReport("counted.csv", [Self.keys[0]: 100]).summaries + sampleReport().summaries,
+            samples: nil)
+        #expect(throws: BenchError(.malformedInput, "mixed.csv: its rows mix timings and instruction counts")) {
+            try mixed.metric()
+        }
+    }
+
+    @Test("Callgrind's profile totals are read in dump order")
+    func profileTotals() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (number, total) in [(1, 500), (2, 900), (10, 7), (3, 1300)] {
+            try "version: 1\ncmd: bench\nevents: Ir\nsummary: \(total)\ntotals: \(total)\n".write(
+                to: directory.appendingPathComponent("callgrind.out.\(number)"), atomically: true, encoding: .utf8)
+        }
+        try "totals: 0\n".write(
+            to: directory.appendingPathComponent("callgrind.out"), atomically: true, encoding: .utf8)
+        #expect(try InstructionCounter.profileTotals(in: directory) == [500, 900, 1300, 7])
+    }
+
+    @Test("The inputs of the cases are the same in every process, and valid verifiers")
+    func fixedInputs() throws {
+        #expect(try fixedVerifier(3, length: 43).value == fixedVerifier(3, length: 43).value)
+        #expect(try fixedVerifier(3, length: 43).value != fixedVerifier(4, length: 43).value)
+        #expect(try fixedVerifier(0, length: 128).value.utf8.count == 128)
+    }
+
+    @Test("An AVX-512 build cannot be counted (64), whichever side of bench ab it is; other targets can")
+    func avx512Refused() throws {
+        for build in ["this build", "../main/.build/release/bench"] {
+            let error = #expect(throws: BenchError.self) {
+                try InstructionCounter.requireCountable(targetCPU: "x86-64-v4", of: build)
+            }
+            #expect(error?.status == .usage)
+            #expect(
+                error?.message.hasPrefix("--metric instructions cannot count \(build): it was compiled for x86-64-v4")
+                    == true)
+        }
+        for target in ["x86-64", "x86-64-v2", "x86-64-v3", "arm64"] {
+            try InstructionCounter.requireCountable(targetCPU: target, of: "this build")
+        }
+    }
+
+    @Test("A failed case of a counted run is a counted run's row: compared as failed, never as mixed metrics (65)")
+    func failedCountedCase() throws {
+        let environment = sampleReport(runID: "now").environment
+        let report = RunReport(
+            environment: environment,
+            measurements: [
+                .counted(Self.keys[0], iterations: 100, instructionsPerOperation: 1000),
+                .failed(Self.keys[1], reason: "its count did not grow", metric: .instructions),
+            ])
+        #expect(report.summaries.map(\.metric) == [.instructions, .instructions])
+        let current = RunData(name: "now", summaries: report.summaries, samples: report.samples)
+        let baseline = Self.countedRun("base", [Self.keys[0]: 1000, Self.keys[1]: 2000])
+        let comparison = try Comparison(baseline: baseline, current: current)
+        #expect(comparison.metric == .instructions)
+        #expect(comparison.cases.map(\.verdict) == [.unchanged, .failedInCurrent])
+        #expect(comparison.status == .regression)
+        // Read back from its file, the failed row still says what its run measured.
+        let back = try ReportFiles.summaries(from: Array(ReportFiles.encodeSummary(report.summaries).utf8), path: "x")
+        #expect(back.map(\.metric) == [.instructions, .instructions])
+    }
+}

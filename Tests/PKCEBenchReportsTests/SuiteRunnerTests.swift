@@ -1,0 +1,117 @@
+import Foundation
+import PKCE
+import PKCEBenchKit
+import PKCEBenchReports
+import PKCEBenchTestSupport
+import Testing
+
+@Suite("A whole run with a broken backend")
+struct SuiteRunnerTests {
+    /// A runner over `backends` that measures quickly and writes into a new temporary directory.
+    static func runner(
+        _ backends: [any PKCEBackend], operations: [BenchmarkOperation],
+        onProgress: @escaping (String) -> Void = { _ in }
+    ) throws -> (SuiteRunner, Output) {
+        let directory = try temporaryDirectory()
+        let output = Output()
+        let runner = SuiteRunner(
+            backends: backends, selection: Selection(operations: operations),
+            plan: SamplingPlan(warmup: .milliseconds(1), sampleTime: .milliseconds(1), samples: 5),
+            results: ResultsDirectory(path: directory.path), format: .table,
+            environment: { SyntheticRun.report().environment }, standardOutput: { output.stdout += $0 },
+            progress: ProgressPrinter(
+                caseCount: 0, isTerminal: false,
+                write: {
+                    output.stderr += $0
+                    onProgress($0)
+                }))
+        return (runner, output)
+    }
+
+    final class Output {
+        var stdout = ""
+        var stderr = ""
+    }
+
+    @Test("Randomness that fails mid-run fails that case in the table and the CSV; the rest completes; exit 70")
+    func randomnessFailsMidRun() throws {
+        // The randomness breaks once its case is calibrated: after the gate, before the samples.
+        let failing = FailingLaterBackend()
+        let (runner, output) = try Self.runner([SwiftBackend(), failing], operations: [.random, .sha256]) { line in
+            if line.hasPrefix("calibrated random/failing-later") { failing.failFromNow() }
+        }
+        defer { try? FileManager.default.removeItem(at: runner.results.url) }
+        #expect(throws: BenchError(.backendFailed, "1 case(s) failed: random/failing-later/32")) {
+            try runner.run()
+        }
+
+        let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
+        // random 32, and sha256 43, 64, 1024, 16384, for each of the two backends.
+        #expect(rows.count == 10)
+        let failed = try #require(rows.first { $0.backend == "failing-later" && $0.operation == .random })
+        #expect(failed.status == SummaryRow.failed)
+        #expect(failed.error == FailingLaterBackend.error.logDescription)
+        #expect(failed.nsMedian == nil)
+        #expect(rows.filter { $0.key != failed.key }.allSatisfy { $0.isOK && $0.samples == 5 })
+
+        let tableLine = try #require(
+            output.stdout.split(separator: "\n").first { $0.contains("failing-later") && $0.hasPrefix("random") })
+        #expect(tableLine.contains("failed"))
+        #expect(output.stderr.contains("FAILED random/failing-later/32"))
+    }
+
+    @Test("A backend that fails the correctness gate is not measured, is reported, and the run exits 70")
+    func gateFailure() throws {
+        let (runner, output) = try Self.runner([SwiftBackend(), WrongDigestBackend()], operations: [.sha256])
+        defer { try? FileManager.default.removeItem(at: runner.results.url) }
+        #expect(throws: BenchError.self) { try runner.run() }
+        let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
+        let wrong = rows.filter { $0.backend == "wrong-digest" }
+        #expect(wrong.count == 4)
+        for row in wrong {
+            #expect(!row.isOK && row.samples == 0)
+            let reason = row.error
+            #expect(reason.hasPrefix("failed its correctness check: "))
+        }
+        #expect(rows.filter { $0.backend == "swift" }.allSatisfy { $0.isOK })
+        #expect(output.stderr.contains("backend wrong-digest failed its correctness check and is not measured"))
+        #expect(!output.stderr.contains("calibrated sha256/wrong-digest"))
+    }
+
+    @Test("A measuring process that crashes fails its cases in the reports, and the run exits 70")
+    func processCrashes() throws {
+        var (runner, _) = try Self.runner([SwiftBackend()], operations: [.random])
+        defer { try? FileManager.default.removeItem(at: runner.results.url) }
+        runner.processes = MeasuringProcesses(
+            count: 2, command: ("/bin/sh", ["-c", "kill -SEGV $$"]), interruption: { nil })
+        #expect(throws: BenchError(.backendFailed, "1 case(s) failed: random/swift/32")) { try runner.run() }
+        let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
+        #expect(rows.map(\.error) == ["measuring process 1 died of signal 11"])
+    }
+
+    @Test("A baseline of another build configuration is refused before anything is measured or created")
+    func baselineOfAnotherBuild() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let baseline = directory.appendingPathComponent("debug.csv").path
+        try ReportFiles.write(SyntheticRun.report(build: "debug"), summaryAt: baseline)
+
+        var (runner, output) = try Self.runner([SwiftBackend()], operations: [.random])
+        try FileManager.default.removeItem(at: runner.results.url)
+        runner.baseline = (baseline, ComparisonCriteria())
+        let error = try #require(throws: BenchError.self) { try runner.run() }
+        #expect(error.status == .malformedInput)
+        #expect(error.message.contains("(debug build) with this run (release build)"))
+        #expect(!FileManager.default.fileExists(atPath: runner.results.url.path))
+        #expect(!output.stderr.contains("calibrated"))
+    }
+
+    @Test("A signal before the reports are written: nothing is written, and the status says which signal")
+    func interrupted() throws {
+        var (runner, _) = try Self.runner([SwiftBackend()], operations: [.random])
+        defer { try? FileManager.default.removeItem(at: runner.results.url) }
+        runner.interruption = { 15 }
+        #expect(throws: BenchError(.terminated, "stopped by SIGTERM; no report was written")) { try runner.run() }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runner.results.url.path).isEmpty)
+    }
+}
