@@ -27,15 +27,18 @@ struct SuiteRun {
         runner.baseline = baseline
         runner.saveAsBaseline = saveAsBaseline
         runner.interruption = { InterruptSignals.received }
-        runner.allocationCounter = processAllocationCounter
         if metric == .instructions {
-            runner.instructionCounter = try InstructionCounter.forCounting(
-                executable: Self.executable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
-                interruption: { InterruptSignals.received })
+            runner.source = .instructions(
+                try InstructionCounter.forCounting(
+                    executable: Self.executable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
+                    interruption: { InterruptSignals.received }))
         } else if processes > 1 {
-            runner.processes = MeasuringProcesses(
-                count: processes, command: (Self.executable, ["worker"]),
-                interruption: { InterruptSignals.received })
+            runner.source = .processes(
+                MeasuringProcesses(
+                    count: processes, command: (Self.executable, ["worker"]),
+                    interruption: { InterruptSignals.received }))
+        } else {
+            runner.source = .inProcess(allocationCounter: processAllocationCounter)
         }
         let status = try runner.run()
         if status != .ok {

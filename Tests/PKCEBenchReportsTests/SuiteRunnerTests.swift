@@ -82,8 +82,8 @@ struct SuiteRunnerTests {
     func processCrashes() throws {
         var (runner, _) = try Self.runner([SwiftBackend()], operations: [.random])
         defer { try? FileManager.default.removeItem(at: runner.results.url) }
-        runner.processes = MeasuringProcesses(
-            count: 2, command: ("/bin/sh", ["-c", "kill -SEGV $$"]), interruption: { nil })
+        runner.source = .processes(
+            MeasuringProcesses(count: 2, command: ("/bin/sh", ["-c", "kill -SEGV $$"]), interruption: { nil }))
         #expect(throws: BenchError(.backendFailed, "1 case(s) failed: random/swift/32")) { try runner.run() }
         let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
         #expect(rows.map(\.error) == ["measuring process 1 died of signal 11"])

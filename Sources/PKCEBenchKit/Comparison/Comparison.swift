@@ -131,6 +131,20 @@ public struct Comparison: Sendable {
         return baseline.summaries.isEmpty ? metrics[1] : metrics[0]
     }
 
+    /// Checks that a run named `name`, which will measure `metric`, may be compared with
+    /// `baseline`, before it is measured.
+    ///
+    /// - Throws: ``BenchError`` (65) when the baseline measured the other metric, or mixes the two.
+    public static func requireSameMetric(_ baseline: RunData, _ name: String, metric: Metric) throws(BenchError) {
+        let baselineMetric = try baseline.metric()
+        guard baselineMetric == metric || baseline.summaries.isEmpty else {
+            throw BenchError(
+                .malformedInput,
+                "cannot compare \(baseline.name) (\(baselineMetric.rawValue)) with \(name) (\(metric.rawValue)): "
+                    + "instruction counts and timings are different measures")
+        }
+    }
+
     /// Compares two runs.
     ///
     /// - Parameters:

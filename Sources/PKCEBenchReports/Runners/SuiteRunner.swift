@@ -27,13 +27,8 @@ public struct SuiteRunner {
     public var progress: ProgressPrinter
     /// Asked between samples whether a signal asked the run to stop.
     public var interruption: () -> Int32? = { nil }
-    /// The processes that measure, when the samples are to come from several; `nil` to measure
-    /// in this process.
-    public var processes: MeasuringProcesses?
-    /// Counts allocations when this process measures; measuring processes bring their own.
-    public var allocationCounter: AllocationCounter?
-    /// Counts instructions under Callgrind instead of timing, when set (`--metric instructions`).
-    public var instructionCounter: InstructionCounter?
+    /// How each case's figure is taken: in this process by default.
+    public var source = SampleSource.inProcess(allocationCounter: nil)
 
     /// Creates a runner; see the properties for what each argument is.
     public init(
@@ -70,10 +65,7 @@ public struct SuiteRunner {
         var environment = environment()
         if let baselineData {
             try Comparison.requireSameBuild(baselineData, "this run", builds: [environment.build])
-            let metric: Metric = instructionCounter == nil ? .time : .instructions
-            let current = RunData(
-                name: "this run", summaries: [SummaryRow(metric: metric)], samples: nil)
-            _ = try Comparison.requireSameMetric(baselineData, current)
+            try Comparison.requireSameMetric(baselineData, "this run", metric: source.metric)
         }
         try results.prepare()
         let cases = try selection.cases(from: backends)
@@ -81,32 +73,13 @@ public struct SuiteRunner {
             progress.note(
                 "warning: this is a debug build; its figures are not representative (use swift run -c release bench)")
         }
-
-        // Correctness before speed: a backend that gives a wrong answer is not timed.
-        var gateFailures: [String: String] = [:]
-        for (backend, reason) in CorrectnessGate.failures(among: backends, usedBy: cases) {
-            gateFailures[backend] = "failed its correctness check: \(reason)"
-            progress.note("backend \(backend) failed its correctness check and is not measured: \(reason)")
-        }
-        let passed = cases.filter { gateFailures[$0.backend.name] == nil }
-        var measurements: [CaseMeasurement]
-        if passed.isEmpty {
-            // Nothing passed the gate: nothing to measure, and an empty selection would mean all.
-            measurements = []
-        } else if let instructionCounter {
-            progress.note("counting the instructions of \(passed.count) case(s) under Callgrind")
-            (measurements, environment.cpuFlags) = try instructionCounter.measure(
-                passed, selection: narrowed(selection, to: passed))
-        } else {
-            measurements = try measure(passed)
-        }
-        progress.finish()
-        measurements += cases.compactMap { benchmark in
-            gateFailures[benchmark.backend.name].map {
-                CaseMeasurement.failed(
-                    benchmark.key, reason: $0, metric: instructionCounter == nil ? .time : .instructions)
-            }
-        }
+        let measured = try RunMeasurement(
+            backends: backends, selection: selection, plan: plan, source: source, progress: progress,
+            interruption: interruption
+        ).measure(cases)
+        let measurements = measured.measurements
+        // Counted rows record the CPU features the worker saw under Valgrind.
+        if let cpuFlags = measured.cpuFlags { environment.cpuFlags = cpuFlags }
         let report = RunReport(environment: environment, measurements: measurements)
 
         var comparison: Comparison?
@@ -139,42 +112,5 @@ public struct SuiteRunner {
             throw BenchError(.backendFailed, "\(failed.count) case(s) failed: \(failed.joined(separator: ", "))")
         }
         return status
-    }
-
-    /// Samples the cases that passed the gate, in this process or in several.
-    private func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> [CaseMeasurement] {
-        guard let processes else {
-            do {
-                var sampler = Sampler(cases: cases, plan: plan, observer: progress, interruption: interruption)
-                sampler.allocationCounter = allocationCounter
-                return try sampler.run()
-            } catch {
-                progress.finish()
-                throw InterruptSignals.error(for: error.signal)
-            }
-        }
-        let measurements: [CaseMeasurement]
-        do {
-            measurements = try processes.measure(
-                cases, selection: narrowed(selection, to: cases), plan: plan, progress: progress)
-        } catch {
-            progress.finish()
-            throw error
-        }
-        for measurement in measurements {
-            if let failure = measurement.failure {
-                progress.failed(measurement.key, reason: failure)
-            } else {
-                progress.finished(measurement.key, nanosecondsPerOperation: measurement.nanosecondsPerOperation)
-            }
-        }
-        return measurements
-    }
-
-    /// `selection` without the backends none of `cases` uses: those that failed the gate.
-    private func narrowed(_ selection: Selection, to cases: [BenchmarkCase]) -> Selection {
-        var narrowed = selection
-        narrowed.backends = backends.map(\.name).filter { name in cases.contains { $0.backend.name == name } }
-        return narrowed
     }
 }

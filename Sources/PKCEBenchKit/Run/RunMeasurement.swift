@@ -1,0 +1,124 @@
+import PKCE
+
+/// How a run takes each case's figure: the one thing in which `bench --processes 1`, `bench` and
+/// `bench --metric instructions` differ.
+public enum SampleSource {
+    /// Samples taken in this process, allocations counted with the counter when there is one.
+    case inProcess(allocationCounter: AllocationCounter?)
+    /// Samples taken in worker processes, one after another, and pooled.
+    case processes(MeasuringProcesses)
+    /// Instructions counted under Callgrind, in one worker.
+    case instructions(InstructionCounter)
+
+    /// What the source measures.
+    public var metric: Metric {
+        if case .instructions = self { return .instructions }
+        return .time
+    }
+}
+
+/// One build's run of the selected cases, from the correctness gate to the measurements: what
+/// `bench` does before anything is written.
+public struct RunMeasurement {
+    /// The backends to choose cases from, in report order.
+    public var backends: [any PKCEBackend]
+    /// Which cases to measure.
+    public var selection: Selection
+    /// How long and how often, when timed.
+    public var plan: SamplingPlan
+    /// How each case's figure is taken.
+    public var source: SampleSource
+    /// Receives progress and warnings.
+    public var progress: ProgressPrinter
+    /// Asked between samples whether a signal asked the run to stop.
+    public var interruption: () -> Int32?
+
+    /// Creates a measurement; see the properties for what each argument is.
+    public init(
+        backends: [any PKCEBackend], selection: Selection, plan: SamplingPlan, source: SampleSource,
+        progress: ProgressPrinter, interruption: @escaping () -> Int32?
+    ) {
+        self.backends = backends
+        self.selection = selection
+        self.plan = plan
+        self.source = source
+        self.progress = progress
+        self.interruption = interruption
+    }
+
+    /// Checks the backends `cases` use, then measures the cases of those that pass.
+    ///
+    /// A backend that fails the correctness gate is not measured: its cases are failed, with the
+    /// reason. A case that fails while measured is failed; the others complete.
+    ///
+    /// - Returns: One measurement per case, the gate's failures last, and, when counted, the CPU
+    ///   features the worker saw under Valgrind.
+    /// - Throws: ``BenchError``: 130 or 143 when a signal stopped the run; 70 when the Callgrind
+    ///   worker failed.
+    public func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> (
+        measurements: [CaseMeasurement], cpuFlags: String?
+    ) {
+        // Correctness before speed: a backend that gives a wrong answer is not timed.
+        var gateFailures: [String: String] = [:]
+        for (backend, reason) in CorrectnessGate.failures(among: backends, usedBy: cases) {
+            gateFailures[backend] = "failed its correctness check: \(reason)"
+            progress.note("backend \(backend) failed its correctness check and is not measured: \(reason)")
+        }
+        let passed = cases.filter { gateFailures[$0.backend.name] == nil }
+        var measured: (measurements: [CaseMeasurement], cpuFlags: String?) = ([], nil)
+        // Nothing passed the gate: nothing to measure, and an empty selection would mean all.
+        if !passed.isEmpty {
+            do {
+                measured = try measurePassed(passed)
+            } catch {
+                progress.finish()
+                throw error
+            }
+        }
+        progress.finish()
+        measured.measurements += cases.compactMap { benchmark in
+            gateFailures[benchmark.backend.name].map {
+                CaseMeasurement.failed(benchmark.key, reason: $0, metric: source.metric)
+            }
+        }
+        return measured
+    }
+
+    /// Measures the cases that passed the gate, as ``source`` says.
+    private func measurePassed(_ cases: [BenchmarkCase]) throws(BenchError) -> (
+        measurements: [CaseMeasurement], cpuFlags: String?
+    ) {
+        switch source {
+        case .inProcess(let allocationCounter):
+            var sampler = Sampler(cases: cases, plan: plan, observer: progress, interruption: interruption)
+            sampler.allocationCounter = allocationCounter
+            do {
+                return (try sampler.run(), nil)
+            } catch {
+                throw InterruptSignals.error(for: error.signal)
+            }
+        case .processes(let processes):
+            let measurements = try processes.measure(
+                cases, selection: narrowed(to: cases), plan: plan, progress: progress)
+            for measurement in measurements {
+                if let failure = measurement.failure {
+                    progress.failed(measurement.key, reason: failure)
+                } else {
+                    progress.finished(measurement.key, nanosecondsPerOperation: measurement.nanosecondsPerOperation)
+                }
+            }
+            return (measurements, nil)
+        case .instructions(let counter):
+            progress.note("counting the instructions of \(cases.count) case(s) under Callgrind")
+            let counted = try counter.measure(cases, selection: narrowed(to: cases))
+            return (counted.measurements, counted.cpuFlags)
+        }
+    }
+
+    /// The selection without the backends none of `cases` uses: those that failed the gate.
+    private func narrowed(to cases: [BenchmarkCase]) -> Selection {
+        var narrowed = selection
+        narrowed.backends = backends.map(\.name).filter { name in cases.contains { $0.backend.name == name } }
+        return narrowed
+    }
+}
