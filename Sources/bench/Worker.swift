@@ -14,7 +14,7 @@ struct Worker: ParsableCommand {
     func run() throws {
         InterruptSignals.install()
         let service = WorkerService(
-            backends: try shippedBackends(), facts: .current(libraryVersions: loadedLibraryVersions()),
+            backends: try shippedBackends(), facts: { .current(libraryVersions: loadedLibraryVersions()) },
             allocationCounter: processAllocationCounter, interruption: { InterruptSignals.received })
         let ending = service.serve(
             readLine: { Swift.readLine(strippingNewline: true) },

@@ -131,8 +131,8 @@ struct ABCommandTests {
     func newerBench() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let hello = try workerHello { $0["version"] = WorkerProtocol.version + 1 }
-        try Self.expectNotBench(try fakeBench(saying: hello, in: directory), in: directory)
+        let lines = try workerLines(editingHello: { $0["version"] = WorkerProtocol.version + 1 })
+        try Self.expectNotBench(try fakeBench(saying: lines, in: directory), in: directory)
     }
 
     static func expectNotBench(_ fake: String, in directory: URL) throws {
@@ -149,13 +149,7 @@ struct ABCommandTests {
     func brokenWorker() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let fake = try Self.script(
-            """
-            cat <<'EOF'
-            \(try workerHello())
-            EOF
-            read request; echo "nonsense"
-            """, in: directory)
+        let fake = try fakeBench(saying: try workerLines(), otherwise: "echo nonsense", in: directory)
         let output = directory.appendingPathComponent("out")
         let result = try bench(["ab", fake, "--output", output.path] + Self.small)
         #expect(result.status == 70)
@@ -164,7 +158,7 @@ struct ABCommandTests {
         #expect(try listing(output).isEmpty)
     }
 
-    @Test("bench worker says hello first: the protocol, its version and the build; it exits 0 at the end of its input")
+    @Test("bench worker says hello first, then describes the build when asked; it exits 0 at the end of its input")
     func hello() throws {
         let result = try bench(["worker"])
         #expect(result.status == 0)
@@ -174,9 +168,11 @@ struct ABCommandTests {
         let hello = try #require((reply["hello"] as? [String: Any])?["_0"] as? [String: Any])
         #expect(hello["protocol"] as? String == "pkcebench-worker")
         #expect(hello["version"] as? Int == WorkerProtocol.version)
-        let facts = try #require(hello["facts"] as? [String: Any])
+        let described = try workerLines().described
+        let message = try #require(try JSONSerialization.jsonObject(with: Data(described.utf8)) as? [String: Any])
+        let facts = try #require((message["described"] as? [String: Any])?["_0"] as? [String: Any])
         #expect(["debug", "release"].contains(facts["build"] as? String ?? ""))
-        #expect(facts["targetCPU"] is String)
+        #expect(facts["targetCPU"] is String && facts["swift"] is String)
     }
 
     @Test("bench worker given a line that is not a request: one line, exit 64")

@@ -87,24 +87,54 @@ func listing(_ directory: URL) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
 }
 
-/// The hello this build's worker says first, as JSON, changed by `edit`: a stand-in for another
-/// build's.
-func workerHello(editing edit: (inout [String: Any]) -> Void = { _ in }) throws -> String {
-    let result = try bench(["worker"])
-    let line = try #require(result.stdout.split(separator: "\n").first)
-    var reply = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-    var hello = try #require((reply["hello"] as? [String: Any])?["_0"] as? [String: Any])
-    edit(&hello)
-    reply["hello"] = ["_0": hello]
-    return String(decoding: try JSONSerialization.data(withJSONObject: reply), as: UTF8.self)
+/// What this build's worker says first, and how it describes itself, as JSON lines, changed by
+/// `editHello` and `editFacts`: stand-ins for another build's.
+func workerLines(
+    editingHello editHello: (inout [String: Any]) -> Void = { _ in },
+    facts editFacts: (inout [String: Any]) -> Void = { _ in }
+) throws -> (hello: String, described: String) {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("describe")
+    try "{\"describe\":{}}\n".write(to: input, atomically: true, encoding: .utf8)
+    let lines = try bench(["worker"], standardInput: input).stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 2)
+    /// `line`, a JSON object with one key whose value is `{"_0": …}`, with that value edited.
+    func edited(_ line: String, _ edit: (inout [String: Any]) -> Void) throws -> String {
+        var message = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let key = try #require(message.keys.first)
+        var value = try #require((message[key] as? [String: Any])?["_0"] as? [String: Any])
+        edit(&value)
+        message[key] = ["_0": value]
+        return String(decoding: try JSONSerialization.data(withJSONObject: message), as: UTF8.self)
+    }
+    return (try edited(lines[0], editHello), try edited(lines[1], editFacts))
 }
 
-/// Writes into `directory` a stand-in for a `bench` whose worker says `hello`, then exits.
+/// Writes into `directory` a stand-in for a `bench` whose worker says `lines.hello`, answers a
+/// describe request with `lines.described`, and any other request by running `otherwise`.
 ///
 /// - Returns: The script's path.
-func fakeBench(saying hello: String, in directory: URL) throws -> String {
+func fakeBench(
+    saying lines: (hello: String, described: String), otherwise: String = "exit 0", in directory: URL
+) throws -> String {
     let path = directory.appendingPathComponent("fake-bench").path
-    try "#!/bin/sh\ncat <<'EOF'\n\(hello)\nEOF\n".write(toFile: path, atomically: true, encoding: .utf8)
+    try """
+    #!/bin/sh
+    cat <<'EOF'
+    \(lines.hello)
+    EOF
+    while read request; do
+        case "$request" in
+            *describe*) cat <<'EOF'
+    \(lines.described)
+    EOF
+            ;;
+            *) \(otherwise) ;;
+        esac
+    done
+
+    """.write(toFile: path, atomically: true, encoding: .utf8)
     chmod(path, 0o755)
     return path
 }

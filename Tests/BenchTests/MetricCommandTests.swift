@@ -114,12 +114,8 @@ struct MetricCommandTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // The hello of a build whose workers cannot count: time, and no instructions.
-        let hello = try workerHello { hello in
-            var facts = hello["facts"] as? [String: Any] ?? [:]
-            facts["metrics"] = ["time"]
-            hello["facts"] = facts
-        }
-        let fake = try fakeBench(saying: hello, in: directory)
+        let lines = try workerLines(facts: { $0["metrics"] = ["time"] })
+        let fake = try fakeBench(saying: lines, in: directory)
         let result = try bench(["ab", fake, "--metric", "instructions", "--output", "out"], in: directory)
         #expect(result.status == 65)
         #expect(

@@ -19,7 +19,8 @@ struct WorkerProtocolTests {
     ) -> (replies: [WorkerProtocol.Reply?], ending: WorkerService.Ending) {
         var input = requests.map { WorkerProtocol.line($0).dropLast() }.map(String.init) + extra
         var output: [String] = []
-        let service = WorkerService(backends: backends, facts: facts, allocationCounter: nil, interruption: { nil })
+        let service = WorkerService(
+            backends: backends, facts: { facts }, allocationCounter: nil, interruption: { nil })
         let ending = service.serve(
             readLine: { input.isEmpty ? nil : input.removeFirst() }, write: { output.append($0) })
         #expect(output.allSatisfy { $0.hasSuffix("\n") && $0.dropLast().allSatisfy { $0 != "\n" } })
@@ -30,30 +31,51 @@ struct WorkerProtocolTests {
         WorkerProtocol.Job(selection: selection, plan: plan, process: process, processes: 2, check: check)
     }
 
-    @Test("The first line is the hello, of this version, with the build's facts; a quit ends the worker")
+    @Test("The first line is the hello, of this version; describe says the build's facts; a quit ends the worker")
     func hello() throws {
-        let (replies, ending) = Self.serve([.quit, .quit])
-        #expect(replies.count == 1)
+        let (replies, ending) = Self.serve([.describe, .quit, .quit])
+        #expect(replies.count == 2)
         guard case .hello(let hello) = try #require(replies.first) else {
             Issue.record("the first reply is not a hello")
             return
         }
-        #expect(hello == WorkerProtocol.Hello(facts: Self.facts))
+        #expect(hello == WorkerProtocol.Hello())
         #expect(hello.version == WorkerProtocol.version && hello.protocol == "pkcebench-worker")
+        #expect(WorkerProtocol.isHello(WorkerProtocol.line(WorkerProtocol.Reply.hello(hello))))
+        guard case .described(let facts) = try #require(replies.last) else {
+            Issue.record("no description")
+            return
+        }
+        #expect(facts == Self.facts)
         #expect(ending == .finished)
-        let line = WorkerProtocol.line(WorkerProtocol.Reply.hello(hello))
-        #expect(WorkerProtocol.facts(inHello: line) == Self.facts)
+    }
+
+    @Test("A worker that is never asked to describe itself never computes its facts")
+    func factsOnlyWhenAsked() {
+        let service = WorkerService(
+            backends: [SwiftBackend()],
+            facts: {
+                Issue.record("facts computed without a describe request")
+                return Self.facts
+            }, allocationCounter: nil, interruption: { nil })
+        var input = [
+            String(
+                WorkerProtocol.line(
+                    WorkerProtocol.Request.count(Self.job(Selection(operations: [.sha256], sizes: [64])))
+                ).dropLast())
+        ]
+        #expect(service.serve(readLine: { input.isEmpty ? nil : input.removeFirst() }, write: { _ in }) == .finished)
     }
 
     @Test("A hello of another version, or any other line, is not one this build reads")
     func otherHellos() {
-        var newer = WorkerProtocol.Hello(facts: Self.facts)
+        var newer = WorkerProtocol.Hello()
         newer.version += 1
         for line in [
             WorkerProtocol.line(WorkerProtocol.Reply.hello(newer)), "pkcebench-worker-protocol 1", "",
             WorkerProtocol.line(WorkerProtocol.Reply.failed(index: 0, reason: "x")),
         ] {
-            #expect(WorkerProtocol.facts(inHello: line) == nil)
+            #expect(!WorkerProtocol.isHello(line))
         }
     }
 
@@ -100,7 +122,7 @@ struct WorkerProtocolTests {
             String.init)
         var replies: [WorkerProtocol.Reply] = []
         let service = WorkerService(
-            backends: [backend], facts: Self.facts, allocationCounter: nil, interruption: { nil })
+            backends: [backend], facts: { Self.facts }, allocationCounter: nil, interruption: { nil })
         _ = service.serve(
             readLine: {
                 if input.isEmpty, replies.count < 4 {
@@ -163,7 +185,9 @@ struct WorkerProtocolTests {
                 backends: ["swift"], operations: [.sha256], sizes: [64], scopedSizes: [.challenge: [43]],
                 filters: ["a,b"], skips: ["^x$"], threads: 2),
             plan: .standard, process: 3, processes: 5, check: true)
-        for request in [WorkerProtocol.Request.measure(job), .calibrate(job), .count(job), .sample(index: 7), .quit] {
+        for request in [
+            WorkerProtocol.Request.describe, .measure(job), .calibrate(job), .count(job), .sample(index: 7), .quit,
+        ] {
             #expect(WorkerProtocol.decode(WorkerProtocol.Request.self, from: WorkerProtocol.line(request)) == request)
         }
         let sample = Sample(iterations: 12, nanosecondsPerOperation: 0.1 + 0.2, process: 4, allocations: nil)

@@ -30,8 +30,9 @@ final class ChildProcess {
 
     private let pid: pid_t
     private var finished: Status?
-    /// With ``Streams/pipes``, the write end of the child's standard input; otherwise -1.
-    let input: Int32
+    /// With ``Streams/pipes``, the write end of the child's standard input, until
+    /// ``closeInput()``; otherwise -1.
+    private(set) var input: Int32
     /// With ``Streams/pipes``, the read end of the child's standard output; otherwise -1.
     let output: Int32
 
@@ -121,8 +122,14 @@ final class ChildProcess {
         self.output = fromChild[0]
     }
 
-    deinit {
+    /// Closes the child's standard input: it reads the end of its input.
+    func closeInput() {
         if input >= 0 { close(input) }
+        input = -1
+    }
+
+    deinit {
+        closeInput()
         if output >= 0 { close(output) }
         // Never leave a zombie, nor a worker running on after its run.
         if poll() == nil { stop(with: SIGKILL) }

@@ -10,12 +10,12 @@ import Musl
 final class WorkerConnection {
     /// What to call it in messages: `measuring process 2`, `the baseline's worker 3`.
     let name: String
-    /// What its hello said; set before the initialiser returns.
-    private(set) var facts = WorkerProtocol.BuildFacts(
-        build: "", targetCPU: "", swift: "", openssl: "", libsodium: "", metrics: [])
     private let process: ChildProcess
     private let interruption: () -> Int32?
     private var pending: [UInt8] = []
+    /// What each read fills: made once, since `bench ab` reads a line per sample.
+    private var chunk = [UInt8](repeating: 0, count: 16384)
+    private let coder = WorkerProtocol.Coder()
     /// Where the worker's standard error goes, when not to this process's: its last line explains
     /// a failure, in one line of ours.
     private let errors: String?
@@ -50,12 +50,14 @@ final class WorkerConnection {
                     "pkcebench-worker-\(UUID().uuidString).stderr"
                 ).path
         }
+        // A worker that exits closes its end of the pipe: writing to it must be an error (EPIPE)
+        // that the run reports, not a SIGPIPE that ends the run. (Children start with the default.)
+        signal(SIGPIPE, SIG_IGN)
         process = try ChildProcess(
             executable: executable, arguments: arguments, streams: .pipes(standardError: errors),
             environment: environment)
         let line = try readLine(within: helloTimeout)
-        guard let facts = WorkerProtocol.facts(inHello: line) else { throw broken(line) }
-        self.facts = facts
+        guard WorkerProtocol.isHello(line) else { throw broken(line) }
     }
 
     deinit {
@@ -68,9 +70,9 @@ final class WorkerConnection {
     /// - Throws: As ``init(executable:arguments:environment:name:standardError:helloTimeout:interruption:)``;
     ///   and the worker's own status and message when it refused the job.
     func ask(_ request: WorkerProtocol.Request, within seconds: Double?) throws(BenchError) -> WorkerProtocol.Reply {
-        try send(WorkerProtocol.line(request))
+        try send(coder.line(request))
         let line = try readLine(within: seconds)
-        guard let reply = WorkerProtocol.decode(WorkerProtocol.Reply.self, from: line) else { throw broken(line) }
+        guard let reply = coder.decode(WorkerProtocol.Reply.self, from: line) else { throw broken(line) }
         if case .refused(let status, let message) = reply {
             _ = process.wait()
             throw BenchError(ExitStatus(rawValue: status) ?? .backendFailed, message)
@@ -84,10 +86,23 @@ final class WorkerConnection {
         return BenchError(.backendFailed, "\(name) broke the worker protocol: '\(line.prefix(80))'")
     }
 
-    /// Tells the worker to quit and waits for it.
+    /// How long a worker has to exit once told to: a worker that neither quits nor sees the end
+    /// of its input is stopped rather than waited on.
+    static let quitTimeout: Double = 5
+
+    /// Tells the worker to quit, closes its input, and waits for it to exit, stopping it after
+    /// ``quitTimeout`` seconds.
     func finish() {
         try? send(WorkerProtocol.line(WorkerProtocol.Request.quit))
-        _ = process.wait()
+        process.closeInput()
+        let deadline = MonotonicClock.now() + UInt64(Self.quitTimeout * 1e9)
+        while process.poll() == nil {
+            guard MonotonicClock.now() < deadline else {
+                process.stop(with: SIGKILL)
+                return
+            }
+            usleep(1_000)
+        }
     }
 
     private func send(_ line: String) throws(BenchError) {
@@ -125,7 +140,6 @@ final class WorkerConnection {
             let ready = poll(&descriptor, 1, 20)
             if ready < 0 && errno != EINTR { throw stopped() }
             guard ready > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { read(process.output, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw stopped() }
@@ -165,8 +179,8 @@ extension WorkerProtocol {
     /// that a program that never answers is not waited on for long.
     static let helloTimeout: Double = 15
 
-    /// Starts the program at `path` as a worker and reads its hello, to check that it is a `bench`
-    /// that measures as this one does, before any measuring starts.
+    /// Starts the program at `path` as a worker, reads its hello and asks what it is, to check
+    /// that it is a `bench` that measures as this one does, before any measuring starts.
     ///
     /// - Returns: What the build says of itself.
     /// - Throws: ``BenchError``: 66 when there is no file at `path`, or it is not an executable
@@ -185,7 +199,9 @@ extension WorkerProtocol {
                 executable: path, arguments: ["worker"], name: path, standardError: .captured,
                 helloTimeout: helloTimeout, interruption: { nil })
             defer { worker.finish() }
-            return worker.facts
+            let reply = try worker.ask(.describe, within: helloTimeout)
+            guard case .described(let facts) = reply else { throw worker.broken(WorkerProtocol.line(reply)) }
+            return facts
         } catch {
             throw .malformed(
                 path, "is not a bench that speaks worker protocol \(version) (built from an older or newer commit?)")

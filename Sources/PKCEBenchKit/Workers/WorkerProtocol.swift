@@ -6,8 +6,11 @@ import Foundation
 /// A worker is `bench worker`, with no options: every instruction reaches it as a ``Request``
 /// on its standard input, and it answers with ``Reply`` values on its standard output, one JSON
 /// object per line each way. Its first line, before it reads anything, is
-/// ``Reply/hello(_:)``: the protocol's version and what the build is. Then, per request:
+/// ``Reply/hello(_:)``: the protocol's name and version. Then, per request:
 ///
+/// - ``Request/describe`` (`bench ab`, of its baseline): answers ``Reply/described(_:)`` with
+///   what the build is; asked only when needed, since finding the Swift version runs
+///   `swiftc --version`, which no measuring worker should pay for or have in its heap;
 /// - ``Request/measure(_:)`` (a run's measuring process): calibrates, warms up and samples the
 ///   job's cases, and answers ``Reply/measured(_:)`` with every sample;
 /// - ``Request/calibrate(_:)`` (`bench ab`): calibrates the job's cases and answers
@@ -56,6 +59,8 @@ public enum WorkerProtocol {
 
     /// What a run asks of a worker.
     public enum Request: Sendable, Equatable, Codable {
+        /// Say what the build is.
+        case describe
         /// Measure every sample of the job's cases, and answer with them all.
         case measure(Job)
         /// Calibrate and warm up the job's cases, then wait for ``sample(index:)``.
@@ -70,8 +75,10 @@ public enum WorkerProtocol {
 
     /// What a worker answers.
     public enum Reply: Sendable, Codable {
-        /// The first line a worker writes: who it is.
+        /// The first line a worker writes: the protocol it speaks.
         case hello(Hello)
+        /// What the build is.
+        case described(BuildFacts)
         /// Every case of a ``Request/measure(_:)`` job, in the job's order, with its samples.
         case measured([CaseMeasurement])
         /// The cases of a ``Request/calibrate(_:)`` job, in the order ``Request/sample(index:)``
@@ -94,14 +101,11 @@ public enum WorkerProtocol {
         public var `protocol`: String
         /// ``WorkerProtocol/version`` of the build that wrote it.
         public var version: Int
-        /// What the build is.
-        public var facts: BuildFacts
 
-        /// This version's hello, for a build with `facts`.
-        public init(facts: BuildFacts) {
+        /// This version's hello.
+        public init() {
             self.protocol = WorkerProtocol.name
             self.version = WorkerProtocol.version
-            self.facts = facts
         }
     }
 
@@ -144,27 +148,45 @@ public enum WorkerProtocol {
 
     // MARK: - Lines
 
-    /// `value` as one line of the protocol: JSON, newline included. (JSON escapes every newline
-    /// inside a string, so a line is always one message.)
+    /// Writes and reads the protocol's lines, with one encoder and decoder for all of them: `bench
+    /// ab` exchanges two lines per sample, and making a JSON coder costs about as much as using it.
+    struct Coder {
+        private let encoder: JSONEncoder
+        private let decoder = JSONDecoder()
+
+        init() {
+            encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        }
+
+        /// `value` as one line of the protocol: JSON, newline included. (JSON escapes every
+        /// newline inside a string, so a line is always one message.)
+        func line(_ value: some Encodable) -> String {
+            // Every value of the protocol encodes: none holds a non-finite number or a key
+            // Foundation cannot write.
+            let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+            return String(decoding: data, as: UTF8.self) + "\n"
+        }
+
+        /// The message in one line, or `nil` when it is not one.
+        func decode<Message: Decodable>(_ type: Message.Type, from line: some StringProtocol) -> Message? {
+            try? decoder.decode(type, from: Data(line.utf8))
+        }
+    }
+
+    /// `value` as one line of the protocol, newline included.
     static func line(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Every value of the protocol encodes: none holds a non-finite number or a key Foundation
-        // cannot write.
-        let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        Coder().line(value)
     }
 
     /// The message in one line, or `nil` when it is not one.
     static func decode<Message: Decodable>(_ type: Message.Type, from line: some StringProtocol) -> Message? {
-        try? JSONDecoder().decode(type, from: Data(line.utf8))
+        Coder().decode(type, from: line)
     }
 
-    /// The build facts of a hello line of this version, or `nil` when the line is anything else.
-    static func facts(inHello line: some StringProtocol) -> BuildFacts? {
-        guard case .hello(let hello) = decode(Reply.self, from: line), hello.protocol == name,
-            hello.version == version
-        else { return nil }
-        return hello.facts
+    /// Whether `line` is a hello of this version.
+    static func isHello(_ line: some StringProtocol) -> Bool {
+        guard case .hello(let hello) = decode(Reply.self, from: line) else { return false }
+        return hello == Hello()
     }
 }

@@ -8,8 +8,8 @@ import PKCE
 public struct WorkerService {
     /// The backends a job's selection chooses from.
     public var backends: [any PKCEBackend]
-    /// What the hello says of this build.
-    public var facts: WorkerProtocol.BuildFacts
+    /// What ``WorkerProtocol/Request/describe`` answers of this build; called only then.
+    public var facts: () -> WorkerProtocol.BuildFacts
     /// Counts the allocations of every sample, in a process that can count them.
     public var allocationCounter: AllocationCounter?
     /// Asked between samples whether a signal asked the worker to stop.
@@ -17,8 +17,8 @@ public struct WorkerService {
 
     /// Creates a worker; see the properties for what each argument is.
     public init(
-        backends: [any PKCEBackend], facts: WorkerProtocol.BuildFacts, allocationCounter: AllocationCounter?,
-        interruption: @escaping () -> Int32?
+        backends: [any PKCEBackend], facts: @escaping () -> WorkerProtocol.BuildFacts,
+        allocationCounter: AllocationCounter?, interruption: @escaping () -> Int32?
     ) {
         self.backends = backends
         self.facts = facts
@@ -44,16 +44,19 @@ public struct WorkerService {
     ///   - readLine: The next line of input, without its newline; `nil` at the end.
     ///   - write: Writes one line, newline included, and flushes it.
     public func serve(readLine: () -> String?, write: (String) -> Void) -> Ending {
-        write(WorkerProtocol.line(WorkerProtocol.Reply.hello(.init(facts: facts))))
+        let coder = WorkerProtocol.Coder()
+        write(coder.line(WorkerProtocol.Reply.hello(.init())))
         var session: SamplingSession?
         while let line = readLine() {
-            guard let request = WorkerProtocol.decode(WorkerProtocol.Request.self, from: line) else {
+            guard let request = coder.decode(WorkerProtocol.Request.self, from: line) else {
                 return .brokenRequest(line)
             }
             let reply: WorkerProtocol.Reply
             switch request {
             case .quit:
                 return .finished
+            case .describe:
+                reply = .described(facts())
             case .sample(let index):
                 guard let session, session.cases.indices.contains(index) else { return .brokenRequest(line) }
                 reply =
@@ -70,14 +73,14 @@ public struct WorkerService {
                     cases = try job.selection.cases(from: backends)
                 } catch {
                     write(
-                        WorkerProtocol.line(
+                        coder.line(
                             WorkerProtocol.Reply.refused(status: error.status.rawValue, message: error.message)))
                     return .refused(status: error.status.rawValue)
                 }
                 if job.check, let failure = CorrectnessGate.failures(among: backends, usedBy: cases).first {
                     let message = "backend \(failure.backend) failed its correctness check: \(failure.reason)"
                     write(
-                        WorkerProtocol.line(
+                        coder.line(
                             WorkerProtocol.Reply.refused(status: ExitStatus.backendFailed.rawValue, message: message)))
                     return .refused(status: ExitStatus.backendFailed.rawValue)
                 }
@@ -101,7 +104,7 @@ public struct WorkerService {
                     return .interrupted(signal: error.signal)
                 }
             }
-            write(WorkerProtocol.line(reply))
+            write(coder.line(reply))
         }
         return .finished
     }
