@@ -120,7 +120,7 @@ struct MetricCommandTests {
         #expect(result.status == 65)
         #expect(
             result.stderrLines == [
-                "bench: \(fake): cannot count instructions: its hello offers no instructions metric"
+                "bench: \(fake): cannot count instructions: its workers offer no instructions metric"
             ])
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))
     }

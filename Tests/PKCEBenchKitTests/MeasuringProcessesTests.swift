@@ -1,6 +1,6 @@
 import Foundation
 import PKCE
-import PKCEBenchKit
+@testable import PKCEBenchKit
 import PKCEBenchTestSupport
 import Testing
 
@@ -35,6 +35,25 @@ struct MeasuringProcessesTests {
     func noReport() throws {
         let measurements = try Self.measure("exit 0")
         #expect(measurements.map(\.failure) == ["measuring process 1 exited before it answered"])
+    }
+
+    /// A shell script that says this version's hello, reads one request, and answers `reply`.
+    static func worker(answering reply: WorkerProtocol.Reply, then: String = "") -> String {
+        let hello = WorkerProtocol.line(WorkerProtocol.Reply.hello(.init()))
+        return "printf '%s' '\(hello)'; read request; printf '%s' '\(WorkerProtocol.line(reply))'; \(then)"
+    }
+
+    @Test("A process that reports, then exits with an error (a sanitizer's report, say), fails every case")
+    func failsAfterReporting() throws {
+        let measurements = try Self.measure(Self.worker(answering: .measured([]), then: "exit 3"))
+        #expect(measurements.map(\.failure) == ["measuring process 1 exited with 3"])
+    }
+
+    @Test("A process that refuses its job fails every case, naming the process and saying why")
+    func refuses() throws {
+        let measurements = try Self.measure(
+            Self.worker(answering: .refused(status: 64, message: "unknown backend boringssl"), then: "exit 64"))
+        #expect(measurements.map(\.failure) == ["measuring process 1 refused its job: unknown backend boringssl"])
     }
 
     @Test("A process that answers something other than the protocol fails every case, saying what it said")

@@ -178,6 +178,68 @@ struct WorkerProtocolTests {
         #expect(account.cases == [.init(key: key, iterations: CountedCalls.iterations(for: key), calls: 2)])
     }
 
+    @Test("A decoded job is what the initialisers would make: each name once, and no plan they refuse")
+    func decodedJobs() throws {
+        let job = Self.job(Selection(sizes: [43]))
+        let line = WorkerProtocol.line(WorkerProtocol.Request.measure(job))
+        let doubled = line.replacingOccurrences(of: "\"sizes\":[43]", with: "\"sizes\":[43,43]")
+        #expect(doubled != line)
+        #expect(WorkerProtocol.decode(WorkerProtocol.Request.self, from: doubled) == .measure(job))
+        let oneSample = line.replacingOccurrences(of: "\"samples\":3", with: "\"samples\":1")
+        #expect(oneSample != line)
+        #expect(WorkerProtocol.decode(WorkerProtocol.Request.self, from: oneSample) == nil)
+    }
+
+    @Test(
+        "A sample's two lines, written by hand, are the JSON coders' messages, and read back either way",
+        arguments: [
+            Sample(iterations: 2351, nanosecondsPerOperation: 106.2, process: 0, allocations: 0),
+            Sample(iterations: 1, nanosecondsPerOperation: 0.1 + 0.2, process: 19, allocations: nil),
+            Sample(iterations: 12, nanosecondsPerOperation: 1e-05, process: 3, allocations: 7),
+            Sample(iterations: 1 << 40, nanosecondsPerOperation: 123_456_789.125, process: 639, allocations: 1 << 33),
+        ])
+    func handWrittenSamples(sample: Sample) throws {
+        let coder = WorkerProtocol.Coder()
+        let reply = WorkerProtocol.Reply.sample(sample)
+        for line in [coder.line(reply), WorkerProtocol.line(reply)] {
+            // Each line reads back the same whichever way it is read.
+            for decoded in [
+                coder.decode(WorkerProtocol.Reply.self, from: line.dropLast()),
+                WorkerProtocol.decode(WorkerProtocol.Reply.self, from: line),
+            ] {
+                guard case .sample(let back) = decoded else {
+                    Issue.record("\(line) did not read back as a sample")
+                    continue
+                }
+                #expect(back == sample)
+            }
+        }
+        let request = WorkerProtocol.Request.sample(index: 41)
+        #expect(coder.line(request) == WorkerProtocol.line(request))
+        #expect(coder.decode(WorkerProtocol.Request.self, from: coder.line(request).dropLast()) == request)
+    }
+
+    @Test("A sample's lines in another form than this build writes still read, through the JSON coders")
+    func otherForms() {
+        let coder = WorkerProtocol.Coder()
+        let spaced = #"{ "sample": { "_0": { "process": 2, "iterations": 10, "nanosecondsPerOperation": 5 } } }"#
+        guard case .sample(let sample) = coder.decode(WorkerProtocol.Reply.self, from: spaced) else {
+            Issue.record("a spaced sample did not read")
+            return
+        }
+        #expect(sample == Sample(iterations: 10, nanosecondsPerOperation: 5, process: 2, allocations: nil))
+        #expect(coder.decode(WorkerProtocol.Request.self, from: #"{"sample": {"index": 4}}"#) == .sample(index: 4))
+        for broken in [
+            #"{"sample":{"_0":{"iterations":10,"nanosecondsPerOperation":5,"process":2}}}x"#,
+            #"{"sample":{"_0":{"iterations":10,"nanosecondsPerOperation":nan,"process":2}}}"#,
+            #"{"sample":{"_0":{"allocations":,"iterations":10,"nanosecondsPerOperation":5,"process":2}}}"#,
+            #"{"sample":{"index":}}"#,
+        ] {
+            #expect(coder.decode(WorkerProtocol.Reply.self, from: broken) == nil)
+            #expect(coder.decode(WorkerProtocol.Request.self, from: broken) == nil)
+        }
+    }
+
     @Test("Requests and replies survive their line: a job's selection and plan, a sample's figures")
     func roundTrip() throws {
         let job = WorkerProtocol.Job(

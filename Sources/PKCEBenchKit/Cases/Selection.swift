@@ -47,6 +47,25 @@ public struct Selection: Sendable, Equatable, Codable {
         self.threads = threads
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case backends, operations, sizes, scopedSizes, filters, skips, threads
+    }
+
+    /// Decodes a selection through ``init(backends:operations:sizes:scopedSizes:filters:skips:threads:)``,
+    /// so that a decoded one counts each name once, as one made in memory does. (The worker that
+    /// receives it still validates it: it may come from another build.)
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            backends: try container.decode([String].self, forKey: .backends),
+            operations: try container.decode([BenchmarkOperation].self, forKey: .operations),
+            sizes: try container.decode([Int].self, forKey: .sizes),
+            scopedSizes: try container.decode([BenchmarkOperation: [Int]].self, forKey: .scopedSizes),
+            filters: try container.decode([String].self, forKey: .filters),
+            skips: try container.decode([String].self, forKey: .skips),
+            threads: try container.decode(Int.self, forKey: .threads))
+    }
+
     /// The operations measured: those given, else those the scoped sizes name when no other size
     /// is given, else all.
     public var selectedOperations: [BenchmarkOperation] {

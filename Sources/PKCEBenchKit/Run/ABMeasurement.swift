@@ -233,11 +233,12 @@ public struct ABMeasurement {
                 started[build] = Worker(connection: connection, keys: keys, failures: failures)
             }
         } catch {
-            started.forEach { $0?.connection.finish() }
+            started.forEach { try? $0?.connection.finish() }
             throw error
         }
         var workers = started.compactMap { $0 }
-        defer { workers.forEach { $0.connection.finish() } }
+        // How a worker exits once its pair is measured does not change its samples.
+        defer { workers.forEach { try? $0.connection.finish() } }
         // Each case's index in each worker; a build that lacks a case (one a newer build
         // added) cannot measure it, and the comparison lists it as in one build only.
         let indices = (0..<2).map { build in

@@ -131,9 +131,10 @@ public struct InstructionCounter {
                     executable: arguments[0], arguments: Array(arguments.dropFirst()),
                     environment: log == nil ? nil : Self.workerEnvironment, name: name, standardError: .captured,
                     helloTimeout: 120, interruption: interruption)
-                defer { worker.finish() }
                 let reply = try worker.ask(.count(job), within: nil)
                 guard case .counted(let account) = reply else { throw worker.broken(WorkerProtocol.line(reply)) }
+                // Callgrind writes its last profile as the worker exits: wait for it.
+                try worker.finish(within: 120)
                 return account
             } catch  where error.status == .backendFailed {
                 let lastLine = log.flatMap {

@@ -68,11 +68,12 @@ public struct MeasuringProcesses {
         let worker = try WorkerConnection(
             executable: command.executable, arguments: command.arguments, name: "measuring process \(job.process + 1)",
             standardError: .shared, helloTimeout: WorkerProtocol.helloTimeout, interruption: interruption)
-        defer { worker.finish() }
         let reply = try worker.ask(.measure(job), within: nil)
         guard case .measured(let measurements) = reply else {
             throw worker.broken(WorkerProtocol.line(reply))
         }
+        // A process that reported and then failed (a sanitizer's report at exit, say) failed.
+        try worker.finish(within: WorkerProtocol.helloTimeout)
         let reported = Dictionary(measurements.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         return cases.map { benchmark in
             reported[benchmark.key]

@@ -18,6 +18,23 @@ public struct SamplingPlan: Sendable, Equatable, Codable {
         self.samples = samples
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case warmup, sampleTime, samples
+    }
+
+    /// Decodes a plan, refusing one that ``init(warmup:sampleTime:samples:)`` would not make.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let warmup = try container.decode(Duration.self, forKey: .warmup)
+        let sampleTime = try container.decode(Duration.self, forKey: .sampleTime)
+        let samples = try container.decode(Int.self, forKey: .samples)
+        guard sampleTime > .zero && warmup >= .zero && samples >= 2 else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: container.codingPath, debugDescription: "an invalid sampling plan"))
+        }
+        self.init(warmup: warmup, sampleTime: sampleTime, samples: samples)
+    }
+
     /// The default: 90 samples of 5 ms per case, after 20 ms of warm-up.
     ///
     /// Ninety because of this machine's noise: with its samples' typical spread (a coefficient of
@@ -29,7 +46,7 @@ public struct SamplingPlan: Sendable, Equatable, Codable {
     public static let quick = SamplingPlan(warmup: .milliseconds(10), sampleTime: .milliseconds(5), samples: 10)
 
     /// `bench ab`'s default, per build and look: 600 samples of 0.25 ms per case, shared out among
-    /// the look's pairs of processes (``ABRunner/standardPairs``, so 30 turns a pair), after 1 ms of
+    /// the look's pairs of processes (``ABMeasurement/standardPairs``, so 30 turns a pair), after 1 ms of
     /// warm-up in each process.
     ///
     /// Short samples because the two samples of a turn cancel the machine's noise best when they

@@ -19,20 +19,17 @@ final class ChildProcess {
         /// Input from `/dev/null`, output to the file at the path, created or truncated; standard
         /// error shared with this process.
         case file(String)
-        /// Input from `/dev/null`, output discarded, standard error to the file at the path,
-        /// created or truncated.
-        case standardError(String)
-        /// Both through pipes: ``input`` writes to the child, ``output`` reads from it; standard
-        /// error to the file at the path, created or truncated, or shared with this process when
-        /// there is none.
+        /// Both through Unix socket pairs, which work as pipes do for the child: ``writeInput(_:)``
+        /// writes to it, ``output`` reads from it; standard error to the file at the path, created
+        /// or truncated, or shared with this process when there is none.
         case pipes(standardError: String?)
     }
 
     private let pid: pid_t
     private var finished: Status?
-    /// With ``Streams/pipes``, the write end of the child's standard input, until
+    /// With ``Streams/pipes``, this process's end of the child's standard input, until
     /// ``closeInput()``; otherwise -1.
-    private(set) var input: Int32
+    private var input: Int32
     /// With ``Streams/pipes``, the read end of the child's standard output; otherwise -1.
     let output: Int32
 
@@ -55,23 +52,19 @@ final class ChildProcess {
         case .file(let path):
             posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        case .standardError(let path):
-            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         case .pipes(let standardError):
-            guard pipe(&toChild) == 0 else {
-                throw BenchError(.backendFailed, "cannot make a pipe: \(String(cString: strerror(errno)))")
+            // Socket pairs rather than pipes: made close-on-exec atomically (Glibc's module lacks
+            // pipe2), so that a worker started at the same moment on another thread cannot inherit
+            // this one's ends and hold them open; and written with MSG_NOSIGNAL, so that a child
+            // that has exited is an EPIPE to report, not a SIGPIPE that ends this process.
+            let kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            guard socketpair(AF_UNIX, kind, 0, &toChild) == 0 else {
+                throw BenchError(.backendFailed, "cannot make a socket pair: \(String(cString: strerror(errno)))")
             }
-            guard pipe(&fromChild) == 0 else {
+            guard socketpair(AF_UNIX, kind, 0, &fromChild) == 0 else {
                 close(toChild[0])
                 close(toChild[1])
-                throw BenchError(.backendFailed, "cannot make a pipe: \(String(cString: strerror(errno)))")
-            }
-            // Close-on-exec everywhere (Glibc's module lacks pipe2): the child keeps only the two
-            // ends dup2 gives it, and a second worker does not hold the first one's pipes open.
-            for descriptor in toChild + fromChild {
-                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+                throw BenchError(.backendFailed, "cannot make a socket pair: \(String(cString: strerror(errno)))")
             }
             posix_spawn_file_actions_adddup2(&actions, toChild[0], STDIN_FILENO)
             posix_spawn_file_actions_adddup2(&actions, fromChild[1], STDOUT_FILENO)
@@ -120,6 +113,23 @@ final class ChildProcess {
         self.pid = pid
         self.input = toChild[1]
         self.output = fromChild[0]
+    }
+
+    /// Writes all of `bytes` to the child's standard input.
+    ///
+    /// - Returns: Whether they were written: `false` when the child closed its input (it exited)
+    ///   or has none.
+    func writeInput(_ bytes: [UInt8]) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes {
+                send(input, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            written += count
+        }
+        return true
     }
 
     /// Closes the child's standard input: it reads the end of its input.

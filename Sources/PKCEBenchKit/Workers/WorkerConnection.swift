@@ -50,9 +50,6 @@ final class WorkerConnection {
                     "pkcebench-worker-\(UUID().uuidString).stderr"
                 ).path
         }
-        // A worker that exits closes its end of the pipe: writing to it must be an error (EPIPE)
-        // that the run reports, not a SIGPIPE that ends the run. (Children start with the default.)
-        signal(SIGPIPE, SIG_IGN)
         process = try ChildProcess(
             executable: executable, arguments: arguments, streams: .pipes(standardError: errors),
             environment: environment)
@@ -68,14 +65,15 @@ final class WorkerConnection {
     /// though a signal still stops the wait).
     ///
     /// - Throws: As ``init(executable:arguments:environment:name:standardError:helloTimeout:interruption:)``;
-    ///   and the worker's own status and message when it refused the job.
+    ///   70, naming the worker, with its own message, when it refused the job (a backend failed
+    ///   its correctness check, or the build cannot make the job's selection).
     func ask(_ request: WorkerProtocol.Request, within seconds: Double?) throws(BenchError) -> WorkerProtocol.Reply {
         try send(coder.line(request))
         let line = try readLine(within: seconds)
         guard let reply = coder.decode(WorkerProtocol.Reply.self, from: line) else { throw broken(line) }
-        if case .refused(let status, let message) = reply {
-            _ = process.wait()
-            throw BenchError(ExitStatus(rawValue: status) ?? .backendFailed, message)
+        if case .refused(_, let message) = reply {
+            _ = awaitExit(within: Self.quitTimeout)
+            throw BenchError(.backendFailed, "\(name) refused its job: \(message)")
         }
         return reply
     }
@@ -91,28 +89,38 @@ final class WorkerConnection {
     static let quitTimeout: Double = 5
 
     /// Tells the worker to quit, closes its input, and waits for it to exit, stopping it after
-    /// ``quitTimeout`` seconds.
-    func finish() {
-        try? send(WorkerProtocol.line(WorkerProtocol.Request.quit))
+    /// `seconds`.
+    ///
+    /// - Throws: ``BenchError``: 70 when it exits with another status than 0 (a sanitizer's
+    ///   report at exit, say), dies, or has not exited in time; 130 or 143 when it was stopped
+    ///   by the signal that stops the run.
+    func finish(within seconds: Double = quitTimeout) throws(BenchError) {
+        _ = process.writeInput(Array(coder.line(WorkerProtocol.Request.quit).utf8))
         process.closeInput()
-        let deadline = MonotonicClock.now() + UInt64(Self.quitTimeout * 1e9)
-        while process.poll() == nil {
+        guard let status = awaitExit(within: seconds) else {
+            throw BenchError(.backendFailed, "\(name) did not exit within \(Int(seconds)) s of being told to")
+        }
+        if case .exited(0) = status { return }
+        throw error(for: status)
+    }
+
+    /// Waits up to `seconds` for the worker to exit, and stops it if it has not.
+    ///
+    /// - Returns: How it ended; `nil` when it had to be stopped.
+    private func awaitExit(within seconds: Double) -> ChildProcess.Status? {
+        let deadline = MonotonicClock.now() + UInt64(seconds * 1e9)
+        while true {
+            if let status = process.poll() { return status }
             guard MonotonicClock.now() < deadline else {
                 process.stop(with: SIGKILL)
-                return
+                return nil
             }
             usleep(1_000)
         }
     }
 
     private func send(_ line: String) throws(BenchError) {
-        var bytes = Array(line.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(process.input, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw stopped() }
-            bytes = bytes.dropFirst(written)
-        }
+        guard process.writeInput(Array(line.utf8)) else { throw stopped() }
     }
 
     /// The next line the worker writes, waiting at most `seconds` for it.
@@ -149,7 +157,12 @@ final class WorkerConnection {
 
     /// The worker closed its output: it exited, or is about to.
     private func stopped() -> BenchError {
-        switch process.wait() {
+        error(for: process.wait())
+    }
+
+    /// What a worker's ending means to the run, when it ended before its work was done.
+    private func error(for status: ChildProcess.Status) -> BenchError {
+        switch status {
         case .exited(0):
             return BenchError(.backendFailed, "\(name) exited before it answered\(lastError)")
         case .exited(let code):
@@ -198,7 +211,7 @@ extension WorkerProtocol {
             let worker = try WorkerConnection(
                 executable: path, arguments: ["worker"], name: path, standardError: .captured,
                 helloTimeout: helloTimeout, interruption: { nil })
-            defer { worker.finish() }
+            defer { try? worker.finish() }
             let reply = try worker.ask(.describe, within: helloTimeout)
             guard case .described(let facts) = reply else { throw worker.broken(WorkerProtocol.line(reply)) }
             return facts

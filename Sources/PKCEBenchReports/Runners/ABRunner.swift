@@ -29,7 +29,7 @@ public struct ABRunner {
     public var baselineExecutable: String
     /// This build's `bench`, to start its workers.
     public var currentExecutable: String
-    /// What this build says of itself in its hello.
+    /// What this build says of itself when described.
     public var currentFacts: WorkerProtocol.BuildFacts
     /// Reads this run's environment; called once the inputs have been checked.
     public var environment: () -> RunEnvironment
@@ -94,7 +94,8 @@ public struct ABRunner {
 
     /// Measures both builds and compares them.
     ///
-    /// The baseline executable is checked first (its hello), then the output directory and
+    /// The baseline executable is checked first (its hello and description), then the output
+    /// directory and
     /// this build's backends; nothing is measured until all three pass.
     ///
     /// - Returns: ``ExitStatus/ok``, ``ExitStatus/regression`` or ``ExitStatus/inconclusive``.
@@ -116,7 +117,7 @@ public struct ABRunner {
             guard baselineFacts.metrics.contains(.instructions) else {
                 throw .malformed(
                     baselineExecutable,
-                    "cannot count instructions: its hello offers no instructions metric")
+                    "cannot count instructions: its workers offer no instructions metric")
             }
             try InstructionCounter.requireCountable(targetCPU: baselineFacts.targetCPU, of: baselineExecutable)
         }
