@@ -56,17 +56,19 @@ struct AB: ParsableCommand {
         ABRunner.prepareProcess()
         let metric = try metric.metric()
         let selection = try selection.selection()
-        let counter =
+        let source: ABMeasurement.Source =
             metric == .instructions
-            ? try InstructionCounter.forCounting(
-                executable: SuiteRun.executable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
-                interruption: { InterruptSignals.received }) : nil
-        var runner = try ABRunner(
+            ? .instructions(
+                try InstructionCounter.forCounting(
+                    executable: SuiteRun.executable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
+                    interruption: { InterruptSignals.received }))
+            : .pairedProcesses
+        try ABRunner(
             selection: selection, measurement: measurement, gate: gate,
             criteria: try criteria.criteria(defaultThreshold: metric == .instructions ? metric.defaultThreshold : 1),
-            directory: directory, format: format, baselineExecutable: baselineBench)
-        runner.instructionCounter = counter
-        try runner.runAndExit()
+            directory: directory, format: format,
+            sides: .builds(baseline: baselineBench, current: SuiteRun.executable), source: source
+        ).runAndExit()
     }
 }
 
@@ -82,21 +84,21 @@ extension ABRunner {
     /// and `bench pair` use it.
     init(
         selection: Selection, measurement: MeasurementOptions, gate: GateOptions, criteria: ComparisonCriteria,
-        directory: DirectoryOptions, format: FormatOptions, baselineExecutable: String
+        directory: DirectoryOptions, format: FormatOptions, sides: Sides, source: ABMeasurement.Source
     ) throws {
-        let pairs = try measurement.processCount(standard: ABRunner.standardPairs, quick: ABRunner.quickPairs)
+        let pairs = try measurement.processCount(
+            standard: ABMeasurement.standardPairs, quick: ABMeasurement.quickPairs)
         self.init(
-            backends: try shippedBackends(), selection: selection,
-            plan: try measurement.plan(standard: .ab, quick: .abQuick),
-            pairs: pairs,
-            criteria: criteria, output: ResultsDirectory(path: directory.path), format: try format.format(),
-            baselineExecutable: baselineExecutable, currentExecutable: SuiteRun.executable,
+            measurement: ABMeasurement(
+                backends: try shippedBackends(), selection: selection,
+                plan: try measurement.plan(standard: .ab, quick: .abQuick), pairs: pairs,
+                looks: try gate.looks(pairs: pairs, quick: measurement.quick), criteria: criteria, sides: sides,
+                source: source, progress: ProgressPrinter(caseCount: 0),
+                interruption: { InterruptSignals.received }),
+            output: ResultsDirectory(path: directory.path), format: try format.format(),
             currentFacts: .current(libraryVersions: loadedLibraryVersions()),
             environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
-            standardOutput: { print($0, terminator: "") },
-            progress: ProgressPrinter(caseCount: 0))
-        interruption = { InterruptSignals.received }
-        looks = try gate.looks(pairs: pairs, quick: measurement.quick)
+            standardOutput: { print($0, terminator: "") })
     }
 
     /// Runs, and exits with the comparison's status when it is not 0.

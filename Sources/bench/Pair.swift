@@ -46,7 +46,7 @@ struct Pair: ParsableCommand {
     }
 
     /// The selection of the measured backend's cases, with the pair, checked.
-    private func pairedSelection() throws(BenchError) -> (Selection, BackendPair) {
+    private func pairedSelection() throws(BenchError) -> Selection {
         var selection = try selection.selection()
         guard selection.backends.isEmpty else {
             throw BenchError(.usage, "bench pair takes its two backends as arguments, not --backend")
@@ -59,17 +59,16 @@ struct Pair: ParsableCommand {
             throw BenchError(.usage, "bench pair needs two different backends, not \(backend) twice")
         }
         selection.backends = [backend]
-        return (selection, BackendPair(baseline: baselineBackend, current: backend))
+        return selection
     }
 
     func run() throws {
         ABRunner.prepareProcess()
-        let (selection, pair) = try pairedSelection()
-        var runner = try ABRunner(
-            selection: selection, measurement: measurement, gate: gate,
-            criteria: try criteria.criteria(defaultThreshold: 1),
-            directory: directory, format: format, baselineExecutable: SuiteRun.executable)
-        runner.backendPair = pair
-        try runner.runAndExit()
+        try ABRunner(
+            selection: try pairedSelection(), measurement: measurement, gate: gate,
+            criteria: try criteria.criteria(defaultThreshold: 1), directory: directory, format: format,
+            sides: .backends(baseline: baselineBackend, current: backend, executable: SuiteRun.executable),
+            source: .pairedProcesses
+        ).runAndExit()
     }
 }

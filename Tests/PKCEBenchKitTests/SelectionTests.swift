@@ -1,3 +1,4 @@
+import Foundation
 import PKCE
 import PKCEBenchKit
 import PKCEBenchTestSupport
@@ -49,6 +50,50 @@ struct SelectionTests {
         #expect(try beside.cases(from: backends).map(\.description) == ["verify/swift/43", "sha256/swift/7"])
         let withUnscoped = Selection(operations: [.verifier, .random], sizes: [64], scopedSizes: [.random: [8]])
         #expect(try withUnscoped.cases(from: backends).map(\.description) == ["verifier/swift/64", "random/swift/8"])
+    }
+
+    @Test("Keys select exactly their cases, with the other options; a selection without keys still decodes")
+    func keys() throws {
+        let sha = CaseKey(backend: "wrong-digest", operation: .sha256, size: 64, threads: 1)
+        let challenge = CaseKey(backend: "swift", operation: .challenge, size: 43, threads: 1)
+        let absent = CaseKey(backend: "swift", operation: .sha256, size: 3, threads: 1)
+        let backends: [any PKCEBackend] = [SwiftBackend(), WrongDigestBackend()]
+        let selection = Selection(keys: [sha, challenge, absent, sha])
+        #expect(selection.keys == [sha, challenge, absent])
+        #expect(try selection.cases(from: backends).map(\.key) == [challenge, sha])
+        var narrowed = selection
+        narrowed.skips = ["^challenge/"]
+        #expect(try narrowed.cases(from: backends).map(\.key) == [sha])
+        let matches = try selection.rowMatcher()
+        #expect(matches(sha) && !matches(CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1)))
+
+        // A build from before keys sends none: the decoded selection selects by its other options.
+        let older =
+            #"{"backends":["swift"],"operations":[],"sizes":[],"scopedSizes":[],"filters":[],"skips":[],"threads":1}"#
+        let decoded = try JSONDecoder().decode(Selection.self, from: Data(older.utf8))
+        #expect(decoded == Selection(backends: ["swift"]))
+    }
+
+    @Test("Two backends' sides: the baseline side measures each current case's counterpart, by key")
+    func backendSides() throws {
+        let sides = Sides.backends(baseline: "wrong-digest", current: "swift", executable: "/x/bench")
+        let backends: [any PKCEBackend] = [SwiftBackend(), WrongDigestBackend()]
+        let chosen = Selection(backends: ["swift"], operations: [.sha256], filters: ["/64×"], threads: 2)
+        let current = try chosen.cases(from: backends)
+        let baseline = sides.selection(chosen, on: .baseline, for: current)
+        #expect(
+            try baseline.cases(from: backends).map(\.key)
+                == current.map { sides.key(of: $0.key, on: .baseline) })
+        #expect(current.map { sides.key(of: $0.key, on: .baseline).description } == ["sha256/wrong-digest/64×2"])
+        #expect(sides.executable(of: .baseline) == "/x/bench" && sides.executable(of: .current) == "/x/bench")
+        #expect(sides.comparedBackend == "swift-vs-wrong-digest")
+        #expect([sides.name(of: .baseline), sides.name(of: .current)] == ["wrong-digest", "swift"])
+
+        let builds = Sides.builds(baseline: "/main/bench", current: "/x/bench")
+        let selection = Selection(filters: ["/64$"])
+        #expect(builds.selection(selection, on: .baseline, for: current) == selection)
+        #expect(builds.key(of: current[0].key, on: .baseline) == current[0].key)
+        #expect(builds.comparedBackend == nil && builds.executable(of: .baseline) == "/main/bench")
     }
 
     @Test("--filter admits names matching any filter, --skip removes names matching any skip")

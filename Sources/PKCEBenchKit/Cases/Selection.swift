@@ -19,6 +19,9 @@ public struct Selection: Sendable, Equatable, Codable {
     public var filters: [String]
     /// Regular expressions a case's name must match none of.
     public var skips: [String]
+    /// The cases by key, for a selection made in code rather than from a command line; empty for
+    /// any case. A key no backend has selects nothing.
+    public var keys: [CaseKey]
     /// Threads per case.
     public var threads: Int
 
@@ -34,7 +37,7 @@ public struct Selection: Sendable, Equatable, Codable {
     public init(
         backends: [String] = [], operations: [BenchmarkOperation] = [], sizes: [Int] = [],
         scopedSizes: [BenchmarkOperation: [Int]] = [:], filters: [String] = [], skips: [String] = [],
-        threads: Int = 1
+        keys: [CaseKey] = [], threads: Int = 1
     ) {
         // A name given twice selects its cases once: two rows for one case would make the report
         // one that no reader accepts.
@@ -44,16 +47,18 @@ public struct Selection: Sendable, Equatable, Codable {
         self.scopedSizes = scopedSizes.mapValues { $0.uniqued() }
         self.filters = filters.uniqued()
         self.skips = skips.uniqued()
+        self.keys = keys.uniqued()
         self.threads = threads
     }
 
     private enum CodingKeys: String, CodingKey {
-        case backends, operations, sizes, scopedSizes, filters, skips, threads
+        case backends, operations, sizes, scopedSizes, filters, skips, keys, threads
     }
 
-    /// Decodes a selection through ``init(backends:operations:sizes:scopedSizes:filters:skips:threads:)``,
+    /// Decodes a selection through ``init(backends:operations:sizes:scopedSizes:filters:skips:keys:threads:)``,
     /// so that a decoded one counts each name once, as one made in memory does. (The worker that
-    /// receives it still validates it: it may come from another build.)
+    /// receives it still validates it: it may come from another build, whose selection may have no
+    /// keys.)
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -63,6 +68,7 @@ public struct Selection: Sendable, Equatable, Codable {
             scopedSizes: try container.decode([BenchmarkOperation: [Int]].self, forKey: .scopedSizes),
             filters: try container.decode([String].self, forKey: .filters),
             skips: try container.decode([String].self, forKey: .skips),
+            keys: try container.decodeIfPresent([CaseKey].self, forKey: .keys) ?? [],
             threads: try container.decode(Int.self, forKey: .threads))
     }
 
@@ -159,7 +165,8 @@ public struct Selection: Sendable, Equatable, Codable {
         return { key in
             let sizesGiven = scopedSizes[key.operation] ?? sizes
             return (backends.isEmpty || backends.contains(key.backend)) && operations.contains(key.operation)
-                && (sizesGiven.isEmpty || sizesGiven.contains(key.size)) && patterns.admit(key.description)
+                && (sizesGiven.isEmpty || sizesGiven.contains(key.size)) && (keys.isEmpty || keys.contains(key))
+                && patterns.admit(key.description)
         }
     }
 
@@ -169,7 +176,7 @@ public struct Selection: Sendable, Equatable, Codable {
             sizes(of: operation).flatMap { size in
                 chosen.map { CaseKey(backend: $0, operation: operation, size: size, threads: threads) }
             }
-        }.filter { patterns.admit($0.description) }
+        }.filter { (keys.isEmpty || keys.contains($0)) && patterns.admit($0.description) }
     }
 }
 

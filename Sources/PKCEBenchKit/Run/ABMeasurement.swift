@@ -2,90 +2,69 @@ internal import CPKCESystem
 import Foundation
 import PKCE
 
-/// Two backends of one build, compared case by case.
-public struct BackendPair: Sendable, Equatable {
-    /// The backend measured against.
-    public var baseline: String
-    /// The backend measured.
-    public var current: String
-
-    /// Creates a pair.
-    public init(baseline: String, current: String) {
-        self.baseline = baseline
-        self.current = current
-    }
-
-    /// The name a case's comparison row gives its backend: `swift-vs-sodium`, so that a
-    /// comparison read on its own says which two backends its medians belong to.
-    public var label: String { "\(current)-vs-\(baseline)" }
-}
-
-/// How `bench ab` and `bench pair` measure: this build and another measured side by side, sample by sample, and compared case
-/// by case with the pair of processes as the statistical unit.
+/// How `bench ab` and `bench pair` measure: two sides (see ``Sides``) measured side by side,
+/// sample by sample, and compared case by case with the pair of processes as the statistical unit.
 ///
 /// Runs made apart see the machine at different times, and a shared machine drifts between them
-/// by more than the changes worth catching. Here each pair of worker processes, one per build,
+/// by more than the changes worth catching. Here each pair of worker processes, one per side,
 /// is alive at once; they calibrate their cases, then take every sample in turns, the two samples
-/// of a turn back to back, each build first in every other turn, so that whatever the machine
+/// of a turn back to back, each side first in every other turn, so that whatever the machine
 /// does lands on both alike. Both workers (and this process) run on one CPU: a sample that
-/// starts on whichever core the scheduler picks, with that core's caches, varied twice as much
-/// here (turns' log ratios spread by 20 to 24% across cores, 11 to 12% on one; the pairs' results
-/// by 1.8 to 3.3% against 0.7 to 0.9%). Each pair yields one figure per case, the median log ratio of its
-/// turns, and the comparison tests those figures, so that a pair whose processes drew unlucky
-/// code layouts counts once, not once per sample (see ``Comparison`` with ``Pairing/byProcess``).
+/// starts on whichever core the scheduler picks, with that core's caches, varies about twice as
+/// much. Each pair yields one figure per case, the median log ratio of its turns, and the
+/// comparison tests those figures, so that a pair whose processes drew unlucky code layouts
+/// counts once, not once per sample (see ``Comparison`` with ``Pairing/byProcess``).
 public struct ABMeasurement {
+    /// How each side's figures are taken.
+    public enum Source {
+        /// Timed in pairs of worker processes, one of each side alive at once, as ``schedule`` says.
+        case pairedProcesses
+        /// Counted under Callgrind, each side's `bench` in its own worker (the counter's
+        /// ``InstructionCounter/executable`` is replaced by each side's), the baseline first:
+        /// counts repeat exactly, so there is nothing to pair.
+        case instructions(InstructionCounter)
+    }
+
     /// This build's backends: the case list.
     public var backends: [any PKCEBackend]
-    /// Which cases to measure.
+    /// Which cases to measure: the current side's.
     public var selection: Selection
-    /// The warm-up and sample time of every process, and the samples per case of each build,
+    /// The warm-up and sample time of every process, and the samples per case of each side,
     /// shared out among the pairs.
     public var plan: SamplingPlan
-    /// How many pairs of processes measure each case before each look.
-    public var pairs: Int
-    /// How many looks at the most: the cases still open after a look's pairs are measured in
-    /// another `pairs` pairs, up to `pairs × looks` in all (see ``SequentialGate``).
-    public var looks: Int
+    /// How many pairs of processes measure each case before each look, and how many looks at the
+    /// most: the cases still open after a look's pairs are measured in another look's pairs.
+    public var schedule: LookSchedule
     /// When a change counts: the gate decides at each look which cases are still open.
     public var criteria: ComparisonCriteria
-    /// The other build's `bench`: the baseline.
-    public var baselineExecutable: String
-    /// This build's `bench`, to start its workers.
-    public var currentExecutable: String
+    /// What the two sides are.
+    public var sides: Sides
+    /// How each side's figures are taken.
+    public var source: Source
     /// Receives progress and warnings.
     public var progress: ProgressPrinter
     /// Asked between samples whether a signal asked the run to stop.
     public var interruption: () -> Int32?
-    /// Counts instructions under Callgrind instead of timing, when set (`--metric instructions`):
-    /// its ``InstructionCounter/executable`` is this build's, and a copy of it counts the
-    /// baseline's. Counts repeat exactly, so the builds are counted one after the other, not in
-    /// pairs of processes.
-    public var instructionCounter: InstructionCounter?
-    /// Two backends of this build to measure against each other in place of two builds, when
-    /// set (`bench pair`): both sides' workers run this build, ``baselineExecutable`` is
-    /// ``currentExecutable``, and ``selection`` names the current backend only, whose every case
-    /// the baseline side measures in the baseline backend.
-    public var backendPair: BackendPair?
 
     /// Creates a measurement; see the properties for what each argument is.
+    ///
+    /// - Parameters:
+    ///   - pairs: The pairs of processes before each look; no more than the samples are used.
+    ///   - looks: The most looks.
     public init(
         backends: [any PKCEBackend], selection: Selection, plan: SamplingPlan, pairs: Int, looks: Int,
-        criteria: ComparisonCriteria, baselineExecutable: String, currentExecutable: String,
-        progress: ProgressPrinter, interruption: @escaping () -> Int32?, instructionCounter: InstructionCounter?,
-        backendPair: BackendPair?
+        criteria: ComparisonCriteria, sides: Sides, source: Source, progress: ProgressPrinter,
+        interruption: @escaping () -> Int32?
     ) {
         self.backends = backends
         self.selection = selection
         self.plan = plan
-        self.pairs = pairs
-        self.looks = looks
+        self.schedule = LookSchedule(pairsPerLook: max(1, min(pairs, plan.samples)), looks: max(1, looks))
         self.criteria = criteria
-        self.baselineExecutable = baselineExecutable
-        self.currentExecutable = currentExecutable
+        self.sides = sides
+        self.source = source
         self.progress = progress
         self.interruption = interruption
-        self.instructionCounter = instructionCounter
-        self.backendPair = backendPair
     }
 
     /// The pairs of processes `bench ab` measures every case in before its first look, and
@@ -99,63 +78,46 @@ public struct ABMeasurement {
     /// The pairs of processes of `bench ab --quick`, in one look.
     public static let quickPairs = 4
 
-    /// When the gate looks: every `pairs` pairs (no more than the samples), `looks` times.
-    public var schedule: LookSchedule {
-        LookSchedule(pairsPerLook: max(1, min(pairs, plan.samples)), looks: max(1, looks))
-    }
-
-    /// Measures `cases` in both builds (or backends), after this build's correctness gate has
-    /// passed: the baseline's first worker checks its own.
+    /// Measures `cases` on both sides, after this build's correctness gate has passed: the
+    /// baseline's first worker checks its own.
     ///
-    /// - Returns: For each side (baseline first): its cases' measurements, without the cases it
-    ///   does not have (a case a newer build added), and, when counted, the CPU features its
-    ///   worker saw under Valgrind.
+    /// - Returns: Each side's cases' measurements, without the cases it does not have (a case a
+    ///   newer build added), and, when counted, the CPU features its worker saw under Valgrind.
     /// - Throws: ``BenchError``: 70 when a worker fails; 130 or 143 when a signal stopped the run.
-    public func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> [(
-        measurements: [CaseMeasurement], cpuFlags: String?
-    )] {
-        if let instructionCounter {
-            return try count(cases, with: instructionCounter)
-        }
-        // One CPU for both builds' samples; several threads per case need several CPUs.
-        if selection.threads == 1 {
-            let cpu = CPKCESystem_pinToOneCPU()
-            let sides = backendPair == nil ? "builds" : "backends"
-            progress.note(
-                cpu >= 0
-                    ? "measuring both \(sides) on CPU \(cpu)"
-                    : "warning: cannot pin the measuring processes to one CPU; expect wider intervals")
-        }
-        return try measureInPairs(cases).map { ($0, nil) }
-    }
-
-    /// Counts every case's instructions in both builds under Callgrind, the baseline first; its
-    /// worker checks its backends' correctness before it counts.
-    ///
-    /// - Returns: For each build (baseline first): its cases' counts, without the cases it does
-    ///   not have (a case a newer build added), and the CPU features its worker saw.
-    private func count(_ cases: [BenchmarkCase], with counter: InstructionCounter) throws(BenchError) -> [(
-        measurements: [CaseMeasurement], cpuFlags: String?
-    )] {
-        var baseline = counter
-        baseline.executable = baselineExecutable
-        progress.note("counting the instructions of \(cases.count) case(s) in each build under Callgrind")
-        return try [(baseline, true), (counter, false)].map { counter, check throws(BenchError) in
-            let counted = try counter.measure(cases, selection: selection, check: check)
-            return (counted.measurements, counted.cpuFlags)
+    public func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> BothSides<
+        (measurements: [CaseMeasurement], cpuFlags: String?)
+    > {
+        switch source {
+        case .instructions(let counter):
+            progress.note("counting the instructions of \(cases.count) case(s) in each build under Callgrind")
+            return try BothSides { side throws(BenchError) in
+                var counter = counter
+                counter.executable = sides.executable(of: side)
+                let counted = try counter.measure(
+                    cases, selection: sides.selection(selection, on: side, for: cases), check: side == .baseline)
+                return (counted.measurements, counted.cpuFlags)
+            }
+        case .pairedProcesses:
+            // One CPU for both sides' samples; several threads per case need several CPUs.
+            if selection.threads == 1 {
+                let cpu = CPKCESystem_pinToOneCPU()
+                progress.note(
+                    cpu >= 0
+                        ? "measuring both \(sides.noun) on CPU \(cpu)"
+                        : "warning: cannot pin the measuring processes to one CPU; expect wider intervals")
+            }
+            return try measureInPairs(cases).map { ($0, nil) }
         }
     }
 
-    /// Takes every case's samples in both builds, pair after pair of processes, look after look:
+    /// Takes every case's samples on both sides, pair after pair of processes, look after look:
     /// after each look's pairs the gate decides what it can, and the next look measures only the
     /// cases still open.
     ///
-    /// - Returns: For each build (baseline first): its cases' samples, or why they failed,
-    ///   without the cases it does not have (a case a newer build added).
-    private func measureInPairs(_ cases: [BenchmarkCase]) throws(BenchError) -> [[CaseMeasurement]] {
-        var samples = [[[Sample]]](repeating: Array(repeating: [], count: cases.count), count: 2)
-        var failures = [[String?]](repeating: Array(repeating: nil, count: cases.count), count: 2)
-        var absent = [Set<Int>](repeating: [], count: 2)
+    /// - Returns: Each side's cases' samples, or why they failed, without the cases it does not
+    ///   have (a case a newer build added).
+    private func measureInPairs(_ cases: [BenchmarkCase]) throws(BenchError) -> BothSides<[CaseMeasurement]> {
+        var taken = BothSides { _ in Taken(count: cases.count) }
         let pairs = schedule.pairsPerLook
         let looks = schedule.looks
         var open = Array(cases.indices)
@@ -176,111 +138,111 @@ public struct ABMeasurement {
                     unit: "pair")
                 try measurePair(
                     pair, of: cases, open: open, share: plan.samples / pairs + (index < plan.samples % pairs ? 1 : 0),
-                    copies: copies, into: &samples, failures: &failures, absent: &absent)
+                    copies: copies, into: &taken)
                 pair += 1
             }
             guard look < looks else { break }
             let figures = cases.indices.map { index in
                 Comparison.pairFigures(
-                    Self.byProcess(samples[0][index]), Self.byProcess(samples[1][index]))
+                    Self.byProcess(taken.baseline.samples[index]), Self.byProcess(taken.current.samples[index]))
             }
             let decisions = SequentialGate.replay(figures, schedule: schedule, criteria: criteria)
             open = open.filter { index in
-                (decisions[index]?.isOpen ?? true) && failures[0][index] == nil && failures[1][index] == nil
-                    && !absent[0].contains(index) && !absent[1].contains(index)
+                (decisions[index]?.isOpen ?? true) && taken.baseline.isMeasurable(index)
+                    && taken.current.isMeasurable(index)
             }
             if open.isEmpty { break }
         }
-        return (0..<2).map { build in
-            cases.indices.filter { !absent[build].contains($0) }.map { index in
+        return BothSides { side in
+            cases.indices.filter { !taken[side].absent.contains($0) }.map { index in
                 CaseMeasurement(
-                    key: key(of: cases[index], build: build), samples: samples[build][index],
-                    failure: failures[build][index])
+                    key: sides.key(of: cases[index].key, on: side), samples: taken[side].samples[index],
+                    failure: taken[side].failures[index])
             }
         }
     }
 
-    /// Measures pair `pair`: a worker of each build, `share` turns of each case in `open`
+    /// Measures pair `pair`: a worker of each side, `share` turns of each case in `open`
     /// (indices into `cases`), each worker started from a fresh copy of its executable (see
     /// ``ExecutableCopies``).
     ///
     /// Every worker calibrates every case, open or not: a worker that holds one case measured it
-    /// up to 17% slower in half the pairs when it was started second (`verify`, with the same
-    /// executable on both sides), and one that holds the whole suite did not. Which build's
+    /// markedly slower in half the pairs when it was started second (`verify`, with the same
+    /// executable on both sides), and one that holds the whole suite did not. Which side's
     /// worker starts first alternates from pair to pair, so that whatever starting second does
-    /// lands on both builds alike, as the order within a turn does.
+    /// lands on both sides alike, as the order within a turn does.
     private func measurePair(
         _ pair: Int, of cases: [BenchmarkCase], open: [Int], share: Int, copies: ExecutableCopies,
-        into samples: inout [[[Sample]]], failures: inout [[String?]], absent: inout [Set<Int>]
+        into taken: inout BothSides<Taken>
     ) throws(BenchError) {
         // Generous: starting, checking and calibrating every case, on a busy machine.
         let readyTimeout = 120 + Double(cases.count) * (plan.warmup.nanoseconds / 1e9 + 0.5)
         let sampleTimeout = max(60, 20 * plan.sampleTime.nanoseconds / 1e9)
-        var started = [Worker?](repeating: nil, count: 2)
+        var started = BothSides<Worker?> { _ in nil }
         do throws(BenchError) {
-            for build in pair % 2 == 0 ? [0, 1] : [1, 0] {
+            for side in Self.order(pair) {
                 let connection = try WorkerConnection(
-                    executable: copies.copy(of: build == 0 ? baselineExecutable : currentExecutable, side: build),
-                    arguments: ["worker"], name: "\(build == 0 ? "the baseline's" : "this build's") worker \(pair + 1)",
+                    executable: copies.copy(of: sides.executable(of: side), side: side.rawValue),
+                    arguments: ["worker"],
+                    name: "\(side == .baseline ? "the baseline's" : "this build's") worker \(pair + 1)",
                     standardError: .captured, helloTimeout: WorkerProtocol.helloTimeout, interruption: interruption)
                 let job = WorkerProtocol.Job(
-                    selection: selection(build: build, cases: cases), plan: plan, process: pair,
-                    processes: schedule.pairsPerLook * schedule.looks, check: build == 0 && pair == 0)
+                    selection: sides.selection(selection, on: side, for: cases), plan: plan, process: pair,
+                    processes: schedule.pairsPerLook * schedule.looks, check: side == .baseline && pair == 0)
                 let reply = try connection.ask(.calibrate(job), within: readyTimeout)
                 guard case .calibrated(let keys, let failures) = reply else {
                     throw connection.broken(WorkerProtocol.line(reply))
                 }
-                started[build] = Worker(connection: connection, keys: keys, failures: failures)
+                // Each case's index in the worker; a build that lacks a case (one a newer build
+                // added) cannot measure it, and the comparison lists it as in one build only.
+                let indices = cases.map { keys.firstIndex(of: sides.key(of: $0.key, on: side)) }
+                started[side] = Worker(connection: connection, indices: indices, failures: failures)
             }
         } catch {
-            started.forEach { try? $0?.connection.finish() }
+            Side.allCases.forEach { try? started[$0]?.connection.finish() }
             throw error
         }
-        var workers = started.compactMap { $0 }
+        var workers = BothSides { started[$0]! }
         // How a worker exits once its pair is measured does not change its samples.
-        defer { workers.forEach { try? $0.connection.finish() } }
-        // Each case's index in each worker; a build that lacks a case (one a newer build
-        // added) cannot measure it, and the comparison lists it as in one build only.
-        let indices = (0..<2).map { build in
-            cases.map { workers[build].keys.firstIndex(of: key(of: $0, build: build)) ?? -1 }
-        }
-        for build in 0..<2 {
+        defer { Side.allCases.forEach { try? workers[$0].connection.finish() } }
+        for side in Side.allCases {
             for index in open {
-                let workerIndex = indices[build][index]
-                guard workerIndex >= 0 else {
-                    absent[build].insert(index)
+                guard let workerIndex = workers[side].indices[index] else {
+                    taken[side].absent.insert(index)
                     continue
                 }
-                if let reason = workers[build].failures[workerIndex], failures[build][index] == nil {
-                    failures[build][index] = reason
+                if let reason = workers[side].failures[workerIndex], taken[side].failures[index] == nil {
+                    taken[side].failures[index] = reason
                 }
             }
         }
-        var schedule = open.flatMap { Array(repeating: $0, count: share) }
-        schedule.shuffle()
-        var turns = [Int](repeating: 0, count: cases.count)
-        for index in schedule
-        where failures[0][index] == nil && failures[1][index] == nil && indices[0][index] >= 0
-            && indices[1][index] >= 0
-        {
+        var turns = open.flatMap { Array(repeating: $0, count: share) }
+        turns.shuffle()
+        var turnsTaken = [Int](repeating: 0, count: cases.count)
+        for index in turns where taken.baseline.isMeasurable(index) && taken.current.isMeasurable(index) {
             if let signal = interruption() { throw InterruptSignals.error(for: signal) }
-            // ABBA: each build goes first in every other turn of a case, starting with the
-            // other build in the next pair.
-            let order = (turns[index] + pair) % 2 == 0 ? [0, 1] : [1, 0]
-            turns[index] += 1
-            var taken: [Sample?] = [nil, nil]
-            for build in order {
-                taken[build] = try workers[build].sample(indices[build][index], within: sampleTimeout)
+            // ABBA: each side goes first in every other turn of a case, starting with the other
+            // side in the next pair.
+            let order = Self.order(turnsTaken[index] + pair)
+            turnsTaken[index] += 1
+            var sampled = BothSides<Sample?> { _ in nil }
+            for side in order {
+                sampled[side] = try workers[side].sample(of: index, within: sampleTimeout)
             }
-            guard let baseline = taken[0], let current = taken[1] else {
-                for build in 0..<2 where taken[build] == nil {
-                    failures[build][index] = workers[build].failures[indices[build][index]] ?? "failed"
+            guard let baseline = sampled.baseline, let current = sampled.current else {
+                for side in Side.allCases where sampled[side] == nil {
+                    taken[side].failures[index] = workers[side].failure(of: index)
                 }
                 continue
             }
-            samples[0][index].append(baseline)
-            samples[1][index].append(current)
+            taken.baseline.samples[index].append(baseline)
+            taken.current.samples[index].append(current)
         }
+    }
+
+    /// Which side goes first in the `turn`th turn: the baseline in even ones.
+    private static func order(_ turn: Int) -> [Side] {
+        turn % 2 == 0 ? [.baseline, .current] : [.current, .baseline]
     }
 
     /// Samples' nanoseconds per operation by the process (pair) that took them, in order.
@@ -288,45 +250,49 @@ public struct ABMeasurement {
         Dictionary(grouping: samples, by: \.process).mapValues { $0.map(\.nanosecondsPerOperation) }
     }
 
-    /// The key a case has on side `build` (0 the baseline): the baseline backend's counterpart of
-    /// the case when two backends are compared, otherwise the case's own.
-    private func key(of benchmarkCase: BenchmarkCase, build: Int) -> CaseKey {
-        var key = benchmarkCase.key
-        if let backendPair, build == 0 { key.backend = backendPair.baseline }
-        return key
-    }
+    /// What one side has taken so far, by case index.
+    private struct Taken {
+        var samples: [[Sample]]
+        /// Why a case failed on this side.
+        var failures: [String?]
+        /// The cases this side's build does not have.
+        var absent: Set<Int> = []
 
-    /// What side `build`'s worker selects: `cases`. With two backends, the baseline's worker
-    /// selects the counterparts of `cases` by their exact names, so that `--filter` and `--skip`
-    /// apply to the current backend's names alone.
-    private func selection(build: Int, cases: [BenchmarkCase]) -> Selection {
-        var selection = selection
-        if let backendPair, build == 0 {
-            selection.backends = [backendPair.baseline]
-            selection.filters = cases.map { "^\(key(of: $0, build: 0))$" }
-            selection.skips = []
+        init(count: Int) {
+            samples = Array(repeating: [], count: count)
+            failures = Array(repeating: nil, count: count)
         }
-        return selection
+
+        /// Whether the case at `index` can still be sampled on this side.
+        func isMeasurable(_ index: Int) -> Bool {
+            failures[index] == nil && !absent.contains(index)
+        }
     }
 
     /// A worker of one side of a pair, its cases calibrated.
     private struct Worker {
         let connection: WorkerConnection
-        /// Its cases, in its order.
-        let keys: [CaseKey]
-        /// Why a case failed in it, by its index.
+        /// Each case's index in this worker, by its index in the run; `nil` when the worker lacks it.
+        let indices: [Int?]
+        /// Why a case failed in it, by its index in this worker.
         var failures: [Int: String]
 
-        /// Takes one sample of the case at `index` of this worker.
+        /// Why the run's case at `index` failed in this worker.
+        func failure(of index: Int) -> String {
+            indices[index].flatMap { failures[$0] } ?? "failed"
+        }
+
+        /// Takes one sample of the run's case at `index`, which this worker has.
         ///
-        /// - Returns: The sample, or `nil` when the case failed (``failures`` says why).
-        mutating func sample(_ index: Int, within seconds: Double) throws(BenchError) -> Sample? {
-            let reply = try connection.ask(.sample(index: index), within: seconds)
+        /// - Returns: The sample, or `nil` when the case failed (``failure(of:)`` says why).
+        mutating func sample(of index: Int, within seconds: Double) throws(BenchError) -> Sample? {
+            let workerIndex = indices[index]!
+            let reply = try connection.ask(.sample(index: workerIndex), within: seconds)
             switch reply {
             case .sample(let sample):
                 return sample
-            case .failed(index, let reason):
-                failures[index] = reason
+            case .failed(workerIndex, let reason):
+                failures[workerIndex] = reason
                 return nil
             default:
                 throw connection.broken(WorkerProtocol.line(reply))

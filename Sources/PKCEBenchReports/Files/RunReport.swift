@@ -23,9 +23,4 @@ public struct RunReport: Sendable {
             ReportSchema.asStored($0, columns: ReportSchema.samples)
         }
     }
-
-    /// Whether any case failed.
-    public var hasFailures: Bool {
-        summaries.contains { !$0.isOK }
-    }
 }

@@ -69,10 +69,7 @@ public struct SuiteRunner {
         }
         try results.prepare()
         let cases = try selection.cases(from: backends)
-        if environment.build != "release" {
-            progress.note(
-                "warning: this is a debug build; its figures are not representative (use swift run -c release bench)")
-        }
+        Self.warnIfDebug(environment, progress: progress)
         let measured = try RunMeasurement(
             backends: backends, selection: selection, plan: plan, source: source, progress: progress,
             interruption: interruption
@@ -107,10 +104,24 @@ public struct SuiteRunner {
             standardOutput(SummaryFormatter.render(report.summaries, as: format))
         }
 
-        if report.hasFailures {
-            let failed = report.summaries.filter { !$0.isOK }.map { "\($0.key)" }
+        try Self.requireNoFailures(report.summaries)
+        return status
+    }
+
+    /// Warns that a debug build's figures do not represent a release build's.
+    static func warnIfDebug(_ environment: RunEnvironment, progress: ProgressPrinter) {
+        if environment.build != "release" {
+            progress.note(
+                "warning: this is a debug build; its figures are not representative (use swift run -c release bench)")
+        }
+    }
+
+    /// Fails with 70, naming them, when any of `summaries` failed; called once the reports are
+    /// written.
+    static func requireNoFailures(_ summaries: [SummaryRow]) throws(BenchError) {
+        let failed = summaries.filter { !$0.isOK }.map { "\($0.key)" }
+        if !failed.isEmpty {
             throw BenchError(.backendFailed, "\(failed.count) case(s) failed: \(failed.joined(separator: ", "))")
         }
-        return status
     }
 }
