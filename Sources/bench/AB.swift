@@ -60,14 +60,14 @@ struct AB: ParsableCommand {
             metric == .instructions
             ? .instructions(
                 try InstructionCounter.forCounting(
-                    executable: SuiteRun.executable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
+                    executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
                     interruption: { InterruptSignals.received }))
             : .pairedProcesses
         try ABRunner(
             selection: selection, measurement: measurement, gate: gate,
             criteria: try criteria.criteria(defaultThreshold: metric == .instructions ? metric.defaultThreshold : 1),
             directory: directory, format: format,
-            sides: .builds(baseline: baselineBench, current: SuiteRun.executable), source: source
+            sides: .builds(baseline: baselineBench, current: benchExecutable), source: source
         ).runAndExit()
     }
 }

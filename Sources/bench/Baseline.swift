@@ -24,11 +24,11 @@ struct Baseline: ParsableCommand {
     func run() throws {
         let results = ResultsDirectory(path: directory.path)
         guard let source else {
-            return try SuiteRun(
+            var runner = try SuiteRunner(
                 selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
-                results: results,
-                format: format.format(), baseline: nil, saveAsBaseline: true, metric: metric.metric()
-            ).execute()
+                results: results, format: format.format(), metric: metric.metric())
+            runner.saveAsBaseline = true
+            return try runner.runAndExit()
         }
         try results.prepare()
         try results.promoteToBaseline(summaryAt: source)

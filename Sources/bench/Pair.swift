@@ -67,7 +67,7 @@ struct Pair: ParsableCommand {
         try ABRunner(
             selection: try pairedSelection(), measurement: measurement, gate: gate,
             criteria: try criteria.criteria(defaultThreshold: 1), directory: directory, format: format,
-            sides: .backends(baseline: baselineBackend, current: backend, executable: SuiteRun.executable),
+            sides: .backends(baseline: baselineBackend, current: backend, executable: benchExecutable),
             source: .pairedProcesses
         ).runAndExit()
     }

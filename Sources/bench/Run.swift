@@ -33,11 +33,13 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let metric = try metric.metric()
-        try SuiteRun(
+        var runner = try SuiteRunner(
             selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
-            results: ResultsDirectory(path: directory.path), format: format.format(),
-            baseline: try baselinePath.map { ($0, try criteria.criteria(defaultThreshold: metric.defaultThreshold)) },
-            saveAsBaseline: saveBaseline, metric: metric
-        ).execute()
+            results: ResultsDirectory(path: directory.path), format: format.format(), metric: metric)
+        runner.baseline = try baselinePath.map {
+            ($0, try criteria.criteria(defaultThreshold: metric.defaultThreshold))
+        }
+        runner.saveAsBaseline = saveBaseline
+        try runner.runAndExit()
     }
 }

@@ -70,7 +70,7 @@ public struct SuiteRunner {
         try results.prepare()
         let cases = try selection.cases(from: backends)
         Self.warnIfDebug(environment, progress: progress)
-        let measured = try RunMeasurement(
+        let measured = try SuiteMeasurement(
             backends: backends, selection: selection, plan: plan, source: source, progress: progress,
             interruption: interruption
         ).measure(cases)

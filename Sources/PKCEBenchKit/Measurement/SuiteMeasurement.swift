@@ -19,7 +19,7 @@ public enum SampleSource {
 
 /// One build's run of the selected cases, from the correctness gate to the measurements: what
 /// `bench` does before anything is written.
-public struct RunMeasurement {
+public struct SuiteMeasurement {
     /// The backends to choose cases from, in report order.
     public var backends: [any PKCEBackend]
     /// Which cases to measure.

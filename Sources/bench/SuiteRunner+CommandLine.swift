@@ -4,52 +4,49 @@ import PKCEBackends
 import PKCEBenchKit
 import PKCEBenchReports
 
-/// Wires a run of the suite to this process: the shipped backends, the real environment,
-/// standard output and error, the signals, and `bench worker` processes that measure.
-struct SuiteRun {
-    var selection: Selection
-    var plan: SamplingPlan
-    var processes: Int
-    var results: ResultsDirectory
-    var format: OutputFormat
-    var baseline: (path: String, criteria: ComparisonCriteria)?
-    var saveAsBaseline = false
-    var metric = Metric.time
-
-    func execute() throws {
+extension SuiteRunner {
+    /// A runner of this build's shipped backends with the command line's options, wired to this
+    /// process: the real environment, standard output and error, the signals, and `bench worker`
+    /// processes that measure; as `bench` and `bench baseline` use it.
+    init(
+        selection: Selection, plan: SamplingPlan, processes: Int, results: ResultsDirectory, format: OutputFormat,
+        metric: Metric
+    ) throws {
         InterruptSignals.install()
         let backends = try shippedBackends()
-        var runner = SuiteRunner(
+        self.init(
             backends: backends, selection: selection, plan: plan, results: results, format: format,
             environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
             standardOutput: { print($0, terminator: "") },
             progress: ProgressPrinter(caseCount: try selection.cases(from: backends).count))
-        runner.baseline = baseline
-        runner.saveAsBaseline = saveAsBaseline
-        runner.interruption = { InterruptSignals.received }
+        interruption = { InterruptSignals.received }
         if metric == .instructions {
-            runner.source = .instructions(
+            source = .instructions(
                 try InstructionCounter.forCounting(
-                    executable: Self.executable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
+                    executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
                     interruption: { InterruptSignals.received }))
         } else if processes > 1 {
-            runner.source = .processes(
+            source = .processes(
                 MeasuringProcesses(
-                    count: processes, command: (Self.executable, ["worker"]),
+                    count: processes, command: (benchExecutable, ["worker"]),
                     interruption: { InterruptSignals.received }))
         } else {
-            runner.source = .inProcess(allocationCounter: processAllocationCounter)
+            source = .inProcess(allocationCounter: processAllocationCounter)
         }
-        let status = try runner.run()
+    }
+
+    /// Runs, and exits with the comparison's status when it is not 0.
+    func runAndExit() throws {
+        let status = try run()
         if status != .ok {
             throw ExitCode(status.rawValue)
         }
     }
+}
 
-    /// This program, to start it again as a worker.
-    static var executable: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
+/// This program, to start it again as a worker.
+var benchExecutable: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
 }
 
 /// The backends this package ships, in report order.
