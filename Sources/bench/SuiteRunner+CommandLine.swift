@@ -14,12 +14,7 @@ extension SuiteRunner {
     ) throws {
         InterruptSignals.install()
         let backends = try shippedBackends()
-        self.init(
-            backends: backends, selection: selection, plan: plan, results: results, format: format,
-            environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
-            standardOutput: { print($0, terminator: "") },
-            progress: ProgressPrinter(caseCount: try selection.cases(from: backends).count))
-        interruption = { InterruptSignals.received }
+        let source: SampleSource
         if metric == .instructions {
             source = .instructions(
                 try InstructionCounter.forCounting(
@@ -33,6 +28,14 @@ extension SuiteRunner {
         } else {
             source = .inProcess(allocationCounter: processAllocationCounter)
         }
+        self.init(
+            measurement: SuiteMeasurement(
+                backends: backends, selection: selection, plan: plan, source: source,
+                progress: ProgressPrinter(caseCount: try selection.cases(from: backends).count),
+                interruption: { InterruptSignals.received }),
+            results: results, format: format,
+            environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
+            standardOutput: { print($0, terminator: "") })
     }
 
     /// Runs, and exits with the comparison's status when it is not 0.

@@ -15,16 +15,19 @@ struct SuiteRunnerTests {
         let directory = try temporaryDirectory()
         let output = Output()
         let runner = SuiteRunner(
-            backends: backends, selection: Selection(operations: operations),
-            plan: SamplingPlan(warmup: .milliseconds(1), sampleTime: .milliseconds(1), samples: 5),
+            measurement: SuiteMeasurement(
+                backends: backends, selection: Selection(operations: operations),
+                plan: SamplingPlan(warmup: .milliseconds(1), sampleTime: .milliseconds(1), samples: 5),
+                source: .inProcess(allocationCounter: nil),
+                progress: ProgressPrinter(
+                    caseCount: 0, isTerminal: false,
+                    write: {
+                        output.stderr += $0
+                        onProgress($0)
+                    }),
+                interruption: { nil }),
             results: ResultsDirectory(path: directory.path), format: .table,
-            environment: { SyntheticRun.report().environment }, standardOutput: { output.stdout += $0 },
-            progress: ProgressPrinter(
-                caseCount: 0, isTerminal: false,
-                write: {
-                    output.stderr += $0
-                    onProgress($0)
-                }))
+            environment: { SyntheticRun.report().environment }, standardOutput: { output.stdout += $0 })
         return (runner, output)
     }
 
@@ -82,7 +85,7 @@ struct SuiteRunnerTests {
     func processCrashes() throws {
         var (runner, _) = try Self.runner([SwiftBackend()], operations: [.random])
         defer { try? FileManager.default.removeItem(at: runner.results.url) }
-        runner.source = .processes(
+        runner.measurement.source = .processes(
             MeasuringProcesses(count: 2, command: ("/bin/sh", ["-c", "kill -SEGV $$"]), interruption: { nil }))
         #expect(throws: BenchError(.backendFailed, "1 case(s) failed: random/swift/32")) { try runner.run() }
         let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
@@ -110,7 +113,7 @@ struct SuiteRunnerTests {
     func interrupted() throws {
         var (runner, _) = try Self.runner([SwiftBackend()], operations: [.random])
         defer { try? FileManager.default.removeItem(at: runner.results.url) }
-        runner.interruption = { 15 }
+        runner.measurement.interruption = { 15 }
         #expect(throws: BenchError(.terminated, "stopped by SIGTERM; no report was written")) { try runner.run() }
         #expect(try FileManager.default.contentsOfDirectory(atPath: runner.results.url.path).isEmpty)
     }

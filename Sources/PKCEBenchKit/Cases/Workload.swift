@@ -7,8 +7,8 @@ import PKCE
 /// remove the work and no layer can answer from a cache.
 ///
 /// Each loop takes the backend as a generic parameter, so that the `any PKCEBackend` existential
-/// is opened once per sample rather than copied out of its box on every iteration: that copy
-/// cost about 7 ns per operation, more than the loop itself.
+/// is opened once per sample rather than copied out of its box on every iteration, a copy that
+/// can cost more than the operation measured.
 protocol Workload: AnyObject {
     /// Runs the operation `iterations` times.
     ///

@@ -25,7 +25,7 @@ public struct CaseComparison: Sendable, Equatable {
     /// How the verdict was reached.
     public let method: ComparisonMethod
     /// The verdict.
-    public let verdict: Verdict
+    public internal(set) var verdict: Verdict
     /// The baseline's instructions per operation, in a comparison of instruction counts.
     public var baselineInstructions: Double? = nil
     /// The current instructions per operation, in a comparison of instruction counts.

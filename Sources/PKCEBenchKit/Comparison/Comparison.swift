@@ -42,16 +42,9 @@ public struct Comparison: Sendable {
     }
 
     /// How disturbed each run was, by name, baseline first: over its cases, the median of how
-    /// far the median sits above the fastest sample. A quiet run here measures 2 to 5%; one that
-    /// other tenants slowed, 8 to 40%.
+    /// far the median sits above the fastest sample: a few percent in a quiet run, far more in one
+    /// that other tenants slowed.
     public let disturbance: [(run: String, median: Double)]
-
-    /// The run measured on a busier machine, when the two runs' disturbances differ by more than
-    /// the threshold, or one exceeds twice the threshold: the machine alone could then move a
-    /// case by the threshold. Only for independent runs; paired processes share the machine.
-    private var busier: Busier? {
-        Self.busier(disturbance, pairing: pairing, criteria: criteria)
-    }
 
     private struct Busier {
         let run: String
@@ -60,6 +53,9 @@ public struct Comparison: Sendable {
         let isCurrent: Bool
     }
 
+    /// The run measured on a busier machine, when the two runs' disturbances differ by more than
+    /// the threshold, or one exceeds twice the threshold: the machine alone could then move a
+    /// case by the threshold. Only for independent runs; paired processes share the machine.
     private static func busier(
         _ disturbance: [(run: String, median: Double)], pairing: Pairing, criteria: ComparisonCriteria
     ) -> Busier? {
@@ -82,7 +78,7 @@ public struct Comparison: Sendable {
                 "warning: the runs differ in " + environmentDifferences.joined(separator: "; ")
                     + "; the comparison may reflect that rather than the code")
         }
-        if let busier {
+        if let busier = Self.busier(disturbance, pairing: pairing, criteria: criteria) {
             func percent(_ value: Double) -> String { String(format: "%.0f%%", value * 100) }
             let quieter = disturbance.first { $0.run != busier.run }?.run ?? "the other run"
             let consequence =
@@ -95,11 +91,6 @@ public struct Comparison: Sendable {
                     + "measure again, or use bench ab")
         }
         return lines
-    }
-
-    /// Whether any verdict rests on the threshold alone, for want of samples.
-    public var usedThresholdOnly: Bool {
-        cases.contains { $0.method == .threshold }
     }
 
     /// Checks that a run made by `builds` may be compared with `baseline`, before it is measured.
@@ -121,14 +112,9 @@ public struct Comparison: Sendable {
     /// - Returns: What they measured.
     /// - Throws: ``BenchError`` (65) when they differ, or when one file mixes the two.
     public static func requireSameMetric(_ baseline: RunData, _ current: RunData) throws(BenchError) -> Metric {
-        let metrics = try [baseline, current].map { run throws(BenchError) in try run.metric() }
-        guard metrics[0] == metrics[1] || baseline.summaries.isEmpty || current.summaries.isEmpty else {
-            throw BenchError(
-                .malformedInput,
-                "cannot compare \(baseline.name) (\(metrics[0].rawValue)) with \(current.name) "
-                    + "(\(metrics[1].rawValue)): instruction counts and timings are different measures")
-        }
-        return baseline.summaries.isEmpty ? metrics[1] : metrics[0]
+        let metric = try current.metric()
+        if !current.summaries.isEmpty { try requireSameMetric(baseline, current.name, metric: metric) }
+        return baseline.summaries.isEmpty ? metric : try baseline.metric()
     }
 
     /// Checks that a run named `name`, which will measure `metric`, may be compared with
@@ -214,11 +200,9 @@ public struct Comparison: Sendable {
             case nil: []
             }
         self.cases = cases.map { item in
-            guard item.method != .threshold, doubtful.contains(item.verdict) else { return item }
-            return CaseComparison(
-                key: item.key, baselineMedian: item.baselineMedian, currentMedian: item.currentMedian,
-                change: item.change, interval: item.interval, detectable: item.detectable, pValue: item.pValue,
-                method: item.method, verdict: .inconclusive, look: item.look)
+            var item = item
+            if item.method != .threshold, doubtful.contains(item.verdict) { item.verdict = .inconclusive }
+            return item
         }
     }
 

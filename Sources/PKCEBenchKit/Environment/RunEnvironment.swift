@@ -61,10 +61,15 @@ public struct RunEnvironment: Sendable, Equatable {
     ///   - date: The start of the run.
     public static func capture(libraryVersions: [String: String], at date: Date = Date()) -> RunEnvironment {
         let commit = SystemFacts.gitCommit()
-        let stamp = Timestamps(date)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        // `2026-11-22T04:15:56.042Z`; in the run's id `20261122T041556.042Z`, safe in file names.
+        let timestamp = formatter.string(from: date)
+        // Eight hex digits from the system's CSPRNG tell apart runs that start in one millisecond.
+        let nonce = String(format: "%08x", UInt32.random(in: .min ... .max))
         return RunEnvironment(
-            runID: "\(stamp.compact)-\(commit)-\(runNonce())",
-            timestamp: stamp.iso8601,
+            runID: "\(timestamp.filter { $0 != "-" && $0 != ":" })-\(commit)-\(nonce)",
+            timestamp: timestamp,
             commit: commit,
             build: BuildConfiguration.current,
             targetCPU: BuildConfiguration.targetCPU,
@@ -80,7 +85,7 @@ public struct RunEnvironment: Sendable, Equatable {
     /// The fields whose difference makes timings incomparable, by column name, for warnings.
     /// `target_cpu` is empty in reports written before the column existed: unknown, not different.
     /// A different kernel release is usually another machine or host, even where the CPU's model
-    /// name is the same: every case can move with it (seen here: 27% slower, C libraries too).
+    /// name is the same: every case can move with it, C libraries too.
     public var comparableFacts: KeyValuePairs<String, String> {
         [
             "cpu": cpu, "kernel": kernel, "target_cpu": targetCPU, "swift": swift, "openssl": openssl,
@@ -100,9 +105,6 @@ public enum BuildConfiguration {
         #endif
     }
 
-    /// Whether figures from this binary are representative of optimised code.
-    public static var isRelease: Bool { current == "release" }
-
     /// The instruction set the Swift code was compiled for: `x86-64`, `x86-64-v2`, `x86-64-v3`
     /// (AVX2) or `x86-64-v4` (AVX-512), the x86-64 microarchitecture levels; `arm64` and others
     /// by name.
@@ -112,26 +114,5 @@ public enum BuildConfiguration {
     /// compiler hands its target CPU to the C headers it imports, whose predefined macros can.
     public static var targetCPU: String {
         String(cString: CPKCESystem_targetCPU())
-    }
-}
-
-/// Eight hex digits from the system's CSPRNG, to tell apart runs that start in one millisecond.
-func runNonce() -> String {
-    let digits = String(UInt32.random(in: .min ... .max), radix: 16)
-    return String(repeating: "0", count: 8 - digits.count) + digits
-}
-
-/// A run's start time in the two forms the reports use.
-struct Timestamps {
-    /// `2026-11-22T04:15:56.042Z`.
-    let iso8601: String
-    /// `20261122T041556.042Z`, safe in file names.
-    let compact: String
-
-    init(_ date: Date) {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        iso8601 = formatter.string(from: date)
-        compact = iso8601.filter { $0 != "-" && $0 != ":" }
     }
 }

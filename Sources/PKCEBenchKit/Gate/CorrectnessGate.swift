@@ -106,9 +106,6 @@ public enum CorrectnessGate {
     }
 
     private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-        }.joined()
+        bytes.map { String(format: "%02x", $0) }.joined()
     }
 }

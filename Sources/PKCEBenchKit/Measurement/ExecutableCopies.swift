@@ -12,13 +12,10 @@ import Musl
 /// Two byte-identical executables are not measured alike. An executable file's pages stay where
 /// they are in the page cache for as long as the file is cached, and which cache sets its code
 /// falls in goes with them; and a process's path is on its stack, so paths of different lengths
-/// move every stack address by their difference. Measured here with one case
-/// (`verifier/openssl/128`), a build against a byte-identical copy: 0.8 to 1.3% slower in the
-/// build's own file, whichever side it was on, in every run; started from fresh copies under paths
-/// of different lengths, +0.6% one way round and −0.3% the other; under fresh copies at paths
-/// of the same length, −0.04 to +0.5%, with intervals that mostly held 0. Copied anew for every
-/// pair, each pair draws its files' placement afresh on both sides alike: what placement does
-/// becomes a difference between pairs, which the comparison averages, not a bias in every pair.
+/// move every stack address by their difference. Copied anew for every pair, each pair draws its
+/// files' placement afresh on both sides alike: what placement does becomes a difference between
+/// pairs, which the comparison averages, not a bias in every pair (the README's method section
+/// has the figures).
 final class ExecutableCopies {
     private let directory: String?
 

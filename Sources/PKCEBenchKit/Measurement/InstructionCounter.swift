@@ -27,9 +27,6 @@ import Musl
 /// difference over N. What a call costs once (entering the function, the loop's set-up) is the
 /// same in both and cancels, so the figure is the loop body alone, exactly.
 public struct InstructionCounter {
-    /// The function Callgrind counts in; `@_silgen_name` gives it this symbol.
-    public static let countedFunction = CountedCalls.function
-
     /// The `valgrind` executable.
     public var valgrind: String
     /// The `objcopy` executable (binutils), to strip the debug information Valgrind cannot read.
@@ -38,14 +35,6 @@ public struct InstructionCounter {
     public var executable: String
     /// Asked while the worker runs whether a signal asked the run to stop.
     public var interruption: () -> Int32?
-
-    /// Creates a counter from its tools, once ``requireCountable(targetCPU:of:)`` passed.
-    public init(valgrind: String, objcopy: String, executable: String, interruption: @escaping () -> Int32?) {
-        self.valgrind = valgrind
-        self.objcopy = objcopy
-        self.executable = executable
-        self.interruption = interruption
-    }
 
     /// A counter of `executable`'s counted calls, with the `valgrind` and `objcopy` of `PATH`,
     /// once it is clear that `selection` of a build for `targetCPU` can be counted.
@@ -93,10 +82,10 @@ public struct InstructionCounter {
     ///
     /// The Swift runtime reads its environment at start-up and allocates accordingly (its
     /// backtracer, for one, unless `SWIFT_BACKTRACE=enable=no`), which leaves the heap in another
-    /// state; the cases that allocate then count differently. Measured: the `challenge-batch` cases
-    /// moved by up to 0.8% when `SWIFT_BACKTRACE=enable=no` was set, as `.ci/run` sets it. And
-    /// `Hasher` is seeded at random per process unless `SWIFT_DETERMINISTIC_HASHING=1`: a debug
-    /// build's loops hash, and moved by up to 0.1% from one run to the next without it.
+    /// state; the cases that allocate then count differently (`.ci/run` sets
+    /// `SWIFT_BACKTRACE=enable=no`). And `Hasher` is seeded at random per process unless
+    /// `SWIFT_DETERMINISTIC_HASHING=1`: a debug build's loops hash, and would count differently
+    /// from one run to the next.
     static let workerEnvironment = ["SWIFT_BACKTRACE=enable=no", "SWIFT_DETERMINISTIC_HASHING=1", "LC_ALL=C"]
 
     /// Counts `cases`, which `selection` makes, in one worker of ``executable`` under Callgrind.
@@ -146,29 +135,28 @@ public struct InstructionCounter {
 
         if check {
             // The correctness check runs natively, in a worker of its own that also makes the
-            // counted calls uncounted. Run in the counted worker, it left the heap in another
-            // state, and the cases that allocate counted differently: challenge-batch by 0.1 to
-            // 1.5% more than in a worker that had not checked.
+            // counted calls uncounted. Run in the counted worker, it would leave the heap in another
+            // state, and the cases that allocate would count differently.
             _ = try count([executable, "worker"], check: true, name: "the worker of \(executable)", log: nil)
         }
         let stripped = directory.appendingPathComponent("counted-executable").path
         let strip = try ChildProcess(executable: objcopy, arguments: ["--strip-debug", executable, stripped])
-        guard case .finished = strip.waitWatching(name: "objcopy --strip-debug", interruption: interruption) else {
+        guard try strip.waitWatching(interruption: interruption) else {
             if let signal = interruption() { throw InterruptSignals.error(for: signal) }
             throw BenchError(.backendFailed, "objcopy could not copy \(executable) without its debug information")
         }
         let account = try count(
             [
                 valgrind, "--tool=callgrind", "--callgrind-out-file=\(directory.path)/callgrind.out",
-                "--collect-atstart=no", "--toggle-collect=\(Self.countedFunction)",
-                "--dump-after=\(Self.countedFunction)", "--log-file=\(log)", stripped, "worker",
+                "--collect-atstart=no", "--toggle-collect=\(CountedCalls.function)",
+                "--dump-after=\(CountedCalls.function)", "--log-file=\(log)", stripped, "worker",
             ], check: false, name: "the worker of \(executable) under Callgrind", log: log)
         var totals = try Self.profileTotals(in: directory)[...]
         guard account.cases.map(\.calls).reduce(0, +) == totals.count else {
             throw BenchError(
                 .backendFailed,
                 "Callgrind wrote \(totals.count) profiles for \(account.cases.map(\.calls).reduce(0, +)) counted "
-                    + "calls: was \(Self.countedFunction) inlined or renamed?")
+                    + "calls: was \(CountedCalls.function) inlined or renamed?")
         }
         var counts: [CaseKey: CaseMeasurement] = [:]
         for counted in account.cases {

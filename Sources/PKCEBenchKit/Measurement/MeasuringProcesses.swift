@@ -1,10 +1,9 @@
 /// Measures a run's cases in several processes, one after another, and pools their samples.
 ///
 /// A process's timings carry biases of their own: where address-space randomisation placed code
-/// and data, which core the process ran on, what else the machine did meanwhile. Measured here,
-/// the fastest sample of one case moved by up to 10% from one process to the next while staying
-/// within 1% inside a process; pooling samples from several processes averages that out, as
-/// pyperf does with its worker processes. Each process calibrates, warms up and samples every
+/// and data, which core the process ran on, what else the machine did meanwhile: the fastest
+/// sample of a case moves far more from one process to the next than inside one. Pooling samples
+/// from several processes averages that out, as pyperf does with its worker processes. Each process calibrates, warms up and samples every
 /// case, interleaved, and takes an even share of the samples.
 public struct MeasuringProcesses {
     /// How many processes to use; fewer when there are not at least two samples for each.

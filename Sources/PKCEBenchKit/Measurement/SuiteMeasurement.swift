@@ -66,16 +66,9 @@ public struct SuiteMeasurement {
         }
         let passed = cases.filter { gateFailures[$0.backend.name] == nil }
         var measured: (measurements: [CaseMeasurement], cpuFlags: String?) = ([], nil)
+        defer { progress.finish() }
         // Nothing passed the gate: nothing to measure, and an empty selection would mean all.
-        if !passed.isEmpty {
-            do {
-                measured = try measurePassed(passed)
-            } catch {
-                progress.finish()
-                throw error
-            }
-        }
-        progress.finish()
+        if !passed.isEmpty { measured = try measurePassed(passed) }
         measured.measurements += cases.compactMap { benchmark in
             gateFailures[benchmark.backend.name].map {
                 CaseMeasurement.failed(benchmark.key, reason: $0, metric: source.metric)

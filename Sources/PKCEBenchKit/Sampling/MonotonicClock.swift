@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 
-/// Nanoseconds from `CLOCK_MONOTONIC`: never set back, read through the vDSO in about 20 ns.
+/// Nanoseconds from `CLOCK_MONOTONIC`: never set back, read through the vDSO, without a system call.
 enum MonotonicClock {
     static func now() -> UInt64 {
         var time = timespec()

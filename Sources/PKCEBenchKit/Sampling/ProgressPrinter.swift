@@ -4,7 +4,7 @@ import Foundation
 ///
 /// On a terminal, one line is rewritten in place with the current case and the time left; to a
 /// file or pipe, such as a CI log, one line is written per case calibrated and per case finished.
-public final class ProgressPrinter: SamplingObserver {
+public final class ProgressPrinter {
     private let isTerminal: Bool
     private let write: (String) -> Void
     private let caseCount: Int

@@ -9,7 +9,7 @@ public struct Sampler {
     /// How long and how often.
     public let plan: SamplingPlan
     /// Told about progress; may be `nil`.
-    public var observer: (any SamplingObserver)?
+    public var observer: ProgressPrinter?
     /// Asked between samples whether to stop; returns the signal received, if any.
     public let interruption: () -> Int32?
     /// The number this process's samples carry, when several processes measure one run.
@@ -23,7 +23,7 @@ public struct Sampler {
     public init(
         cases: [BenchmarkCase],
         plan: SamplingPlan,
-        observer: (any SamplingObserver)? = nil,
+        observer: ProgressPrinter? = nil,
         interruption: @escaping () -> Int32? = { nil }
     ) {
         precondition(Set(cases.map(\.threads)).count <= 1, "cases of one run share their thread count")

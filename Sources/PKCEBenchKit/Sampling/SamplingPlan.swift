@@ -35,11 +35,8 @@ public struct SamplingPlan: Sendable, Equatable, Codable {
         self.init(warmup: warmup, sampleTime: sampleTime, samples: samples)
     }
 
-    /// The default: 90 samples of 5 ms per case, after 20 ms of warm-up.
-    ///
-    /// Ninety because of this machine's noise: with its samples' typical spread (a coefficient of
-    /// variation near 17%), 30 samples let the U test see a 10% slowdown in only half the cases,
-    /// 60 or more in all of them.
+    /// The default: 90 samples of 5 ms per case, after 20 ms of warm-up: on a shared machine,
+    /// fewer samples leave a slowdown of a few percent unseen in many cases.
     public static let standard = SamplingPlan(warmup: .milliseconds(20), sampleTime: .milliseconds(5), samples: 90)
 
     /// `--quick`: the whole default suite in a few seconds, for smoke tests and CI, not for decisions.
@@ -50,10 +47,9 @@ public struct SamplingPlan: Sendable, Equatable, Codable {
     /// warm-up in each process.
     ///
     /// Short samples because the two samples of a turn cancel the machine's noise best when they
-    /// are close in time (measured with the same time spent sampling, the pairs' results spread by
-    /// 4% with 60 samples of 5 ms, 2% with 300 of 1 ms, 1.2% with 600 of 0.5 ms). Thirty turns a
-    /// pair rather than sixty: the pairs, not the turns, carry the variance, so the time is better
-    /// spent on more pairs (the README's method section has the figures).
+    /// are close in time. Thirty turns a pair rather than sixty: the pairs, not the turns, carry
+    /// the variance, so the time is better spent on more pairs (the README's method section has
+    /// the figures).
     public static let ab = SamplingPlan(warmup: .milliseconds(1), sampleTime: .microseconds(250), samples: 600)
 
     /// `bench ab --quick`: a smoke test of the whole suite, not for decisions.

@@ -7,8 +7,7 @@ import Foundation
 /// ever shared between threads. A sample's time runs from the first thread's start to the last
 /// thread's end, both read on the sampling threads, so waking them up is not timed. A pool of one
 /// thread runs its samples on the caller's thread instead: the same loop and clock reads, without
-/// two thread wake-ups per sample (about 0.1 ms each here), which `bench ab`'s 0.25 ms samples
-/// would otherwise spend as much time on as on measuring.
+/// two thread wake-ups per sample, which would take a large share of `bench ab`'s 0.25 ms samples.
 ///
 /// `@unchecked Sendable`: `command` and `reports` are only touched with `lock` held. The lock is
 /// an `NSLock` rather than `Synchronization.Mutex` because ThreadSanitizer cannot see the

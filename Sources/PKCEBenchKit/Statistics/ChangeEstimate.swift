@@ -6,7 +6,7 @@ import Foundation
 /// Samples of one process are not independent: the process's code layout, its core and the load
 /// of the machine while it ran bias all of them alike, so a test that treats 90 samples from 5
 /// processes as 90 observations finds "significant" differences between two runs of one build
-/// (measured here: in a quarter to a third of the cases at p < 0.01). Each process (or pair of
+/// in many cases. Each process (or pair of
 /// processes) is therefore reduced to one number, and the test runs on those numbers, on a log
 /// scale so that a change is a ratio:
 ///
@@ -152,8 +152,7 @@ public struct ChangeEstimate: Sendable, Equatable {
 /// Holm's step-down adjustment of p-values for testing many hypotheses at once (Holm 1979).
 ///
 /// Rejecting every hypothesis whose adjusted p-value is below α keeps the probability of even one
-/// false rejection, over the whole family, at most α, whatever the dependence between the tests:
-/// a full compare of 56 cases at α = 0.01 cries wolf in at most 1% of comparisons of equal builds.
+/// false rejection, over the whole family, at most α, whatever the dependence between the tests.
 /// The result equals statsmodels' `multipletests(p, method="holm")`.
 ///
 /// - Parameter pValues: The raw p-values, in any order.

@@ -67,26 +67,20 @@ public struct StudentT: Sendable, Equatable {
         if abs(d) < tiny { d = tiny }
         d = 1 / d
         var result = d
-        for m in 1...10_000 {
-            let m = Double(m)
-            // The even step.
-            var numerator = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
+        /// One step of the fraction, with its numerator; returns the factor it multiplied by.
+        func step(_ numerator: Double) -> Double {
             d = 1 + numerator * d
             if abs(d) < tiny { d = tiny }
             c = 1 + numerator / c
             if abs(c) < tiny { c = tiny }
             d = 1 / d
             result *= d * c
-            // The odd step.
-            numerator = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
-            d = 1 + numerator * d
-            if abs(d) < tiny { d = tiny }
-            c = 1 + numerator / c
-            if abs(c) < tiny { c = tiny }
-            d = 1 / d
-            let step = d * c
-            result *= step
-            if abs(step - 1) < epsilon { break }
+            return d * c
+        }
+        for m in 1...10_000 {
+            let m = Double(m)
+            _ = step(m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)))
+            if abs(step(-(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))) - 1) < epsilon { break }
         }
         return result
     }

@@ -9,7 +9,7 @@ import Musl
 /// A child process started with `posix_spawn`. (Foundation's `Process` leaks under
 /// LeakSanitizer.)
 final class ChildProcess {
-    enum Status {
+    enum Status: Equatable {
         case exited(Int32)
         case signalled(Int32)
     }
@@ -183,40 +183,19 @@ final class ChildProcess {
         return finished ?? .signalled(SIGKILL)
     }
 
-    /// How a child that measures for a run ended, as the run sees it.
-    enum Outcome {
-        case finished
-        case failed(String)
-        case interrupted(Int32)
-    }
-
     /// Waits for the child to end, stopping it when a signal asks the run to stop.
     ///
-    /// A terminal's Ctrl-C reaches the child and this process at once, and the child may be the
-    /// first to exit: its 130 or 143, or its death by SIGINT or SIGTERM, means the run was
-    /// interrupted, not that the child failed.
-    ///
-    /// - Parameters:
-    ///   - name: The child as a message names it: `measuring process 2`.
-    ///   - interruption: Asked every 20 ms whether a signal asked the run to stop.
-    func waitWatching(name: String, interruption: () -> Int32?) -> Outcome {
+    /// - Parameter interruption: Asked every 20 ms whether a signal asked the run to stop.
+    /// - Returns: Whether it exited 0.
+    /// - Throws: ``BenchError``: 130 or 143 when a signal asked the run to stop.
+    func waitWatching(interruption: () -> Int32?) throws(BenchError) -> Bool {
         while true {
             if let signal = interruption() {
                 stop(with: signal)
-                return .interrupted(signal)
+                throw InterruptSignals.error(for: signal)
             }
-            switch poll() {
-            case nil:
-                usleep(20_000)
-            case .exited(0):
-                return .finished
-            case .exited(let code):
-                if let signal = InterruptSignals.signalNumber(forExitStatus: code) { return .interrupted(signal) }
-                return .failed("\(name) exited with \(code)")
-            case .signalled(let signal):
-                if signal == SIGINT || signal == SIGTERM { return .interrupted(signal) }
-                return .failed("\(name) died of signal \(signal)")
-            }
+            if let status = poll() { return status == .exited(0) }
+            usleep(20_000)
         }
     }
 }

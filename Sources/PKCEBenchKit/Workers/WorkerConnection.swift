@@ -41,15 +41,12 @@ final class WorkerConnection {
     ) throws(BenchError) {
         self.name = name
         self.interruption = interruption
-        switch standardError {
-        case .shared:
-            errors = nil
-        case .captured:
-            errors =
-                FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "pkcebench-worker-\(UUID().uuidString).stderr"
-                ).path
-        }
+        errors =
+            standardError == .shared
+            ? nil
+            : FileManager.default.temporaryDirectory.appendingPathComponent(
+                "pkcebench-worker-\(UUID().uuidString).stderr"
+            ).path
         process = try ChildProcess(
             executable: executable, arguments: arguments, streams: .pipes(standardError: errors),
             environment: environment)

@@ -27,8 +27,7 @@ import Foundation
 ///
 /// A change to any of this that an older build would misread raises ``version``.
 public enum WorkerProtocol {
-    /// The version of the contract. 1 was command-line options, report CSV files, text lines and a
-    /// JSON file, one channel per mode; 2 is ``Request`` and ``Reply`` over the worker's pipes.
+    /// The version of the contract.
     public static let version = 2
 
     /// What the hello names the protocol: the one thing any version's hello has in common.
@@ -151,12 +150,11 @@ public enum WorkerProtocol {
 
     /// Writes and reads the protocol's lines, with one encoder and decoder for all of them.
     ///
-    /// `bench ab` exchanges a request and a reply per sample, between samples of 0.25 ms: through
-    /// Foundation's JSON coders they cost about 120,000 instructions per exchange, which measured
-    /// 66 µs when three processes take turns on one CPU. The two messages of a sample, in the
-    /// exact form this coder writes, are written and read by hand instead; any other form, an
-    /// older or newer build's included, goes through the JSON coders, so the wire format is JSON
-    /// either way.
+    /// `bench ab` exchanges a request and a reply per sample, between samples of 0.25 ms, and
+    /// Foundation's JSON coders would take a sizeable share of that time on the one CPU the
+    /// processes share. The two messages of a sample, in the exact form this coder writes, are
+    /// written and read by hand instead; any other form, an older or newer build's included, goes
+    /// through the JSON coders, so the wire format is JSON either way.
     struct Coder {
         private let encoder: JSONEncoder
         private let decoder = JSONDecoder()
@@ -168,23 +166,15 @@ public enum WorkerProtocol {
 
         /// `value` as one line of the protocol: JSON, newline included. (JSON escapes every
         /// newline inside a string, so a line is always one message.)
-        func line(_ value: some Encodable) -> String {
-            json(value)
-        }
-
-        /// The message in one line, or `nil` when it is not one.
-        func decode<Message: Decodable>(_ type: Message.Type, from line: some StringProtocol) -> Message? {
-            fromJSON(type, from: line)
-        }
-
-        private func json(_ value: some Encodable) -> String {
+        func json(_ value: some Encodable) -> String {
             // Every value of the protocol encodes: none holds a non-finite number or a key
             // Foundation cannot write.
             let data = (try? encoder.encode(value)) ?? Data("null".utf8)
             return String(decoding: data, as: UTF8.self) + "\n"
         }
 
-        private func fromJSON<Message: Decodable>(_ type: Message.Type, from line: some StringProtocol) -> Message? {
+        /// The message in one line, or `nil` when it is not one.
+        func fromJSON<Message: Decodable>(_ type: Message.Type, from line: some StringProtocol) -> Message? {
             try? decoder.decode(type, from: Data(line.utf8))
         }
 
@@ -234,7 +224,6 @@ public enum WorkerProtocol {
             }
             return fromJSON(type, from: line)
         }
-
     }
 
     /// Reads the fixed parts and the numbers of a line written by hand.
@@ -280,12 +269,12 @@ public enum WorkerProtocol {
 
     /// `value` as one line of the protocol, newline included.
     static func line(_ value: some Encodable) -> String {
-        Coder().line(value)
+        Coder().json(value)
     }
 
     /// The message in one line, or `nil` when it is not one.
     static func decode<Message: Decodable>(_ type: Message.Type, from line: some StringProtocol) -> Message? {
-        Coder().decode(type, from: line)
+        Coder().fromJSON(type, from: line)
     }
 
     /// Whether `line` is a hello of this version.

@@ -46,6 +46,11 @@ public struct WorkerService {
     public func serve(readLine: () -> String?, write: (String) -> Void) -> Ending {
         let coder = WorkerProtocol.Coder()
         write(coder.line(WorkerProtocol.Reply.hello(.init())))
+        /// Answers that the job is refused, as the worker then ends.
+        func refuse(_ error: BenchError) -> Ending {
+            write(coder.line(WorkerProtocol.Reply.refused(status: error.status.rawValue, message: error.message)))
+            return .refused(status: error.status.rawValue)
+        }
         var session: SamplingSession?
         while let line = readLine() {
             guard let request = coder.decode(WorkerProtocol.Request.self, from: line) else {
@@ -71,17 +76,13 @@ public struct WorkerService {
                     try job.selection.validate(available: backends.map(\.name))
                     cases = try job.selection.cases(from: backends)
                 } catch {
-                    write(
-                        coder.line(
-                            WorkerProtocol.Reply.refused(status: error.status.rawValue, message: error.message)))
-                    return .refused(status: error.status.rawValue)
+                    return refuse(error)
                 }
                 if job.check, let failure = CorrectnessGate.failures(among: backends, usedBy: cases).first {
-                    let message = "backend \(failure.backend) failed its correctness check: \(failure.reason)"
-                    write(
-                        coder.line(
-                            WorkerProtocol.Reply.refused(status: ExitStatus.backendFailed.rawValue, message: message)))
-                    return .refused(status: ExitStatus.backendFailed.rawValue)
+                    return refuse(
+                        BenchError(
+                            .backendFailed,
+                            "backend \(failure.backend) failed its correctness check: \(failure.reason)"))
                 }
                 do throws(Interrupted) {
                     switch request {

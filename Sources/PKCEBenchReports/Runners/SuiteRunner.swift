@@ -5,12 +5,8 @@ import PKCE
 /// One run of the suite, from the correctness gate to the reports: what `bench`, `bench run` and
 /// `bench baseline` do, with the backends passed in so that tests can give it a broken one.
 public struct SuiteRunner {
-    /// The backends to choose cases from, in report order.
-    public var backends: [any PKCEBackend]
-    /// Which cases to measure.
-    public var selection: Selection
-    /// How long and how often.
-    public var plan: SamplingPlan
+    /// What is measured, and how.
+    public var measurement: SuiteMeasurement
     /// Where the reports go.
     public var results: ResultsDirectory
     /// What standard output shows.
@@ -23,27 +19,17 @@ public struct SuiteRunner {
     public var environment: () -> RunEnvironment
     /// Receives standard output's text.
     public var standardOutput: (String) -> Void
-    /// Receives progress and warnings, one line or redraw at a time.
-    public var progress: ProgressPrinter
-    /// Asked between samples whether a signal asked the run to stop.
-    public var interruption: () -> Int32? = { nil }
-    /// How each case's figure is taken: in this process by default.
-    public var source = SampleSource.inProcess(allocationCounter: nil)
 
     /// Creates a runner; see the properties for what each argument is.
     public init(
-        backends: [any PKCEBackend], selection: Selection, plan: SamplingPlan, results: ResultsDirectory,
-        format: OutputFormat, environment: @escaping () -> RunEnvironment,
-        standardOutput: @escaping (String) -> Void, progress: ProgressPrinter
+        measurement: SuiteMeasurement, results: ResultsDirectory, format: OutputFormat,
+        environment: @escaping () -> RunEnvironment, standardOutput: @escaping (String) -> Void
     ) {
-        self.backends = backends
-        self.selection = selection
-        self.plan = plan
+        self.measurement = measurement
         self.results = results
         self.format = format
         self.environment = environment
         self.standardOutput = standardOutput
-        self.progress = progress
     }
 
     /// Runs the suite and writes its reports.
@@ -65,15 +51,12 @@ public struct SuiteRunner {
         var environment = environment()
         if let baselineData {
             try Comparison.requireSameBuild(baselineData, "this run", builds: [environment.build])
-            try Comparison.requireSameMetric(baselineData, "this run", metric: source.metric)
+            try Comparison.requireSameMetric(baselineData, "this run", metric: measurement.source.metric)
         }
         try results.prepare()
-        let cases = try selection.cases(from: backends)
-        Self.warnIfDebug(environment, progress: progress)
-        let measured = try SuiteMeasurement(
-            backends: backends, selection: selection, plan: plan, source: source, progress: progress,
-            interruption: interruption
-        ).measure(cases)
+        let cases = try measurement.selection.cases(from: measurement.backends)
+        Self.warnIfDebug(environment, progress: measurement.progress)
+        let measured = try measurement.measure(cases)
         let measurements = measured.measurements
         // Counted rows record the CPU features the worker saw under Valgrind.
         if let cpuFlags = measured.cpuFlags { environment.cpuFlags = cpuFlags }
@@ -86,9 +69,10 @@ public struct SuiteRunner {
         }
 
         // A signal that came after the last sample still means: write nothing.
-        if let signal = interruption() { throw InterruptSignals.error(for: signal) }
+        if let signal = measurement.interruption() { throw InterruptSignals.error(for: signal) }
         let written = try results.save(report, asBaseline: saveAsBaseline, comparison: comparison)
-        progress.note("wrote \(written.map(\.lastPathComponent).joined(separator: ", ")) to \(results.url.path)")
+        measurement.progress.note(
+            "wrote \(written.map(\.lastPathComponent).joined(separator: ", ")) to \(results.url.path)")
 
         var status = ExitStatus.ok
         if let comparison {
@@ -97,7 +81,7 @@ public struct SuiteRunner {
             if format == .table || format == .markdown {
                 standardOutput(SummaryFormatter.render(report.summaries, as: format) + "\n")
             }
-            comparison.warnings.forEach(progress.note)
+            comparison.warnings.forEach(measurement.progress.note)
             standardOutput(ComparisonFormatter.render(comparison, as: format))
             status = comparison.status
         } else {
