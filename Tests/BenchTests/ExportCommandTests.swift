@@ -1,6 +1,6 @@
 import Foundation
 import PKCEBenchKit
-import PKCEBenchReports
+@testable import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing
 
@@ -13,7 +13,7 @@ struct ExportCommandTests {
         summaries[0].nsMedian = nil
         summaries[0].error = "backend failed"
         let path = directory.appendingPathComponent("run.csv").path
-        try ReportFiles.write(ReportFiles.encodeSummary(summaries), to: path)
+        try ReportFiles.write(ReportSchema.encode(summaries, columns: ReportSchema.summary), to: path)
         return (path, try ReportFiles.readSummary(at: path))
     }
 
@@ -67,7 +67,7 @@ struct ExportCommandTests {
         (row.nsMedian, row.nsP10, row.nsP90, row.nsMin, row.nsMean, row.nsStddev) = (nil, nil, nil, nil, nil, nil)
         (row.cv, row.opsPerSec, row.allocsPerOp, row.instructionsPerOp) = (nil, nil, nil, 1234.5)
         let path = directory.appendingPathComponent("counted.csv").path
-        try ReportFiles.write(ReportFiles.encodeSummary([row]), to: path)
+        try ReportFiles.write(ReportSchema.encode([row], columns: ReportSchema.summary), to: path)
         let bencher = try bench(["export", path, "--format", "bencher"])
         #expect(bencher.stdout.contains(#""sha256/swift/64" : {"#))
         let document =

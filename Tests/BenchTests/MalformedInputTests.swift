@@ -1,6 +1,6 @@
 import Foundation
 import PKCEBenchKit
-import PKCEBenchReports
+@testable import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing
 
@@ -32,7 +32,8 @@ struct MalformedInputTests {
 
     /// The good summary with `edit` applied to its lines (0 is the header).
     static func editedSummary(_ edit: (inout [String]) -> Void) -> [UInt8] {
-        var lines = ReportFiles.encodeSummary(SyntheticRun.report().summaries).components(separatedBy: "\r\n")
+        var lines = ReportSchema.encode(SyntheticRun.report().summaries, columns: ReportSchema.summary).components(
+            separatedBy: "\r\n")
         edit(&lines)
         return Array(lines.joined(separator: "\r\n").utf8)
     }

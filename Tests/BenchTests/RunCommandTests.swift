@@ -1,6 +1,6 @@
 import Foundation
 import PKCEBenchKit
-import PKCEBenchReports
+@testable import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing
 
@@ -75,7 +75,7 @@ struct RunCommandTests {
         #expect(header == ReportSchema.summaryColumnNames)
         let samplesHeader = try String(contentsOf: output.appendingPathComponent("latest.samples.csv"), encoding: .utf8)
             .prefix { $0 != "\r\n" }.split(separator: ",").map(String.init)
-        #expect(samplesHeader == ReportSchema.sampleColumnNames)
+        #expect(samplesHeader == ReportSchema.samples.map(\.name))
 
         // The table lines the backends up and marks one fastest per group of four: 16 groups.
         let tableLines = result.stdout.split(separator: "\n")

@@ -15,7 +15,8 @@ struct InstructionCountTests {
 
     /// A run of counted cases: `counts` instructions per operation by case.
     static func countedRun(_ name: String, _ counts: [CaseKey: Double]) -> RunData {
-        RunData(name: name, report: countedReport(name, counts))
+        let report = countedReport(name, counts)
+        return RunData(name: name, summaries: report.summaries, samples: report.samples)
     }
 
     static let keys = ["openssl", "sodium", "swift", "crypto"].map {
@@ -28,7 +29,7 @@ struct InstructionCountTests {
         let row = try #require(run.summaries.first)
         #expect(row.metric == .instructions && row.instructionsPerOp == 1234.5 && row.iterations == 100)
         #expect(row.isOK && row.nsMedian == nil && row.opsPerSec == nil && row.samples == 0)
-        let text = ReportFiles.encodeSummary(run.summaries)
+        let text = ReportSchema.encode(run.summaries, columns: ReportSchema.summary)
         let back = try ReportFiles.summaries(from: Array(text.utf8), path: "counted.csv")
         #expect(back == run.summaries)
         let table = try CSV.parse(Array(text.utf8))
@@ -40,7 +41,7 @@ struct InstructionCountTests {
 
     @Test("A report from before the metric column reads as timed; an unknown metric is 65")
     func oldAndBadFiles() throws {
-        let text = ReportFiles.encodeSummary(sampleReport().summaries)
+        let text = ReportSchema.encode(sampleReport().summaries, columns: ReportSchema.summary)
         let table = try CSV.parse(Array(text.utf8))
         let kept = table.header.indices.filter { !["metric", "instructions_per_op"].contains(table.header[$0]) }
         let old = CSV.encode(
@@ -167,7 +168,8 @@ struct InstructionCountTests {
         #expect(comparison.cases.map(\.verdict) == [.unchanged, .failedInCurrent])
         #expect(comparison.status == .regression)
         // Read back from its file, the failed row still says what its run measured.
-        let back = try ReportFiles.summaries(from: Array(ReportFiles.encodeSummary(report.summaries).utf8), path: "x")
+        let back = try ReportFiles.summaries(
+            from: Array(ReportSchema.encode(report.summaries, columns: ReportSchema.summary).utf8), path: "x")
         #expect(back.map(\.metric) == [.instructions, .instructions])
     }
 }

@@ -4,10 +4,10 @@ import PKCEBenchKit
 /// `bench history --chart`: each case's median nanoseconds per operation over the runs of a
 /// history, as its change against the case's first run, one small panel per case.
 ///
-/// Fifty-six lines on one axis of nanoseconds are unreadable: a 16 KiB hash at 800 000 ns flattens
-/// a 40 ns challenge to the axis. So each case has its own panel, a row per operation, size and
-/// thread count and a column per backend, and every panel shares one axis of percentage change, so
-/// that a 10% step looks the same in every case.
+/// Every case on one axis of nanoseconds is unreadable: the slowest hash flattens the fastest
+/// challenge to the axis. So each case has its own panel, a row per operation, size and thread
+/// count and a column per backend, and every panel shares one axis of percentage change, so that
+/// a 10% step looks the same in every case.
 public enum HistoryChart {
     /// Draws the chart of `rows`, summary rows of many runs.
     ///
@@ -16,10 +16,10 @@ public enum HistoryChart {
     /// that has a median, the change against the case's first median (its reference) on a
     /// symmetric axis. A marker's tooltip gives the run id, the median and the change.
     public static func svg(_ rows: [SummaryRow]) -> String {
-        let runs = orderedUnique(rows.map(\.runID))
-        let keys = orderedUnique(rows.sorted { $0.key < $1.key }.map(\.key))
-        let backends = orderedUnique(keys.map(\.backend))
-        let groups = orderedUnique(keys.map(\.group))
+        let runs = rows.map(\.runID).uniqued()
+        let keys = rows.sorted { $0.key < $1.key }.map(\.key).uniqued()
+        let backends = keys.map(\.backend).uniqued()
+        let groups = keys.map(\.group).uniqued()
         var mediansByCase: [CaseKey: [String: Double]] = [:]
         for row in rows where row.isOK {
             if let median = row.nsMedian, median.isFinite, median > 0 {
@@ -115,10 +115,5 @@ public enum HistoryChart {
     /// A row of panels' label: `challenge 43`, or `challenge 43 ×2` on two threads.
     private static func label(_ group: CaseGroup) -> String {
         "\(group.operation.rawValue) \(group.size)" + (group.threads == 1 ? "" : " ×\(group.threads)")
-    }
-
-    private static func orderedUnique<T: Hashable>(_ values: [T]) -> [T] {
-        var seen = Set<T>()
-        return values.filter { seen.insert($0).inserted }
     }
 }

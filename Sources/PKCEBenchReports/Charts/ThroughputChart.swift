@@ -13,10 +13,7 @@ public enum ThroughputChart {
     public static func svg(_ rows: [SummaryRow]) -> String {
         let rows = rows.sorted { $0.key < $1.key }
         let backends = orderedBackends(rows)
-        var panels: [(BenchmarkOperation, Int)] = []
-        for row in rows where !panels.contains(where: { $0 == (row.operation, row.size) }) {
-            panels.append((row.operation, row.size))
-        }
+        let panels = rows.uniqued { "\($0.operation.rawValue) \($0.size)" }.map { ($0.operation, $0.size) }
 
         let columns = 4, width = 960.0, top = 70.0, panelHeight = 200.0
         let panelWidth = (width - 20) / Double(columns)

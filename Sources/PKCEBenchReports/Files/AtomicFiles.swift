@@ -58,6 +58,18 @@ struct AtomicFiles {
         }
     }
 
+    /// Writes each of `files`, a destination and its contents, so that all appear or none does.
+    ///
+    /// - Throws: ``BenchError`` (73) when one cannot be written; the files staged are removed.
+    static func writeAll(_ files: [(URL, String)]) throws(BenchError) {
+        var staged = AtomicFiles()
+        defer { staged.discard() }
+        for (url, contents) in files {
+            try staged.stage(contents, at: url)
+        }
+        try staged.commit()
+    }
+
     /// Removes every staged file that was not committed.
     mutating func discard() {
         for (temporary, _) in pending {

@@ -64,7 +64,7 @@ public enum CSV {
     }
 
     /// Works on UTF-8 bytes, as the reader does. A `Character` would not do: a quote followed by a
-    /// combining mark is one character that is not `"`, and would go out undoubled (found by FuzzCSV).
+    /// combining mark is one character that is not `"`, and would go out undoubled.
     private static func encodeField(_ field: String) -> String {
         let needsQuotes =
             field.utf8.contains { $0 == comma || $0 == quote || $0 == cr || $0 == lf }

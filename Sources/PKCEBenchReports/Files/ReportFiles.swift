@@ -28,9 +28,7 @@ public enum ReportFiles {
     ///
     /// - Parameter path: The file's name, for error messages.
     public static func summaries(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
-        let rows = try decode(bytes, path: path, columns: ReportSchema.summary, empty: SummaryRow())
-        try rejectDuplicates(rows, path: path) { "case \($0.key)" }
-        return rows.map(\.row)
+        try decode(bytes, path: path, columns: ReportSchema.summary, empty: SummaryRow()) { "case \($0.key)" }
     }
 
     /// Reads a file of summary rows from many runs, such as `history.csv`.
@@ -44,9 +42,9 @@ public enum ReportFiles {
     ///
     /// - Parameter path: The file's name, for error messages.
     public static func history(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
-        let rows = try decode(bytes, path: path, columns: ReportSchema.summary, empty: SummaryRow())
-        try rejectDuplicates(rows, path: path) { "case \($0.key) of run \($0.runID)" }
-        return rows.map(\.row)
+        try decode(bytes, path: path, columns: ReportSchema.summary, empty: SummaryRow()) {
+            "case \($0.key) of run \($0.runID)"
+        }
     }
 
     /// Reads a samples file.
@@ -60,38 +58,27 @@ public enum ReportFiles {
     ///
     /// - Parameter path: The file's name, for error messages.
     public static func samples(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SampleRow] {
-        let rows = try decode(bytes, path: path, columns: ReportSchema.samples, empty: SampleRow())
-        try rejectDuplicates(rows, path: path) { "sample \($0.sample) of case \($0.key)" }
-        return rows.map(\.row)
-    }
-
-    /// The CSV text of summary rows, header first, as every summary file holds it.
-    public static func encodeSummary(_ rows: [SummaryRow]) -> String {
-        ReportSchema.encode(rows, columns: ReportSchema.summary)
+        try decode(bytes, path: path, columns: ReportSchema.samples, empty: SampleRow()) {
+            "sample \($0.sample) of case \($0.key)"
+        }
     }
 
     /// Writes a run's summary to `path` and its samples beside it, both or neither.
     ///
     /// - Throws: ``BenchError`` (73) when either cannot be written.
     public static func write(_ report: RunReport, summaryAt path: String) throws(BenchError) {
-        var files = AtomicFiles()
-        defer { files.discard() }
-        try files.stage(
-            ReportSchema.encode(report.summaries, columns: ReportSchema.summary), at: URL(fileURLWithPath: path))
-        try files.stage(
-            ReportSchema.encode(report.samples, columns: ReportSchema.samples),
-            at: URL(fileURLWithPath: samplesPath(for: path)))
-        try files.commit()
+        let samples = URL(fileURLWithPath: samplesPath(for: path))
+        try AtomicFiles.writeAll([
+            (URL(fileURLWithPath: path), ReportSchema.encode(report.summaries, columns: ReportSchema.summary)),
+            (samples, ReportSchema.encode(report.samples, columns: ReportSchema.samples)),
+        ])
     }
 
     /// Writes one file whole or not at all: under a temporary name beside it, then renamed.
     ///
     /// - Throws: ``BenchError`` (73) when it cannot be written.
     public static func write(_ contents: String, to path: String) throws(BenchError) {
-        var files = AtomicFiles()
-        defer { files.discard() }
-        try files.stage(contents, at: URL(fileURLWithPath: path))
-        try files.commit()
+        try AtomicFiles.writeAll([(URL(fileURLWithPath: path), contents)])
     }
 
     /// Whether a file (not a directory) exists at `path`.
@@ -126,9 +113,8 @@ public enum ReportFiles {
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw .missing(path, "is not a regular file")
         }
-        guard status.st_size <= maximumFileSize else {
-            throw .malformed(path, "is larger than \(maximumFileSize >> 20) MiB, too large for a report")
-        }
+        let tooLarge = BenchError.malformed(path, "is larger than \(maximumFileSize >> 20) MiB, too large for a report")
+        guard status.st_size <= maximumFileSize else { throw tooLarge }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(status.st_size))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -140,16 +126,24 @@ public enum ReportFiles {
             }
             if count == 0 { return bytes }
             bytes += chunk[..<count]
-            guard bytes.count <= maximumFileSize else {
-                throw .malformed(path, "is larger than \(maximumFileSize >> 20) MiB, too large for a report")
-            }
+            guard bytes.count <= maximumFileSize else { throw tooLarge }
         }
     }
 
+    /// The rows in `bytes`; a second row with the same `identity` as an earlier one is an error.
     private static func decode<Row>(
-        _ bytes: some Collection<UInt8>, path: String, columns: [Column<Row>], empty: Row
-    ) throws(BenchError) -> [(line: Int, row: Row)] {
-        try ReportSchema.decode(table(of: bytes, path: path), columns: columns, empty: empty, path: path)
+        _ bytes: some Collection<UInt8>, path: String, columns: [Column<Row>], empty: Row, identity: (Row) -> String
+    ) throws(BenchError) -> [Row] {
+        let rows = try ReportSchema.decode(table(of: bytes, path: path), columns: columns, empty: empty, path: path)
+        var firstLines: [String: Int] = [:]
+        for (line, row) in rows {
+            let id = identity(row)
+            if let first = firstLines[id] {
+                throw .malformed(path, line: line, "a second row for \(id); the first is on line \(first)")
+            }
+            firstLines[id] = line
+        }
+        return rows.map(\.row)
     }
 
     /// The CSV table in `bytes`; a parse error becomes a malformed-input error (65) at its place.
@@ -161,18 +155,4 @@ public enum ReportFiles {
             throw BenchError(.malformedInput, "\(place): \(error.message)")
         }
     }
-
-    private static func rejectDuplicates<Row>(
-        _ rows: [(line: Int, row: Row)], path: String, id: (Row) -> String
-    ) throws(BenchError) {
-        var firstLines: [String: Int] = [:]
-        for (line, row) in rows {
-            let identity = id(row)
-            if let first = firstLines[identity] {
-                throw .malformed(path, line: line, "a second row for \(identity); the first is on line \(first)")
-            }
-            firstLines[identity] = line
-        }
-    }
-
 }

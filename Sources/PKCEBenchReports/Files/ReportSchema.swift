@@ -26,9 +26,6 @@ public enum ReportSchema {
     /// The names of the columns of summary reports (`<run>.csv`, `latest.csv`, `baseline.csv`, `history.csv`).
     public static var summaryColumnNames: [String] { summary.map(\.name) }
 
-    /// The names of the columns of sample reports (`<run>.samples.csv`, …).
-    public static var sampleColumnNames: [String] { samples.map(\.name) }
-
     static let summary: [Column<SummaryRow>] = [
         schemaColumn(\.schema),
         text("run_id", \.runID), text("timestamp", \.timestamp), text("commit", \.commit), text("build", \.build),
@@ -168,15 +165,14 @@ public enum ReportSchema {
 
     /// Encodes rows as CSV with a header, each line ending in `lineEnding` (CRLF, as in files, unless told).
     static func encode<Row>(_ rows: [Row], columns: [Column<Row>], lineEnding: CSV.LineEnding = .crlf) -> String {
-        CSV.encodeRecord(columns.map(\.name), lineEnding: lineEnding)
-            + encodeRecords(rows, columns: columns, lineEnding: lineEnding)
+        CSV.encode(
+            header: columns.map(\.name), records: rows.map { row in columns.map { $0.encode(row) } },
+            lineEnding: lineEnding)
     }
 
     /// Encodes rows as CSV records without a header, for appending.
-    static func encodeRecords<Row>(_ rows: [Row], columns: [Column<Row>], lineEnding: CSV.LineEnding = .crlf)
-        -> String
-    {
-        rows.map { row in CSV.encodeRecord(columns.map { $0.encode(row) }, lineEnding: lineEnding) }.joined()
+    static func encodeRecords<Row>(_ rows: [Row], columns: [Column<Row>]) -> String {
+        rows.map { row in CSV.encodeRecord(columns.map { $0.encode(row) }) }.joined()
     }
 
     /// Decodes a table's records into rows.

@@ -15,11 +15,6 @@ extension RunData {
             })
     }
 
-    /// The run a report records, its figures as its files keep them.
-    public init(name: String, report: RunReport) {
-        self.init(name: name, summaries: report.summaries, samples: report.samples)
-    }
-
     /// Reads a summary file and the samples file beside it, when there is one.
     ///
     /// - Throws: ``BenchError``: 66 when the summary is missing; 65 when either file is malformed.

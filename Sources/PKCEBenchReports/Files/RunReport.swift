@@ -17,7 +17,8 @@ public struct RunReport: Sendable {
         let ordered = measurements.sorted { $0.key < $1.key }
         self.environment = environment
         self.summaries = ordered.map {
-            ReportSchema.asStored(SummaryRow(measurement: $0, environment: environment), columns: ReportSchema.summary)
+            ReportSchema.asStored(
+                SummaryRow(summary: CaseSummary($0), environment: environment), columns: ReportSchema.summary)
         }
         self.samples = ordered.flatMap { SampleRow.rows(of: $0, runID: environment.runID) }.map {
             ReportSchema.asStored($0, columns: ReportSchema.samples)

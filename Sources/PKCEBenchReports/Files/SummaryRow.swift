@@ -4,7 +4,7 @@ import PKCEBenchKit
 ///
 /// The timing fields are nanoseconds per operation over the case's samples, and `nil` when the
 /// case failed or its instructions were counted instead (``metric`` is then `instructions`).
-public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
+public struct SummaryRow: CaseRow, Sendable, Equatable {
     /// The report format's version: ``ReportSchema/version``.
     public var schema = ReportSchema.version
     /// The run this row belongs to: `<UTC timestamp>-<short commit>`.
@@ -84,16 +84,6 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
     /// An empty row, for decoding.
     public init() {}
 
-    /// An empty row of a run that measures `metric`.
-    public init(metric: Metric) {
-        self.metric = metric
-    }
-
-    /// The row of a measured or failed case.
-    public init(measurement: CaseMeasurement, environment: RunEnvironment) {
-        self.init(summary: CaseSummary(measurement), environment: environment)
-    }
-
     /// The row of a case's summary, in a run made in `environment`.
     public init(summary: CaseSummary, environment: RunEnvironment) {
         self.init()
@@ -158,19 +148,10 @@ public struct SummaryRow: CaseRow, Sendable, Equatable, Codable {
             cpuFlags: cpuFlags,
             cores: cores, kernel: kernel, swift: swift, openssl: openssl, libsodium: libsodium)
     }
-
-    enum CodingKeys: String, CodingKey {
-        case schema, runID = "run_id", timestamp, commit, build, targetCPU = "target_cpu", backend, operation, size
-        case threads, status, samples
-        case iterations, nsMedian = "ns_median", nsP10 = "ns_p10", nsP90 = "ns_p90", nsMin = "ns_min"
-        case nsMean = "ns_mean", nsStddev = "ns_stddev", cv, opsPerSec = "ops_per_sec", mbPerSec = "mb_per_sec"
-        case allocsPerOp = "allocs_per_op", metric, instructionsPerOp = "instructions_per_op"
-        case cpu, cpuFlags = "cpu_flags", cores, kernel, swift, openssl, libsodium, error
-    }
 }
 
 /// One sample of one case: a row of `<run>.samples.csv`.
-public struct SampleRow: CaseRow, Sendable, Equatable, Codable {
+public struct SampleRow: CaseRow, Sendable, Equatable {
     /// The report format's version: ``ReportSchema/version``.
     public var schema = ReportSchema.version
     /// The run this row belongs to: `<UTC timestamp>-<short commit>`.

@@ -19,16 +19,17 @@ public enum HTMLReport {
         let environment = report.environment
         var body = [
             "<header>",
-            "<h1>PKCEBench: \(escape(environment.runID))</h1>",
-            "<p>Commit <code>\(escape(environment.commit))</code>, \(escape(environment.build)) build, "
-                + "started \(escape(environment.timestamp)).</p>",
+            "<h1>PKCEBench: \(SVG.escape(environment.runID))</h1>",
+            "<p>Commit <code>\(SVG.escape(environment.commit))</code>, \(SVG.escape(environment.build)) build, "
+                + "started \(SVG.escape(environment.timestamp)).</p>",
             environmentList(environment),
             "</header>",
         ]
         if let comparison {
             body += comparisonSection(comparison)
         }
-        body += resultsSection(rows, samples: samplesByCase(report.samples))
+        body += resultsSection(
+            rows, samples: Dictionary(grouping: report.samples, by: \.key).mapValues { $0.map(\.nsPerOp) })
         body += chartsSection(rows)
         return """
             <!DOCTYPE html>
@@ -36,7 +37,7 @@ public enum HTMLReport {
             <head>
             <meta charset="utf-8"/>
             <meta name="viewport" content="width=device-width, initial-scale=1"/>
-            <title>PKCEBench \(escape(environment.runID))</title>
+            <title>PKCEBench \(SVG.escape(environment.runID))</title>
             <style>\(style)</style>
             </head>
             <body>
@@ -78,7 +79,7 @@ public enum HTMLReport {
             ("compiled for", environment.targetCPU), ("kernel", environment.kernel), ("Swift", environment.swift),
             ("OpenSSL", environment.openssl), ("libsodium", environment.libsodium),
         ]
-        return "<dl>" + facts.map { "<dt>\($0.0)</dt><dd>\(escape($0.1.isEmpty ? "unknown" : $0.1))</dd>" }.joined()
+        return "<dl>" + facts.map { "<dt>\($0.0)</dt><dd>\(SVG.escape($0.1.isEmpty ? "unknown" : $0.1))</dd>" }.joined()
             + "</dl>"
     }
 
@@ -87,12 +88,12 @@ public enum HTMLReport {
         let unit = counted ? "instr/op" : "ns/op"
         var lines = [
             "<section id=\"comparison\">",
-            "<h2>Against \(escape(comparison.runs.baseline.name))"
-                + (comparison.runs.baseline.runID.isEmpty ? "" : " (\(escape(comparison.runs.baseline.runID)))")
+            "<h2>Against \(SVG.escape(comparison.runs.baseline.name))"
+                + (comparison.runs.baseline.runID.isEmpty ? "" : " (\(SVG.escape(comparison.runs.baseline.runID)))")
                 + "</h2>",
-            "<p class=\"summary\">\(escape(ComparisonFormatter.summary(comparison)))</p>",
+            "<p class=\"summary\">\(SVG.escape(ComparisonFormatter.summary(comparison)))</p>",
         ]
-        lines += comparison.warnings.map { "<p class=\"warning\">\(escape($0))</p>" }
+        lines += comparison.warnings.map { "<p class=\"warning\">\(SVG.escape($0))</p>" }
         lines.append(
             "<table><thead><tr><th>case</th><th>baseline \(unit)</th><th>current \(unit)</th><th>change</th>"
                 + "<th>95% bounds</th><th>verdict</th></tr></thead><tbody>")
@@ -105,12 +106,13 @@ public enum HTMLReport {
                 item.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? "",
             ]
             lines.append(
-                "<tr class=\"\(item.verdict.rawValue)\" data-case=\"\(escape(item.key.description))\">"
-                    + "<td>\(escape(item.key.description))</td>" + cells.map { "<td>\(escape($0))</td>" }.joined()
+                "<tr class=\"\(item.verdict.rawValue)\" data-case=\"\(SVG.escape(item.key.description))\">"
+                    + "<td>\(SVG.escape(item.key.description))</td>"
+                    + cells.map { "<td>\(SVG.escape($0))</td>" }.joined()
                     + "<td class=\"text\">\(item.verdict.rawValue)</td></tr>")
         }
         lines += ["</tbody></table>"]
-        lines += ComparisonFormatter.notes(comparison).map { "<p class=\"note\">\(escape($0))</p>" }
+        lines += ComparisonFormatter.notes(comparison).map { "<p class=\"note\">\(SVG.escape($0))</p>" }
         return lines + ["</section>"]
     }
 
@@ -130,34 +132,31 @@ public enum HTMLReport {
                         + "its median marked.") + "</p>",
             "<table><thead><tr>" + headings.map { "<th>\($0)</th>" }.joined() + "</tr></thead><tbody>",
         ]
-        let groups = Dictionary(grouping: rows, by: \.key.group)
+        let best = SummaryFormatter.bestInGroups(rows)
         var previous: CaseGroup?
         for row in rows {
-            let group = groups[row.key.group] ?? []
-            let best = group.compactMap { row in SummaryFormatter.figure(row).map { (row, $0) } }.min { $0.1 < $1.1 }?.0
             var classes = row.key.group == previous ? [] : ["group-start"]
-            if group.count > 1, best?.key == row.key { classes.append("fastest") }
+            if best.contains(row.key) { classes.append("fastest") }
             previous = row.key.group
             let head =
-                "<tr class=\"\(classes.joined(separator: " "))\" data-case=\"\(escape(row.key.description))\">"
-                + "<td>\(escape(row.key.description))</td>"
+                "<tr class=\"\(classes.joined(separator: " "))\" data-case=\"\(SVG.escape(row.key.description))\">"
+                + "<td>\(SVG.escape(row.key.description))</td>"
             guard row.isOK else {
                 lines.append(
-                    head + "<td class=\"text\" colspan=\"\(headings.count - 1)\">failed: \(escape(row.error))</td></tr>"
-                )
+                    head + "<td class=\"text\" colspan=\"\(headings.count - 1)\">failed: "
+                        + "\(SVG.escape(row.error))</td></tr>")
                 continue
             }
             let cells = counted ? [row.instructionsPerOp.map { String(format: "%.1f", $0) } ?? ""] : timedCells(row)
             let distribution = counted ? "" : "<td>\(histogram(samples[row.key] ?? [], median: row.nsMedian))</td>"
-            lines.append(head + cells.map { "<td>\(escape($0))</td>" }.joined() + distribution + "</tr>")
+            lines.append(head + cells.map { "<td>\(SVG.escape($0))</td>" }.joined() + distribution + "</tr>")
         }
         return lines + ["</tbody></table>", "</section>"]
     }
 
     private static func chartsSection(_ rows: [SummaryRow]) -> [String] {
         let counted = rows.contains { $0.metric == .instructions }
-        var groups: [CaseGroup] = []
-        for row in rows where !groups.contains(row.key.group) { groups.append(row.key.group) }
+        let groups = rows.map(\.key.group).uniqued()
         let backends = ThroughputChart.orderedBackends(rows)
         let charts = groups.map { group in
             chart(group, rows: rows.filter { $0.key.group == group }, backends: backends, counted: counted)
@@ -261,15 +260,5 @@ public enum HTMLReport {
             "\(samples.count) samples from \(NumberFormat.nanoseconds(low)) to "
             + "\(NumberFormat.nanoseconds(high)) ns/op"
         return svg.element(title: title, attributes: [("class", "distribution")])
-    }
-
-    // MARK: - Helpers
-
-    private static func samplesByCase(_ samples: [SampleRow]) -> [CaseKey: [Double]] {
-        Dictionary(grouping: samples, by: \.key).mapValues { $0.map(\.nsPerOp) }
-    }
-
-    private static func escape(_ text: String) -> String {
-        SVG.escape(text)
     }
 }

@@ -30,9 +30,7 @@ public struct HistoryTrend: Sendable, Equatable {
     public static func trends(
         _ rows: [SummaryRow], lastRuns runs: Int, include: (CaseKey) -> Bool = { _ in true }
     ) -> [HistoryTrend] {
-        var runOrder: [String] = []
-        for row in rows where !runOrder.contains(row.runID) { runOrder.append(row.runID) }
-        let kept = Set(runOrder.suffix(runs))
+        let kept = Set(rows.map(\.runID).uniqued().suffix(runs))
         let byCase = Dictionary(grouping: rows.filter { kept.contains($0.runID) && include($0.key) }, by: \.key)
         return byCase.keys.sorted().map { key in
             var previous: Double?

@@ -1,20 +1,8 @@
 import Foundation
 import PKCEBenchKit
 
-/// The one JSON document that every `--format json` prints, as `schema/report.schema.json`
-/// describes it.
-///
-/// ```json
-/// {"schema": "pkcebench-report/1", "kind": "run", "environment": {…}, "results": […], "comparison": {…}}
-/// ```
-///
-/// - `kind` is `run` (a run's results, and its comparison with a baseline when there is one:
-///   `bench`, `bench compare`, `bench ab`) or `history` (one result per case and run).
-/// - Every key is always there; a value that is missing is `null`, never an empty string or an
-///   absent key. `comparison` is the one key that appears only when there is a comparison.
-/// - Each field has one unit, in its name where it has one: `ns_*` nanoseconds per operation,
-///   `*_pct` percent, `ops_per_sec`, `mb_per_sec`, `allocs_per_op`, `instructions_per_op`;
-///   `alpha` and `p_value` are probabilities.
+/// The one JSON document that every `--format json` prints: its keys, their units, and when a
+/// value is `null` are as `schema/report.schema.json` describes them.
 public enum JSONReport {
     /// The value of the document's `schema` key; it changes when a key is removed or its meaning
     /// changes (a new key does not change it).

@@ -24,22 +24,27 @@ public enum SummaryFormatter {
                             ("median ns/op", .right), ("ops/s", .right), ("MB/s", .right), ("±cv", .right),
                             ("allocs/op", .right), ("", .left),
                         ]))
-            var groupStarts: Set<Int> = []
-            let groups = Dictionary(grouping: rows.indices) { rows[$0].key.group }
-            for (index, row) in rows.enumerated() {
-                let group = groups[row.key.group] ?? []
-                if group.first == index { groupStarts.insert(index) }
-                let best = group.compactMap { index in figure(rows[index]).map { (index, $0) } }.min { $0.1 < $1.1 }
-                let isBest = best?.0 == index && group.count > 1
+            let best = bestInGroups(rows)
+            for row in rows {
+                let isBest = best.contains(row.key)
                 table.append(counted ? countedCells(row, fewest: isBest) : cells(row, fastest: isBest))
             }
+            let groupStarts = Set(rows.indices.uniqued { rows[$0].key.group })
             return format == .table ? table.plain(groupBreaks: groupStarts) : table.markdown()
         }
     }
 
-    /// What ranks a row within its group, smaller being better: its median time or its
-    /// instruction count; `nil` for a failed case.
-    static func figure(_ row: SummaryRow) -> Double? {
+    /// The cases that rank first in their group of two or more: the smallest median time or
+    /// instruction count; a failed case never ranks.
+    static func bestInGroups(_ rows: [SummaryRow]) -> Set<CaseKey> {
+        Set(
+            Dictionary(grouping: rows, by: \.key.group).values.compactMap { group in
+                guard group.count > 1 else { return nil }
+                return group.compactMap { row in figure(row).map { (row.key, $0) } }.min { $0.1 < $1.1 }?.0
+            })
+    }
+
+    private static func figure(_ row: SummaryRow) -> Double? {
         guard row.isOK else { return nil }
         return row.metric == .instructions ? row.instructionsPerOp : row.nsMedian
     }

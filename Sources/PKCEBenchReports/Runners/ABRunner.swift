@@ -111,23 +111,18 @@ public struct ABRunner {
 
         // Locked, so that two `ab` runs into one directory cannot leave a mix of their files.
         try DirectoryLock.withLock(on: output.url) { () throws(BenchError) in
-            var files = AtomicFiles()
-            defer { files.discard() }
+            var files: [(URL, String)] = []
             for side in Side.allCases {
                 let summary = output.url.appendingPathComponent(side == .baseline ? Files.baseline : Files.current)
-                try files.stage(
-                    ReportSchema.encode(reports[side].summaries, columns: ReportSchema.summary), at: summary)
-                try files.stage(
-                    ReportSchema.encode(reports[side].samples, columns: ReportSchema.samples),
-                    at: output.samplesURL(of: summary))
+                let samples = output.samplesURL(of: summary)
+                files.append((summary, ReportSchema.encode(reports[side].summaries, columns: ReportSchema.summary)))
+                files.append((samples, ReportSchema.encode(reports[side].samples, columns: ReportSchema.samples)))
             }
-            try files.stage(
-                ComparisonFormatter.csv(comparison, lineEnding: .crlf),
-                at: output.url.appendingPathComponent(Files.comparison))
-            try files.stage(
-                HTMLReport.page(reports.current, comparison: comparison),
-                at: output.url.appendingPathComponent(Files.page))
-            try files.commit()
+            let comparisonCSV = ComparisonFormatter.csv(comparison, lineEnding: .crlf)
+            files.append((output.url.appendingPathComponent(Files.comparison), comparisonCSV))
+            let page = HTMLReport.page(reports.current, comparison: comparison)
+            files.append((output.url.appendingPathComponent(Files.page), page))
+            try AtomicFiles.writeAll(files)
         }
         progress.note(
             "wrote \(Files.baseline), \(Files.current) (and their samples), \(Files.comparison), \(Files.page) to "

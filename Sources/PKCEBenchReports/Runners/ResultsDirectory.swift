@@ -97,12 +97,7 @@ public struct ResultsDirectory: Sendable {
                 outputs += [(baseline, summary), (samplesURL(of: baseline), samples)]
             }
 
-            var files = AtomicFiles()
-            defer { files.discard() }
-            for (url, contents) in outputs {
-                try files.stage(contents, at: url)
-            }
-            try files.commit()
+            try AtomicFiles.writeAll(outputs)
             return outputs.map(\.0)
         }
     }
@@ -119,11 +114,10 @@ public struct ResultsDirectory: Sendable {
             let samplesPath = ReportFiles.samplesPath(for: path)
             let samples = try ReportFiles.contents(of: samplesPath)
             _ = try ReportFiles.samples(from: samples, path: samplesPath)
-            var files = AtomicFiles()
-            defer { files.discard() }
-            try files.stage(String(decoding: summary, as: UTF8.self), at: baseline)
-            try files.stage(String(decoding: samples, as: UTF8.self), at: samplesURL(of: baseline))
-            try files.commit()
+            try AtomicFiles.writeAll([
+                (baseline, String(decoding: summary, as: UTF8.self)),
+                (samplesURL(of: baseline), String(decoding: samples, as: UTF8.self)),
+            ])
         }
     }
 
