@@ -118,6 +118,17 @@ struct CompareCommandTests {
         #expect(cases.allSatisfy { $0["baseline_instructions_per_op"] is NSNull })
     }
 
+    @Test("The same files compare to the same bytes every time, whatever order a process hashes in")
+    func deterministic() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = try Self.write(SyntheticRun.report(), "base", in: directory)
+        let slower = try Self.write(SyntheticRun.report(scale: [Self.target: 1.03]), "slower", in: directory)
+        // Each process seeds its hashing afresh: a sum taken in a dictionary's order would differ.
+        let outputs = try (0..<4).map { _ in try bench(["compare", base, slower, "--format", "json"]).stdout }
+        #expect(Set(outputs).count == 1)
+    }
+
     @Test("A debug build against a release build: 65, saying why")
     func debugAgainstRelease() throws {
         let directory = try temporaryDirectory()

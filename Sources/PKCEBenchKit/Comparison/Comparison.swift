@@ -224,7 +224,12 @@ public struct Comparison: Sendable {
     {
         guard let baseline, let current else { return nil }
         return .independent(
-            baseline: baseline.values.compactMap { $0.min() }, current: current.values.compactMap { $0.min() })
+            baseline: fastestByProcess(baseline), current: fastestByProcess(current))
+    }
+
+    /// Each process's fastest sample, in process order, so that sums come out the same every time.
+    private static func fastestByProcess(_ samples: [Int: [Double]]) -> [Double] {
+        samples.sorted { $0.key < $1.key }.compactMap { $0.value.min() }
     }
 
     private static func compare(

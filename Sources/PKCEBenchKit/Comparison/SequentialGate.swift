@@ -140,7 +140,9 @@ public enum SequentialGate {
             let pairs = schedule.pairs(atLook: look)
             let open = figures.indices.filter { decisions[$0]?.isOpen ?? true }
             let estimates = open.map { index in
-                ChangeEstimate.paired(logRatios: figures[index].filter { $0.key < pairs }.map(\.value))
+                // In pair order, so that sums come out the same every time.
+                ChangeEstimate.paired(
+                    logRatios: figures[index].filter { $0.key < pairs }.sorted { $0.key < $1.key }.map(\.value))
             }
             let last = look >= schedule.looks || pairs >= measured
             for (index, decision) in zip(open, decide(estimates, look: look, of: schedule.looks, criteria: criteria))
