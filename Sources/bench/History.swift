@@ -35,7 +35,7 @@ struct History: ParsableCommand {
         if let chart {
             let charted = Set(trends.map(\.key))
             let runs = Set(trends.flatMap { $0.points.map(\.runID) })
-            let svg = HistoryChart.svg(rows.filter { charted.contains($0.key) && runs.contains($0.runID) })
+            let svg = HistoryChart.svg(rows.filter { charted.contains($0.key) && runs.contains($0.environment.runID) })
             try ReportFiles.write(svg, to: chart)
         }
         print(HistoryFormatter.render(trends, as: format), terminator: "")

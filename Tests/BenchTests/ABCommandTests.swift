@@ -46,10 +46,10 @@ struct ABCommandTests {
         let baseline = try ReportFiles.readSamples(at: output.appendingPathComponent("ab-baseline.samples.csv").path)
         let current = try ReportFiles.readSamples(at: output.appendingPathComponent("ab-current.samples.csv").path)
         #expect(baseline.count == current.count && baseline.count == 2 * 40)
-        #expect(Set(baseline.map(\.process)) == Set(0..<4))
+        #expect(Set(baseline.map(\.sample.process)) == Set(0..<4))
         #expect(
             try ReportFiles.readSummary(at: output.appendingPathComponent("ab-baseline.csv").path).first?
-                .runID.hasSuffix("-baseline") == true)
+                .environment.runID.hasSuffix("-baseline") == true)
     }
 
     @Test("Looks: cases decided at a look are not measured again; stderr counts the open ones")
@@ -75,7 +75,7 @@ struct ABCommandTests {
         for line in looks {
             #expect(line.contains(" case(s) still open; measuring them in 2 more pairs"), "\(line)")
         }
-        let pairsByCase = Dictionary(grouping: baseline, by: \.key).mapValues { Set($0.map(\.process)) }
+        let pairsByCase = Dictionary(grouping: baseline, by: \.key).mapValues { Set($0.map(\.sample.process)) }
         #expect(pairsByCase.count == 2)
         #expect(pairsByCase.values.allSatisfy { [2, 4, 6].contains($0.count) && $0.isSubset(of: Set(0..<6)) })
         #expect(Set(pairsByCase.values.map(\.count)).max() == 2 * (looks.count + 1))

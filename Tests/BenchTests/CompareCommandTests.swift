@@ -85,7 +85,7 @@ struct CompareCommandTests {
         #expect(result.status == 1)
         let text = result.stdout
         #expect(text.hasPrefix("### PKCEBench: 1 regressed, 0 improved, 63 unchanged"))
-        let commits = try [base, slower].map { try ReportFiles.readSummary(at: $0)[0].commit }
+        let commits = try [base, slower].map { try ReportFiles.readSummary(at: $0)[0].environment.commit }
         #expect(text.contains("Baseline `20261122T000000Z-aaaaaaa` at commit `\(commits[0])`"))
         #expect(text.contains("current `20261123T000000Z-bbbbbbb` at commit `\(commits[1])`"))
         // The warning that also goes to stderr, as a GitHub alert.
@@ -180,7 +180,8 @@ struct CompareCommandTests {
         let promoted = try bench(["baseline", "out/latest.csv", "--output", "out"], in: directory)
         #expect(promoted.status == 0)
         let latestRun = try ReportFiles.readSummary(at: directory.appendingPathComponent("out/latest.csv").path)
-        #expect(try ReportFiles.readSummary(at: baseline).map(\.runID) == latestRun.map(\.runID))
+        #expect(
+            try ReportFiles.readSummary(at: baseline).map(\.environment.runID) == latestRun.map(\.environment.runID))
 
         let history = try bench(["history", "--output", "out", "--chart", "out/history.svg"], in: directory)
         #expect(history.status == 0)

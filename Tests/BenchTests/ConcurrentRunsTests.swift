@@ -29,10 +29,11 @@ struct ConcurrentRunsTests {
 
         let output = directory.appendingPathComponent("results")
         let history = try ReportFiles.readHistory(at: output.appendingPathComponent("history.csv").path)
-        let ids = Set(history.map(\.runID))
+        let ids = Set(history.map(\.environment.runID))
         // Each run prints its one row as CSV; its run id must be in the history, once.
         let printedIDs = try results.map { result in
-            try #require(ReportFiles.summaries(from: Array(result.stdout.utf8), path: "stdout").first?.runID)
+            try #require(
+                ReportFiles.summaries(from: Array(result.stdout.utf8), path: "stdout").first?.environment.runID)
         }
         #expect(Set(printedIDs).count == rounds * runsPerRound, "run ids must differ")
         let lost = Set(printedIDs).subtracting(ids)

@@ -9,9 +9,8 @@ struct ExportCommandTests {
     /// A synthetic run with one failed case, written into `directory`; returns its path and rows.
     static func run(in directory: URL) throws -> (path: String, rows: [SummaryRow]) {
         var summaries = SyntheticRun.report().summaries
-        summaries[0].status = SummaryRow.failed
-        summaries[0].nsMedian = nil
-        summaries[0].error = "backend failed"
+        summaries[0].summary.failure = "backend failed"
+        summaries[0].summary.median = nil
         let path = directory.appendingPathComponent("run.csv").path
         try ReportFiles.write(ReportSchema.encode(summaries, columns: ReportSchema.summary), to: path)
         return (path, try ReportFiles.readSummary(at: path))
@@ -31,9 +30,11 @@ struct ExportCommandTests {
         for row in rows.dropFirst() {
             let measures = try #require(document[row.key.description] as? [String: [String: Double]])
             #expect(
-                measures["latency"] == ["value": row.nsMedian!, "lower_value": row.nsP10!, "upper_value": row.nsP90!])
-            #expect(measures["throughput"] == ["value": row.opsPerSec!])
-            #expect(measures["allocations"] == row.allocsPerOp.map { ["value": $0] })
+                measures["latency"] == [
+                    "value": row.summary.median!, "lower_value": row.summary.p10!, "upper_value": row.summary.p90!,
+                ])
+            #expect(measures["throughput"] == ["value": row.summary.operationsPerSecond!])
+            #expect(measures["allocations"] == row.summary.allocationsPerOperation.map { ["value": $0] })
         }
     }
 
@@ -49,12 +50,14 @@ struct ExportCommandTests {
         #expect(entries.map { $0["name"] as? String } == expected.map(\.key.description))
         for (entry, row) in zip(entries, expected) {
             #expect(entry["unit"] as? String == "ns/op")
-            #expect(entry["value"] as? Double == row.nsMedian)
+            #expect(entry["value"] as? Double == row.summary.median)
             #expect(
                 entry["range"] as? String
-                    == "p10 \(NumberFormat.nanoseconds(row.nsP10!)) … p90 \(NumberFormat.nanoseconds(row.nsP90!))"
+                    == "p10 \(NumberFormat.nanoseconds(row.summary.p10!)) … p90 \(NumberFormat.nanoseconds(row.summary.p90!))"
             )
-            #expect((entry["extra"] as? String)?.hasPrefix("run \(row.runID)\ncommit \(row.commit)\n") == true)
+            #expect(
+                (entry["extra"] as? String)?.hasPrefix(
+                    "run \(row.environment.runID)\ncommit \(row.environment.commit)\n") == true)
         }
     }
 
@@ -63,9 +66,15 @@ struct ExportCommandTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var row = SyntheticRun.report().summaries[0]
-        (row.backend, row.operation, row.size, row.metric) = ("swift", .sha256, 64, .instructions)
-        (row.nsMedian, row.nsP10, row.nsP90, row.nsMin, row.nsMean, row.nsStddev) = (nil, nil, nil, nil, nil, nil)
-        (row.cv, row.opsPerSec, row.allocsPerOp, row.instructionsPerOp) = (nil, nil, nil, 1234.5)
+        (row.key.backend, row.key.operation, row.key.size, row.summary.metric) = ("swift", .sha256, 64, .instructions)
+        (
+            row.summary.median, row.summary.p10, row.summary.p90, row.summary.fastest, row.summary.mean,
+            row.summary.standardDeviation
+        ) = (nil, nil, nil, nil, nil, nil)
+        (
+            row.summary.coefficientOfVariation, row.summary.operationsPerSecond, row.summary.allocationsPerOperation,
+            row.summary.instructionsPerOperation
+        ) = (nil, nil, nil, 1234.5)
         let path = directory.appendingPathComponent("counted.csv").path
         try ReportFiles.write(ReportSchema.encode([row], columns: ReportSchema.summary), to: path)
         let bencher = try bench(["export", path, "--format", "bencher"])

@@ -120,12 +120,12 @@ struct JSONContractTests {
         #expect(results.count == rows.count)
         for (row, result) in zip(rows, results) {
             #expect(result["name"] as? String == row.key.description)
-            #expect(result["ns_median"] as? Double == row.nsMedian)
-            #expect(result["ns_p90"] as? Double == row.nsP90)
+            #expect(result["ns_median"] as? Double == row.summary.median)
+            #expect(result["ns_p90"] as? Double == row.summary.p90)
             if row.isOK {
                 #expect(result["error"] is NSNull)
                 let cv = try #require(result["cv_pct"] as? Double)
-                #expect(abs(cv - (row.cv ?? .nan) * 100) < 1e-9)
+                #expect(abs(cv - (row.summary.coefficientOfVariation ?? .nan) * 100) < 1e-9)
             } else {
                 #expect(result["error"] as? String == "wrong digest")
                 #expect(result["ns_median"] is NSNull && result["cv_pct"] is NSNull)
@@ -133,7 +133,7 @@ struct JSONContractTests {
         }
         let environment = try #require(document["environment"] as? [String: Any])
         #expect(environment["cpu_flags"] as? [String] == ["sha_ni", "avx2"])
-        #expect(environment["run_id"] as? String == rows[0].runID)
+        #expect(environment["run_id"] as? String == rows[0].environment.runID)
 
         let comparison = try #require(document["comparison"] as? [String: Any])
         #expect(comparison["threshold_pct"] as? Double == 3)

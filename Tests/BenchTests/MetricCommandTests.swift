@@ -65,10 +65,13 @@ struct MetricCommandTests {
         }
         for rows in runs {
             #expect(rows.count == 4)
-            #expect(rows.allSatisfy { $0.metric == .instructions && ($0.instructionsPerOp ?? 0) > 100 })
-            #expect(rows.allSatisfy { $0.nsMedian == nil && !$0.cpuFlags.contains("avx512f") })
+            #expect(
+                rows.allSatisfy {
+                    $0.summary.metric == .instructions && ($0.summary.instructionsPerOperation ?? 0) > 100
+                })
+            #expect(rows.allSatisfy { $0.summary.median == nil && !$0.environment.cpuFlags.contains("avx512f") })
         }
-        #expect(runs[0].map(\.instructionsPerOp) == runs[1].map(\.instructionsPerOp))
+        #expect(runs[0].map(\.summary.instructionsPerOperation) == runs[1].map(\.summary.instructionsPerOperation))
 
         let compared = try bench(["compare", "a/latest.csv", "b/latest.csv"], in: directory)
         #expect(compared.status == 0)
@@ -100,11 +103,14 @@ struct MetricCommandTests {
         }
         for rows in builds {
             #expect(rows.map(\.key.description) == ["sha256/openssl/64", "sha256/swift/64"])
-            #expect(rows.allSatisfy { $0.metric == .instructions && ($0.instructionsPerOp ?? 0) > 100 })
+            #expect(
+                rows.allSatisfy {
+                    $0.summary.metric == .instructions && ($0.summary.instructionsPerOperation ?? 0) > 100
+                })
         }
         // One build counted twice: the same counts, to the last instruction.
-        #expect(builds[0].map(\.instructionsPerOp) == builds[1].map(\.instructionsPerOp))
-        #expect(builds[0].first?.runID.hasSuffix("-baseline") == true)
+        #expect(builds[0].map(\.summary.instructionsPerOperation) == builds[1].map(\.summary.instructionsPerOperation))
+        #expect(builds[0].first?.environment.runID.hasSuffix("-baseline") == true)
     }
 
     @Test(

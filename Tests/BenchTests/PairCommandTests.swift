@@ -35,17 +35,19 @@ struct PairCommandTests {
         #expect(current.map(\.key.description) == ["sha256/swift/43", "sha256/swift/64"])
         // The comparison's medians are the two backends' own.
         for (row, (old, new)) in zip(rows, zip(baseline, current)) {
-            #expect(Double(row[4]).map { abs($0 - old.nsMedian!) / old.nsMedian! < 1e-3 } == true)
-            #expect(Double(row[5]).map { abs($0 - new.nsMedian!) / new.nsMedian! < 1e-3 } == true)
+            #expect(Double(row[4]).map { abs($0 - old.summary.median!) / old.summary.median! < 1e-3 } == true)
+            #expect(Double(row[5]).map { abs($0 - new.summary.median!) / new.summary.median! < 1e-3 } == true)
         }
         // The samples come in turns: as many of each backend, in every pair of processes.
         let baselineSamples = try ReportFiles.readSamples(
             at: output.appendingPathComponent("ab-baseline.samples.csv").path)
         let currentSamples = try ReportFiles.readSamples(
             at: output.appendingPathComponent("ab-current.samples.csv").path)
-        #expect(Set(baselineSamples.map(\.backend)) == ["sodium"] && Set(currentSamples.map(\.backend)) == ["swift"])
+        #expect(
+            Set(baselineSamples.map(\.key.backend)) == ["sodium"] && Set(currentSamples.map(\.key.backend)) == ["swift"]
+        )
         #expect(baselineSamples.count == currentSamples.count && currentSamples.count == 2 * 40)
-        #expect(Set(currentSamples.map(\.process)) == Set(0..<4))
+        #expect(Set(currentSamples.map(\.sample.process)) == Set(0..<4))
     }
 
     @Test(

@@ -29,7 +29,10 @@ struct RunCommandTests {
         }
         #expect(Set(summaries.map(\.key)) == Set(expectedCases))
         #expect(summaries.count == 64)
-        #expect(summaries.allSatisfy { $0.isOK && $0.samples == 10 && $0.build == BuildConfiguration.current })
+        #expect(
+            summaries.allSatisfy {
+                $0.isOK && $0.summary.samples == 10 && $0.environment.build == BuildConfiguration.current
+            })
         #expect(samples.count == 64 * 10)
         #expect(Set(samples.map(\.key)) == Set(expectedCases))
 
@@ -37,27 +40,27 @@ struct RunCommandTests {
         // it steps aside and the column stays empty. The exact counts of the hashing cases hold in
         // a debug build too: only swift-crypto's SHA256 allocates, its context.
         if processIsSanitized {
-            #expect(summaries.allSatisfy { $0.allocsPerOp == nil })
+            #expect(summaries.allSatisfy { $0.summary.allocationsPerOperation == nil })
         } else {
             for row in summaries {
-                let allocations = try #require(row.allocsPerOp, "\(row.key)")
-                switch row.operation {
+                let allocations = try #require(row.summary.allocationsPerOperation, "\(row.key)")
+                switch row.key.operation {
                 case .random:
                     // OpenSSL's DRBG reseeds every 2^16 calls, and allocates then.
-                    #expect(row.backend == "openssl" ? allocations < 0.001 : allocations == 0, "\(row.key)")
+                    #expect(row.key.backend == "openssl" ? allocations < 0.001 : allocations == 0, "\(row.key)")
                 case .sha256:
-                    #expect(allocations == (row.backend == "crypto" ? 1 : 0), "\(row.key)")
+                    #expect(allocations == (row.key.backend == "crypto" ? 1 : 0), "\(row.key)")
                 case .challenge:
                     // Nothing: the challenge holds its characters inline. swift-crypto's SHA256
                     // allocates its context.
-                    #expect(allocations == (row.backend == "crypto" ? 1 : 0), "\(row.key)")
+                    #expect(allocations == (row.key.backend == "crypto" ? 1 : 0), "\(row.key)")
                 case .challengeString:
                     // The String that `value` makes, and swift-crypto's context.
-                    #expect(allocations == (row.backend == "crypto" ? 2 : 1), "\(row.key)")
+                    #expect(allocations == (row.key.backend == "crypto" ? 2 : 1), "\(row.key)")
                 case .verifier:
                     // Nothing: the verifier holds its characters inline. OpenSSL's DRBG reseeds, as
                     // in `random`.
-                    #expect(row.backend == "openssl" ? allocations < 0.001 : allocations == 0, "\(row.key)")
+                    #expect(row.key.backend == "openssl" ? allocations < 0.001 : allocations == 0, "\(row.key)")
                 case .verifierString, .challengeBatch:
                     // At least the String, or the batch's array; a debug build's unoptimised code
                     // allocates more.
@@ -66,9 +69,9 @@ struct RunCommandTests {
                     #expect(allocations >= 0, "\(row.key)")
                 }
             }
-            #expect(samples.allSatisfy { $0.allocations != nil })
+            #expect(samples.allSatisfy { $0.sample.allocations != nil })
         }
-        #expect(summaries.allSatisfy { $0.targetCPU == BuildConfiguration.targetCPU })
+        #expect(summaries.allSatisfy { $0.environment.targetCPU == BuildConfiguration.targetCPU })
 
         let header = try String(contentsOf: output.appendingPathComponent("latest.csv"), encoding: .utf8)
             .prefix { $0 != "\r\n" }.split(separator: ",").map(String.init)
@@ -201,10 +204,11 @@ struct RunCommandTests {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let samples = try ReportFiles.readSamples(at: directory.appendingPathComponent("out/latest.samples.csv").path)
         #expect(samples.count == 4 * 10)
-        #expect(Set(samples.map(\.process)) == Set(0..<count))
+        #expect(Set(samples.map(\.sample.process)) == Set(0..<count))
         for key in Set(samples.map(\.key)) {
             // 10 samples: 4, 3 and 3 from three processes; each process calibrates for itself.
-            let perProcess = Dictionary(grouping: samples.filter { $0.key == key }, by: \.process).mapValues(\.count)
+            let perProcess = Dictionary(grouping: samples.filter { $0.key == key }, by: \.sample.process).mapValues(
+                \.count)
             #expect(perProcess.values.reduce(0, +) == 10)
             #expect(perProcess.values.allSatisfy { $0 >= 10 / count })
         }
@@ -220,6 +224,6 @@ struct RunCommandTests {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let summaries = try ReportFiles.readSummary(at: directory.appendingPathComponent("out/latest.csv").path)
         #expect(summaries.count == 4)
-        #expect(summaries.allSatisfy { $0.threads == 3 && $0.isOK })
+        #expect(summaries.allSatisfy { $0.key.threads == 3 && $0.isOK })
     }
 }

@@ -122,8 +122,8 @@ struct ComparisonTests {
         let comparison = try Comparison(baseline: Self.data(baseline), current: Self.data(current))
         // The raw p-values, from each process's fastest sample, as the comparison takes them.
         func fastest(_ report: RunReport, _ key: CaseKey) -> [Double] {
-            Dictionary(grouping: report.samples.filter { $0.key == key }, by: \.process).values.map {
-                $0.map(\.nsPerOp).min() ?? 0
+            Dictionary(grouping: report.samples.filter { $0.key == key }, by: \.sample.process).values.map {
+                $0.map(\.sample.nanosecondsPerOperation).min() ?? 0
             }
         }
         let estimates = try comparison.cases.map(\.key).map { key in
@@ -210,8 +210,8 @@ struct ComparisonTests {
     func failedInCurrent() throws {
         var rows = SyntheticRun.report().summaries
         let index = try #require(rows.firstIndex { $0.key == Self.target })
-        rows[index].status = SummaryRow.failed
-        rows[index].nsMedian = nil
+        rows[index].summary.failure = "failed"
+        rows[index].summary.median = nil
         let comparison = try Comparison(
             baseline: Self.data(SyntheticRun.report()), current: RunData(name: "now", summaries: rows, samples: nil))
         #expect(comparison.cases.first { $0.key == Self.target }?.verdict == .failedInCurrent)

@@ -47,9 +47,9 @@ struct ChartTests {
     @Test("A failed case has no bar and says so")
     func failedCase() throws {
         var rows = SyntheticRun.report().summaries
-        rows[0].status = SummaryRow.failed
-        rows[0].nsMedian = nil
-        rows[0].opsPerSec = nil
+        rows[0].summary.failure = "failed"
+        rows[0].summary.median = nil
+        rows[0].summary.operationsPerSecond = nil
         let svg = ThroughputChart.svg(rows)
         #expect(try Self.elements("rect", class: "bar", in: svg).count == SyntheticRun.keys.count - 1)
         #expect(svg.contains(">failed</text>"))
@@ -58,7 +58,7 @@ struct ChartTests {
     @Test("Text that looks like markup is escaped")
     func escaping() throws {
         var rows = SyntheticRun.report().summaries
-        for index in rows.indices { rows[index].runID = "<run & \"more\">" }
+        for index in rows.indices { rows[index].environment.runID = "<run & \"more\">" }
         let svg = ThroughputChart.svg(rows)
         _ = try XMLDocument(xmlString: svg)
         #expect(svg.contains("&lt;run &amp; &quot;more&quot;&gt;"))
@@ -69,7 +69,7 @@ struct ChartTests {
         let first = SyntheticRun.report(runID: "run-1").summaries
         var second = SyntheticRun.report(runID: "run-2", seed: 2).summaries
         for index in second.indices where second[index].key.description == "challenge/openssl/43" {
-            second[index].nsMedian = first[index].nsMedian! * 1.25
+            second[index].summary.median = first[index].summary.median! * 1.25
         }
         let svg = HistoryChart.svg(first + second)
         _ = try XMLDocument(xmlString: svg)
@@ -99,8 +99,8 @@ struct ChartTests {
     @Test("A value too large for any axis is drawn at the top, and the chart still ends")
     func hugeValues() throws {
         var rows = SyntheticRun.report().summaries
-        rows[0].opsPerSec = 1.7e308
-        rows[1].nsMedian = .greatestFiniteMagnitude
+        rows[0].summary.operationsPerSecond = 1.7e308
+        rows[1].summary.median = .greatestFiniteMagnitude
         for svg in [ThroughputChart.svg(rows), HistoryChart.svg(rows)] {
             _ = try XMLDocument(xmlString: svg)
             #expect(!svg.contains("inf") && !svg.contains("nan"))

@@ -34,13 +34,13 @@ struct HTMLReportTests {
         for summary in report.summaries {
             let row = try #require(rows.first { Self.attribute("data-case", of: $0) == summary.key.description })
             let cells = Self.cells(row)
-            if let median = summary.nsMedian, let p10 = summary.nsP10, let p90 = summary.nsP90 {
+            if let median = summary.summary.median, let p10 = summary.summary.p10, let p90 = summary.summary.p90 {
                 #expect(
                     Array(cells.prefix(4)) == [
                         summary.key.description, NumberFormat.nanoseconds(median),
                         NumberFormat.nanoseconds(p10), NumberFormat.nanoseconds(p90),
                     ])
-                #expect(cells[8] == String(summary.samples))
+                #expect(cells[8] == String(summary.summary.samples))
             } else {
                 #expect(summary.key == failed)
                 #expect(cells == [failed.description, "failed: wrong digest"])

@@ -27,8 +27,11 @@ struct InstructionCountTests {
     func rows() throws {
         let run = Self.countedReport("run", [Self.keys[0]: 1234.5])
         let row = try #require(run.summaries.first)
-        #expect(row.metric == .instructions && row.instructionsPerOp == 1234.5 && row.iterations == 100)
-        #expect(row.isOK && row.nsMedian == nil && row.opsPerSec == nil && row.samples == 0)
+        #expect(
+            row.summary.metric == .instructions && row.summary.instructionsPerOperation == 1234.5
+                && row.summary.iterations == 100)
+        #expect(
+            row.isOK && row.summary.median == nil && row.summary.operationsPerSecond == nil && row.summary.samples == 0)
         let text = ReportSchema.encode(run.summaries, columns: ReportSchema.summary)
         let back = try ReportFiles.summaries(from: Array(text.utf8), path: "counted.csv")
         #expect(back == run.summaries)
@@ -46,7 +49,8 @@ struct InstructionCountTests {
         let kept = table.header.indices.filter { !["metric", "instructions_per_op"].contains(table.header[$0]) }
         let old = CSV.encode(
             header: kept.map { table.header[$0] }, records: table.records.map { r in kept.map { r.fields[$0] } })
-        #expect(try ReportFiles.summaries(from: Array(old.utf8), path: "old.csv").allSatisfy { $0.metric == .time })
+        #expect(
+            try ReportFiles.summaries(from: Array(old.utf8), path: "old.csv").allSatisfy { $0.summary.metric == .time })
 
         let bad = text.replacingOccurrences(of: ",time,", with: ",cycles,")
         #expect(bad != text)
@@ -160,7 +164,7 @@ struct InstructionCountTests {
                 .counted(Self.keys[0], iterations: 100, instructionsPerOperation: 1000),
                 .failed(Self.keys[1], reason: "its count did not grow", metric: .instructions),
             ])
-        #expect(report.summaries.map(\.metric) == [.instructions, .instructions])
+        #expect(report.summaries.map(\.summary.metric) == [.instructions, .instructions])
         let current = RunData(name: "now", summaries: report.summaries, samples: report.samples)
         let baseline = Self.countedRun("base", [Self.keys[0]: 1000, Self.keys[1]: 2000])
         let comparison = try Comparison(baseline: baseline, current: current)
@@ -170,6 +174,6 @@ struct InstructionCountTests {
         // Read back from its file, the failed row still says what its run measured.
         let back = try ReportFiles.summaries(
             from: Array(ReportSchema.encode(report.summaries, columns: ReportSchema.summary).utf8), path: "x")
-        #expect(back.map(\.metric) == [.instructions, .instructions])
+        #expect(back.map(\.summary.metric) == [.instructions, .instructions])
     }
 }

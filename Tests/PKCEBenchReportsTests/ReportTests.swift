@@ -32,15 +32,15 @@ func sampleMeasurements(scale: Double = 1) -> [CaseMeasurement] {
 struct ReportTests {
     @Test("Summary rows carry the statistics of their samples")
     func summaryStatistics() throws {
-        let row = try #require(sampleReport().summaries.first { $0.operation == .sha256 })
-        #expect(row.nsMedian == 100)
-        #expect(row.nsMin == 98)
-        #expect(row.samples == 5)
-        #expect(row.opsPerSec == 1e7)
+        let row = try #require(sampleReport().summaries.first { $0.key.operation == .sha256 })
+        #expect(row.summary.median == 100)
+        #expect(row.summary.fastest == 98)
+        #expect(row.summary.samples == 5)
+        #expect(row.summary.operationsPerSecond == 1e7)
         // 64 bytes at 10⁷ operations per second.
-        #expect(row.mbPerSec == 640)
-        let challenge = try #require(sampleReport().summaries.first { $0.operation == .challenge })
-        #expect(challenge.mbPerSec == nil)
+        #expect(row.summary.megabytesPerSecond == 640)
+        let challenge = try #require(sampleReport().summaries.first { $0.key.operation == .challenge })
+        #expect(challenge.summary.megabytesPerSecond == nil)
     }
 
     @Test("Saved reports read back as they were written, including a failed case")
@@ -62,14 +62,16 @@ struct ReportTests {
         for (read, original) in zip(summaries, report.summaries) {
             #expect(read.key == original.key)
             #expect(read.environment == original.environment)
-            #expect(read.status == original.status)
-            #expect(read.error == original.error)
+            #expect(read.summary.failure == original.summary.failure)
         }
         // The report's figures are rounded as the file keeps them: what a run shows is what it wrote.
         #expect(summaries == report.summaries)
         let samples = try ReportFiles.readSamples(at: ReportFiles.samplesPath(for: results.latest.path))
         #expect(samples.count == 10)
-        #expect(samples.filter { $0.operation == .sha256 }.map(\.nsPerOp) == [100, 102, 98, 101, 99])
+        #expect(
+            samples.filter { $0.key.operation == .sha256 }.map(\.sample.nanosecondsPerOperation) == [
+                100, 102, 98, 101, 99,
+            ])
 
         let header = try String(contentsOf: results.latest, encoding: .utf8).prefix { $0 != "\r\n" }
         #expect(header.split(separator: ",").map(String.init) == ReportSchema.summaryColumnNames)
@@ -86,12 +88,12 @@ struct ReportTests {
         try results.prepare()
         try results.save(sampleReport(runID: "run-2", scale: 1.1))
         let history = try ReportFiles.readHistory(at: results.history.path)
-        #expect(history.map(\.runID) == ["run-1", "run-1", "run-1", "run-2", "run-2", "run-2"])
+        #expect(history.map(\.environment.runID) == ["run-1", "run-1", "run-1", "run-2", "run-2", "run-2"])
         let text = try String(contentsOf: results.history, encoding: .utf8)
         #expect(!text.contains("\r\n\r\n"), "the appended run must not leave an empty line")
         #expect(text.components(separatedBy: "schema,").count == 2, "one header only")
         // latest.csv is the second run only.
-        #expect(try ReportFiles.readSummary(at: results.latest.path).allSatisfy { $0.runID == "run-2" })
+        #expect(try ReportFiles.readSummary(at: results.latest.path).allSatisfy { $0.environment.runID == "run-2" })
     }
 
     @Test("A run appends under the history's own header, whatever its column order")
@@ -109,8 +111,8 @@ struct ReportTests {
         try results.prepare()
         try results.save(sampleReport(runID: "run-2", scale: 1.1))
         let history = try ReportFiles.readHistory(at: results.history.path)
-        #expect(history.map(\.runID) == ["run-1", "run-1", "run-1", "run-2", "run-2", "run-2"])
-        #expect(history.suffix(3).map(\.nsMedian) == [220, 110, nil])
+        #expect(history.map(\.environment.runID) == ["run-1", "run-1", "run-1", "run-2", "run-2", "run-2"])
+        #expect(history.suffix(3).map(\.summary.median) == [220, 110, nil])
         let notes = try CSV.parse(Array(try Data(contentsOf: results.history))).records.map { $0.fields.last }
         #expect(notes == ["kept", "kept", "kept", "", "", ""])
     }
@@ -142,15 +144,19 @@ struct ReportTests {
         let widened = try CSV.parse(Array(try Data(contentsOf: results.history)))
         #expect(widened.header == kept.map { table.header[$0] } + added)
         let history = try ReportFiles.readHistory(at: results.history.path)
-        #expect(history.map(\.runID) == ["run-1", "run-1", "run-1", "run-2", "run-2", "run-2", "run-2"])
+        #expect(history.map(\.environment.runID) == ["run-1", "run-1", "run-1", "run-2", "run-2", "run-2", "run-2"])
         // The old rows are as they were, the new columns empty; the new rows keep their values.
         let oldRows = try ReportFiles.history(from: Array(oldText.utf8), path: "old")
         #expect(Array(history.prefix(3)) == oldRows)
-        #expect(history.prefix(3).allSatisfy { $0.allocsPerOp == nil && $0.targetCPU == "" })
+        #expect(
+            history.prefix(3).allSatisfy { $0.summary.allocationsPerOperation == nil && $0.environment.targetCPU == "" }
+        )
         let newRow = try #require(
-            history.first { $0.runID == "run-2" && $0.backend == "swift" && $0.operation == .challenge })
-        #expect(newRow.allocsPerOp == 2)
-        #expect(history.suffix(4).allSatisfy { $0.targetCPU == "x86-64-v4" })
+            history.first {
+                $0.environment.runID == "run-2" && $0.key.backend == "swift" && $0.key.operation == .challenge
+            })
+        #expect(newRow.summary.allocationsPerOperation == 2)
+        #expect(history.suffix(4).allSatisfy { $0.environment.targetCPU == "x86-64-v4" })
 
         // A third run appends under the widened header, keeping the file's bytes.
         let before = try Data(contentsOf: results.history)
@@ -181,7 +187,7 @@ struct ReportTests {
         #expect(try Data(contentsOf: results.history) == history)
         #expect(
             try ReportFiles.readSummary(at: results.summary(of: sampleReport(runID: "run-1").environment).path)
-                .map(\.nsMedian) == sampleReport().summaries.map(\.nsMedian))
+                .map(\.summary.median) == sampleReport().summaries.map(\.summary.median))
     }
 
     @Test("Temporary files of a run that was killed are removed; another running process's stay")
@@ -350,6 +356,25 @@ struct ReportReadingTests {
                 .malformedInput, "\(path):6: a second row for case challenge/openssl/43; the first is on line 2")
         ) {
             try ReportFiles.readSummary(at: path)
+        }
+    }
+
+    @Test("Samples alike in every figure are two samples; one sample number twice is 65")
+    func duplicateSample() throws {
+        let key = CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1)
+        let alike = CaseMeasurement(key: key, iterations: 1000, nanosecondsPerOperation: [100, 100], failure: nil)
+        var rows = RunReport(environment: sampleReport().environment, measurements: [alike]).samples
+        let path = try file(ReportSchema.encode(rows, columns: ReportSchema.samples))
+        #expect(try ReportFiles.readSamples(at: path).map(\.index) == [0, 1])
+
+        rows[1].index = 0
+        let twice = try file(ReportSchema.encode(rows, columns: ReportSchema.samples))
+        #expect(
+            throws: BenchError(
+                .malformedInput, "\(twice):3: a second row for sample 0 of case sha256/swift/64; the first is on line 2"
+            )
+        ) {
+            try ReportFiles.readSamples(at: twice)
         }
     }
 

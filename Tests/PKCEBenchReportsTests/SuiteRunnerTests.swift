@@ -51,11 +51,11 @@ struct SuiteRunnerTests {
         let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
         // random 32, and sha256 43, 64, 1024, 16384, for each of the two backends.
         #expect(rows.count == 10)
-        let failed = try #require(rows.first { $0.backend == "failing-later" && $0.operation == .random })
-        #expect(failed.status == SummaryRow.failed)
-        #expect(failed.error == FailingLaterBackend.error.logDescription)
-        #expect(failed.nsMedian == nil)
-        #expect(rows.filter { $0.key != failed.key }.allSatisfy { $0.isOK && $0.samples == 5 })
+        let failed = try #require(rows.first { $0.key.backend == "failing-later" && $0.key.operation == .random })
+        #expect(failed.summary.failure != nil)
+        #expect(failed.summary.failure == FailingLaterBackend.error.logDescription)
+        #expect(failed.summary.median == nil)
+        #expect(rows.filter { $0.key != failed.key }.allSatisfy { $0.isOK && $0.summary.samples == 5 })
 
         let tableLine = try #require(
             output.stdout.split(separator: "\n").first { $0.contains("failing-later") && $0.hasPrefix("random") })
@@ -69,14 +69,14 @@ struct SuiteRunnerTests {
         defer { try? FileManager.default.removeItem(at: runner.results.url) }
         #expect(throws: BenchError.self) { try runner.run() }
         let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
-        let wrong = rows.filter { $0.backend == "wrong-digest" }
+        let wrong = rows.filter { $0.key.backend == "wrong-digest" }
         #expect(wrong.count == 4)
         for row in wrong {
-            #expect(!row.isOK && row.samples == 0)
-            let reason = row.error
+            #expect(!row.isOK && row.summary.samples == 0)
+            let reason = row.summary.failure ?? ""
             #expect(reason.hasPrefix("failed its correctness check: "))
         }
-        #expect(rows.filter { $0.backend == "swift" }.allSatisfy { $0.isOK })
+        #expect(rows.filter { $0.key.backend == "swift" }.allSatisfy { $0.isOK })
         #expect(output.stderr.contains("backend wrong-digest failed its correctness check and is not measured"))
         #expect(!output.stderr.contains("calibrated sha256/wrong-digest"))
     }
@@ -89,7 +89,7 @@ struct SuiteRunnerTests {
             MeasuringProcesses(count: 2, command: ("/bin/sh", ["-c", "kill -SEGV $$"]), interruption: { nil }))
         #expect(throws: BenchError(.backendFailed, "1 case(s) failed: random/swift/32")) { try runner.run() }
         let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
-        #expect(rows.map(\.error) == ["measuring process 1 died of signal 11"])
+        #expect(rows.map(\.summary.failure) == ["measuring process 1 died of signal 11"])
     }
 
     @Test("A baseline of another build configuration is refused before anything is measured or created")

@@ -16,14 +16,14 @@ public enum HistoryChart {
     /// that has a median, the change against the case's first median (its reference) on a
     /// symmetric axis. A marker's tooltip gives the run id, the median and the change.
     public static func svg(_ rows: [SummaryRow]) -> String {
-        let runs = rows.map(\.runID).uniqued()
+        let runs = rows.map(\.environment.runID).uniqued()
         let keys = rows.sorted { $0.key < $1.key }.map(\.key).uniqued()
         let backends = keys.map(\.backend).uniqued()
         let groups = keys.map(\.group).uniqued()
         var mediansByCase: [CaseKey: [String: Double]] = [:]
         for row in rows where row.isOK {
-            if let median = row.nsMedian, median.isFinite, median > 0 {
-                mediansByCase[row.key, default: [:]][row.runID] = median
+            if let median = row.summary.median, median.isFinite, median > 0 {
+                mediansByCase[row.key, default: [:]][row.environment.runID] = median
             }
         }
         // Each case's change against its first median, run by run.

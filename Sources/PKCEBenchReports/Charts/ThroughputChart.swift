@@ -13,13 +13,17 @@ public enum ThroughputChart {
     public static func svg(_ rows: [SummaryRow]) -> String {
         let rows = rows.sorted { $0.key < $1.key }
         let backends = orderedBackends(rows)
-        let panels = rows.uniqued { "\($0.operation.rawValue) \($0.size)" }.map { ($0.operation, $0.size) }
+        let panels = rows.uniqued { "\($0.key.operation.rawValue) \($0.key.size)" }.map {
+            ($0.key.operation, $0.key.size)
+        }
 
         let columns = 4, width = 960.0, top = 70.0, panelHeight = 200.0
         let panelWidth = (width - 20) / Double(columns)
         let rowsOfPanels = (panels.count + columns - 1) / columns
         var svg = SVG(width: width, height: top + panelHeight * Double(rowsOfPanels) + 10)
-        let run = rows.first.map { "run \($0.runID), \($0.build) build, \($0.threads) thread(s)" } ?? "no cases"
+        let run =
+            rows.first.map { "run \($0.environment.runID), \($0.environment.build) build, \($0.key.threads) thread(s)" }
+            ?? "no cases"
         svg.text(
             "PKCEBench: operations per second by backend (higher is faster)", x: 20, y: 26, size: 16, weight: "bold")
         svg.text(run, x: 20, y: 46, size: 12)
@@ -30,8 +34,8 @@ public enum ThroughputChart {
             let originY = top + panelHeight * Double(index / columns)
             let left = originX + 58, right = originX + panelWidth - 10
             let plotTop = originY + 34, plotBottom = originY + panelHeight - 30
-            let cases = rows.filter { $0.operation == operation && $0.size == size }
-            let axis = Axis(largest: cases.compactMap(\.opsPerSec).max() ?? 1)
+            let cases = rows.filter { $0.key.operation == operation && $0.key.size == size }
+            let axis = Axis(largest: cases.compactMap(\.summary.operationsPerSecond).max() ?? 1)
 
             svg.text(
                 "\(operation.rawValue), \(size) \(operation.sizeUnit)", x: originX + 10, y: originY + 18, size: 13,
@@ -48,8 +52,8 @@ public enum ThroughputChart {
             for (position, backend) in backends.enumerated() {
                 let center = left + slot * (Double(position) + 0.5)
                 svg.text(backend, x: center, y: plotBottom + 14, anchor: .middle, size: 10)
-                guard let row = cases.first(where: { $0.backend == backend }) else { continue }
-                guard row.isOK, let opsPerSec = row.opsPerSec else {
+                guard let row = cases.first(where: { $0.key.backend == backend }) else { continue }
+                guard row.isOK, let opsPerSec = row.summary.operationsPerSecond else {
                     svg.text("failed", x: center, y: plotBottom - 4, anchor: .middle, size: 10)
                     continue
                 }
@@ -62,7 +66,7 @@ public enum ThroughputChart {
                         ("data-size", String(size)),
                     ],
                     title: "\(operation.rawValue)/\(backend)/\(size): \(NumberFormat.siPrefixed(opsPerSec)) ops/s, "
-                        + "median \(NumberFormat.nanoseconds(row.nsMedian ?? 0)) ns/op")
+                        + "median \(NumberFormat.nanoseconds(row.summary.median ?? 0)) ns/op")
             }
         }
         return svg.render(title: "PKCEBench throughput, \(run)")
@@ -71,7 +75,7 @@ public enum ThroughputChart {
     /// Backends in the order `allBackends()` uses when they are the shipped ones, then the rest by name.
     static func orderedBackends(_ rows: [SummaryRow]) -> [String] {
         let canonical = ["openssl", "sodium", "swift", "crypto"]
-        let names = Set(rows.map(\.backend))
+        let names = Set(rows.map(\.key.backend))
         return canonical.filter(names.contains) + names.subtracting(canonical).sorted()
     }
 

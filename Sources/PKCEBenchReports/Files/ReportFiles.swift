@@ -43,7 +43,7 @@ public enum ReportFiles {
     /// - Parameter path: The file's name, for error messages.
     public static func history(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
         try decode(bytes, path: path, columns: ReportSchema.summary, empty: SummaryRow()) {
-            "case \($0.key) of run \($0.runID)"
+            "case \($0.key) of run \($0.environment.runID)"
         }
     }
 
@@ -59,7 +59,7 @@ public enum ReportFiles {
     /// - Parameter path: The file's name, for error messages.
     public static func samples(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SampleRow] {
         try decode(bytes, path: path, columns: ReportSchema.samples, empty: SampleRow()) {
-            "sample \($0.sample) of case \($0.key)"
+            "sample \($0.index) of case \($0.key)"
         }
     }
 

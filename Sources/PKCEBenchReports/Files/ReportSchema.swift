@@ -28,54 +28,66 @@ public enum ReportSchema {
 
     static let summary: [Column<SummaryRow>] = [
         schemaColumn(\.schema),
-        text("run_id", \.runID), text("timestamp", \.timestamp), text("commit", \.commit), text("build", \.build),
-        text("backend", \.backend), operationColumn(\.operation), count("size", \.size, from: 0),
-        count("threads", \.threads),
-        Column(name: "status", encode: \.status) { row, value throws(FieldError) in
+        text("run_id", \.environment.runID), text("timestamp", \.environment.timestamp),
+        text("commit", \.environment.commit), text("build", \.environment.build),
+        text("backend", \.key.backend), operationColumn(\.key.operation), count("size", \.key.size, from: 0),
+        count("threads", \.key.threads),
+        // Read before `error`, which fills in the reason of a failed case.
+        Column(name: "status", encode: { $0.summary.failure == nil ? SummaryRow.ok : SummaryRow.failed }) {
+            row, value throws(FieldError) in
             guard value == SummaryRow.ok || value == SummaryRow.failed else {
                 throw FieldError(message: "'\(value)' is neither '\(SummaryRow.ok)' nor '\(SummaryRow.failed)'")
             }
-            row.status = value
+            row.summary.failure = value == SummaryRow.ok ? nil : ""
         },
-        count("samples", \.samples, from: 0), count("iterations", \.iterations, from: 0),
-        measure("ns_median", \.nsMedian, decimals: 3), measure("ns_p10", \.nsP10, decimals: 3),
-        measure("ns_p90", \.nsP90, decimals: 3), measure("ns_min", \.nsMin, decimals: 3),
-        measure("ns_mean", \.nsMean, decimals: 3), measure("ns_stddev", \.nsStddev, decimals: 3),
-        measure("cv", \.cv, decimals: 5), measure("ops_per_sec", \.opsPerSec, decimals: 1),
-        measure("mb_per_sec", \.mbPerSec, decimals: 3),
-        text("cpu", \.cpu), text("cpu_flags", \.cpuFlags), count("cores", \.cores, from: 0),
-        text("kernel", \.kernel), text("swift", \.swift), text("openssl", \.openssl),
-        text("libsodium", \.libsodium), text("error", \.error),
+        count("samples", \.summary.samples, from: 0), count("iterations", \.summary.iterations, from: 0),
+        measure("ns_median", \.summary.median, decimals: 3), measure("ns_p10", \.summary.p10, decimals: 3),
+        measure("ns_p90", \.summary.p90, decimals: 3), measure("ns_min", \.summary.fastest, decimals: 3),
+        measure("ns_mean", \.summary.mean, decimals: 3),
+        measure("ns_stddev", \.summary.standardDeviation, decimals: 3),
+        measure("cv", \.summary.coefficientOfVariation, decimals: 5),
+        measure("ops_per_sec", \.summary.operationsPerSecond, decimals: 1),
+        measure("mb_per_sec", \.summary.megabytesPerSecond, decimals: 3),
+        text("cpu", \.environment.cpu), text("cpu_flags", \.environment.cpuFlags),
+        count("cores", \.environment.cores, from: 0), text("kernel", \.environment.kernel),
+        text("swift", \.environment.swift), text("openssl", \.environment.openssl),
+        text("libsodium", \.environment.libsodium),
+        Column(name: "error", encode: { $0.summary.failure ?? "" }) { row, value in
+            // A reason beside `ok` is not a failure: the status decides.
+            if row.summary.failure != nil { row.summary.failure = value }
+        },
         // Added after version 1, at the end so that no column moves.
-        optional(text("target_cpu", \.targetCPU)), optional(measure("allocs_per_op", \.allocsPerOp, decimals: 6)),
+        optional(text("target_cpu", \.environment.targetCPU)),
+        optional(measure("allocs_per_op", \.summary.allocationsPerOperation, decimals: 6)),
         optional(
-            Column(name: "metric", encode: \.metric.rawValue) { row, value throws(FieldError) in
+            Column(name: "metric", encode: \.summary.metric.rawValue) { row, value throws(FieldError) in
                 // Empty in rows written before the column existed, which were all timed.
                 guard let metric = value.isEmpty ? .time : Metric(rawValue: value) else {
                     throw FieldError(message: "'\(value)' is neither 'time' nor 'instructions'")
                 }
-                row.metric = metric
+                row.summary.metric = metric
             }),
-        optional(measure("instructions_per_op", \.instructionsPerOp, decimals: 3)),
+        optional(measure("instructions_per_op", \.summary.instructionsPerOperation, decimals: 3)),
     ]
 
     static let samples: [Column<SampleRow>] = [
         schemaColumn(\.schema),
-        text("run_id", \.runID), text("backend", \.backend), operationColumn(\.operation),
-        count("size", \.size, from: 0),
-        count("threads", \.threads), count("process", \.process, from: 0), count("sample", \.sample, from: 0),
-        count("iterations", \.iterations),
-        Column(name: "ns_per_op", encode: { format($0.nsPerOp, decimals: 3) }) { row, value throws(FieldError) in
-            row.nsPerOp = try number(value)
+        text("run_id", \.runID), text("backend", \.key.backend), operationColumn(\.key.operation),
+        count("size", \.key.size, from: 0),
+        count("threads", \.key.threads), count("process", \.sample.process, from: 0), count("sample", \.index, from: 0),
+        count("iterations", \.sample.iterations),
+        Column(name: "ns_per_op", encode: { format($0.sample.nanosecondsPerOperation, decimals: 3) }) {
+            row, value throws(FieldError) in
+            row.sample.nanosecondsPerOperation = try number(value)
         },
         optional(
-            Column(name: "allocations", encode: { $0.allocations.map(String.init) ?? "" }) {
+            Column(name: "allocations", encode: { $0.sample.allocations.map(String.init) ?? "" }) {
                 row, value throws(FieldError) in
-                guard !value.isEmpty else { return row.allocations = nil }
+                guard !value.isEmpty else { return row.sample.allocations = nil }
                 guard let count = Int(value), count >= 0 else {
                     throw FieldError(message: "'\(value)' is not a whole number of at least 0")
                 }
-                row.allocations = count
+                row.sample.allocations = count
             }),
     ]
 

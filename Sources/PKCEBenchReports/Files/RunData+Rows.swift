@@ -4,12 +4,12 @@ extension RunData {
     /// The run that report rows record: its environment from the first row.
     public init(name: String, summaries: [SummaryRow], samples: [SampleRow]?) {
         self.init(
-            name: name, environment: summaries.first?.environment, builds: Set(summaries.map(\.build)),
+            name: name, environment: summaries.first?.environment, builds: Set(summaries.map(\.environment.build)),
             summaries: summaries.map(\.summary),
             samplesByCase: samples.map { rows in
                 Dictionary(grouping: rows, by: \.key).mapValues { rows in
-                    Dictionary(grouping: rows, by: \.process).mapValues {
-                        $0.sorted { $0.sample < $1.sample }.map(\.nsPerOp)
+                    Dictionary(grouping: rows, by: \.sample.process).mapValues {
+                        $0.sorted { $0.index < $1.index }.map(\.sample.nanosecondsPerOperation)
                     }
                 }
             })

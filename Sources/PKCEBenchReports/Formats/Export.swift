@@ -43,15 +43,17 @@ public enum Exporter {
     }
 
     private static func bencherMeasures(_ row: SummaryRow) -> [String: BencherMetric] {
-        if row.metric == .instructions, let instructions = row.instructionsPerOp {
+        if row.summary.metric == .instructions, let instructions = row.summary.instructionsPerOperation {
             return ["instructions": BencherMetric(value: instructions)]
         }
         var measures: [String: BencherMetric] = [:]
-        if let median = row.nsMedian {
-            measures["latency"] = BencherMetric(value: median, lowerValue: row.nsP10, upperValue: row.nsP90)
+        if let median = row.summary.median {
+            measures["latency"] = BencherMetric(value: median, lowerValue: row.summary.p10, upperValue: row.summary.p90)
         }
-        if let opsPerSec = row.opsPerSec { measures["throughput"] = BencherMetric(value: opsPerSec) }
-        if let allocations = row.allocsPerOp { measures["allocations"] = BencherMetric(value: allocations) }
+        if let opsPerSec = row.summary.operationsPerSecond { measures["throughput"] = BencherMetric(value: opsPerSec) }
+        if let allocations = row.summary.allocationsPerOperation {
+            measures["allocations"] = BencherMetric(value: allocations)
+        }
         return measures
     }
 
@@ -65,21 +67,26 @@ public enum Exporter {
     }
 
     private static func githubActionBenchmarkEntry(_ row: SummaryRow) -> GitHubActionBenchmarkEntry {
-        var extra = ["run \(row.runID)", "commit \(row.commit)"]
-        if row.metric == .instructions {
+        var extra = ["run \(row.environment.runID)", "commit \(row.environment.commit)"]
+        if row.summary.metric == .instructions {
             extra.append("instructions under Callgrind")
             return GitHubActionBenchmarkEntry(
-                name: row.key.description, unit: "instructions/op", value: row.instructionsPerOp ?? 0, range: nil,
+                name: row.key.description, unit: "instructions/op", value: row.summary.instructionsPerOperation ?? 0,
+                range: nil,
                 extra: extra.joined(separator: "\n"))
         }
-        extra.append("\(row.samples) samples")
-        if let opsPerSec = row.opsPerSec { extra.append("\(NumberFormat.siPrefixed(opsPerSec)) ops/s") }
-        if let allocations = row.allocsPerOp { extra.append("\(SummaryFormatter.allocations(allocations)) allocs/op") }
-        let range = row.nsP10.flatMap { low in
-            row.nsP90.map { "p10 \(NumberFormat.nanoseconds(low)) … p90 \(NumberFormat.nanoseconds($0))" }
+        extra.append("\(row.summary.samples) samples")
+        if let opsPerSec = row.summary.operationsPerSecond {
+            extra.append("\(NumberFormat.siPrefixed(opsPerSec)) ops/s")
+        }
+        if let allocations = row.summary.allocationsPerOperation {
+            extra.append("\(SummaryFormatter.allocations(allocations)) allocs/op")
+        }
+        let range = row.summary.p10.flatMap { low in
+            row.summary.p90.map { "p10 \(NumberFormat.nanoseconds(low)) … p90 \(NumberFormat.nanoseconds($0))" }
         }
         return GitHubActionBenchmarkEntry(
-            name: row.key.description, unit: "ns/op", value: row.nsMedian ?? 0, range: range,
+            name: row.key.description, unit: "ns/op", value: row.summary.median ?? 0, range: range,
             extra: extra.joined(separator: "\n"))
     }
 }

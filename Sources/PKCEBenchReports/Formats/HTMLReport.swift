@@ -29,7 +29,10 @@ public enum HTMLReport {
             body += comparisonSection(comparison)
         }
         body += resultsSection(
-            rows, samples: Dictionary(grouping: report.samples, by: \.key).mapValues { $0.map(\.nsPerOp) })
+            rows,
+            samples: Dictionary(grouping: report.samples, by: \.key).mapValues {
+                $0.map(\.sample.nanosecondsPerOperation)
+            })
         body += chartsSection(rows)
         return """
             <!DOCTYPE html>
@@ -117,7 +120,7 @@ public enum HTMLReport {
     }
 
     private static func resultsSection(_ rows: [SummaryRow], samples: [CaseKey: [Double]]) -> [String] {
-        let counted = rows.contains { $0.metric == .instructions }
+        let counted = rows.contains { $0.summary.metric == .instructions }
         let headings =
             counted
             ? ["case", "instructions/op"]
@@ -144,18 +147,21 @@ public enum HTMLReport {
             guard row.isOK else {
                 lines.append(
                     head + "<td class=\"text\" colspan=\"\(headings.count - 1)\">failed: "
-                        + "\(SVG.escape(row.error))</td></tr>")
+                        + "\(SVG.escape(row.summary.failure ?? ""))</td></tr>")
                 continue
             }
-            let cells = counted ? [row.instructionsPerOp.map { String(format: "%.1f", $0) } ?? ""] : timedCells(row)
-            let distribution = counted ? "" : "<td>\(histogram(samples[row.key] ?? [], median: row.nsMedian))</td>"
+            let cells =
+                counted
+                ? [row.summary.instructionsPerOperation.map { String(format: "%.1f", $0) } ?? ""] : timedCells(row)
+            let distribution =
+                counted ? "" : "<td>\(histogram(samples[row.key] ?? [], median: row.summary.median))</td>"
             lines.append(head + cells.map { "<td>\(SVG.escape($0))</td>" }.joined() + distribution + "</tr>")
         }
         return lines + ["</tbody></table>", "</section>"]
     }
 
     private static func chartsSection(_ rows: [SummaryRow]) -> [String] {
-        let counted = rows.contains { $0.metric == .instructions }
+        let counted = rows.contains { $0.summary.metric == .instructions }
         let groups = rows.map(\.key.group).uniqued()
         let backends = ThroughputChart.orderedBackends(rows)
         let charts = groups.map { group in
@@ -172,24 +178,26 @@ public enum HTMLReport {
 
     /// A timed row's figures, formatted as the terminal table formats them.
     private static func timedCells(_ row: SummaryRow) -> [String] {
-        let nanoseconds: [String] = [row.nsMedian, row.nsP10, row.nsP90].map {
+        let nanoseconds: [String] = [row.summary.median, row.summary.p10, row.summary.p90].map {
             $0.map(NumberFormat.nanoseconds) ?? ""
         }
-        return nanoseconds + SummaryFormatter.rateCells(row) + [String(row.samples)]
+        return nanoseconds + SummaryFormatter.rateCells(row) + [String(row.summary.samples)]
     }
 
     // MARK: - Charts
 
     /// One operation and size: a bar per backend to its median, a whisker from p10 to p90.
     private static func chart(_ group: CaseGroup, rows: [SummaryRow], backends: [String], counted: Bool) -> String {
-        let present = backends.filter { backend in rows.contains { $0.backend == backend } }
+        let present = backends.filter { backend in rows.contains { $0.key.backend == backend } }
         let width = 370.0, left = 70.0, right = width - 80, top = 30.0, rowHeight = 24.0
         var svg = SVG(width: width, height: top + rowHeight * Double(present.count) + 26)
         let title =
             "\(group.operation.rawValue), \(group.size) \(group.operation.sizeUnit)"
             + (group.threads > 1 ? ", \(group.threads) threads" : "")
         svg.text(title, x: 10, y: 18, size: 13, weight: "bold")
-        let upper = rows.compactMap { counted ? $0.instructionsPerOp : $0.nsP90 ?? $0.nsMedian }.max() ?? 1
+        let upper =
+            rows.compactMap { counted ? $0.summary.instructionsPerOperation : $0.summary.p90 ?? $0.summary.median }
+            .max() ?? 1
         let axis = Axis(largest: upper)
         let bottom = top + rowHeight * Double(present.count)
         for tick in axis.ticks {
@@ -200,8 +208,8 @@ public enum HTMLReport {
         for (index, backend) in present.enumerated() {
             let y = top + rowHeight * Double(index)
             svg.text(backend, x: left - 6, y: y + 16, anchor: .end, size: 11)
-            guard let row = rows.first(where: { $0.backend == backend }), row.isOK,
-                let value = counted ? row.instructionsPerOp : row.nsMedian
+            guard let row = rows.first(where: { $0.key.backend == backend }), row.isOK,
+                let value = counted ? row.summary.instructionsPerOperation : row.summary.median
             else {
                 svg.text("failed", x: left + 4, y: y + 16, size: 11)
                 continue
@@ -215,9 +223,9 @@ public enum HTMLReport {
                 title: "\(row.key): median \(shown)"
                     + (counted
                         ? " instructions/op"
-                        : " ns/op, p10 \(row.nsP10.map(NumberFormat.nanoseconds) ?? "") "
-                            + "p90 \(row.nsP90.map(NumberFormat.nanoseconds) ?? "")"))
-            if !counted, let p10 = row.nsP10, let p90 = row.nsP90 {
+                        : " ns/op, p10 \(row.summary.p10.map(NumberFormat.nanoseconds) ?? "") "
+                            + "p90 \(row.summary.p90.map(NumberFormat.nanoseconds) ?? "")"))
+            if !counted, let p10 = row.summary.p10, let p90 = row.summary.p90 {
                 let middle = y + rowHeight / 2
                 svg.line(x1: x(p10), y1: middle, x2: x(p90), y2: middle, stroke: "#1f2328", width: 1.5)
                 for end in [p10, p90] {
@@ -225,7 +233,7 @@ public enum HTMLReport {
                 }
             }
             svg.text(
-                shown, x: max(x(value), x(row.nsP90 ?? value)) + 6, y: y + 16, size: 10)
+                shown, x: max(x(value), x(row.summary.p90 ?? value)) + 6, y: y + 16, size: 10)
         }
         return svg.element(title: title, attributes: [("class", "chart"), ("role", "img")])
     }

@@ -9,9 +9,9 @@ public struct HistoryTrend: Sendable, Equatable {
         /// The run's commit.
         public let commit: String
         /// The median nanoseconds per operation, or `nil` when the case failed in that run.
-        public let nsMedian: Double?
+        public let median: Double?
         /// The fastest sample's nanoseconds per operation: what a busy machine moves least.
-        public let nsMin: Double?
+        public let fastest: Double?
         /// The change against the previous run that has a figure: positive is slower.
         public let change: Double?
     }
@@ -30,17 +30,19 @@ public struct HistoryTrend: Sendable, Equatable {
     public static func trends(
         _ rows: [SummaryRow], lastRuns runs: Int, include: (CaseKey) -> Bool = { _ in true }
     ) -> [HistoryTrend] {
-        let kept = Set(rows.map(\.runID).uniqued().suffix(runs))
-        let byCase = Dictionary(grouping: rows.filter { kept.contains($0.runID) && include($0.key) }, by: \.key)
+        let kept = Set(rows.map(\.environment.runID).uniqued().suffix(runs))
+        let byCase = Dictionary(
+            grouping: rows.filter { kept.contains($0.environment.runID) && include($0.key) }, by: \.key)
         return byCase.keys.sorted().map { key in
             var previous: Double?
             let points = (byCase[key] ?? []).map { row in
-                let median = row.isOK ? row.nsMedian : nil
+                let median = row.isOK ? row.summary.median : nil
                 var change: Double?
                 if let median, let previous, previous > 0 { change = median / previous - 1 }
                 if let median { previous = median }
                 return Point(
-                    runID: row.runID, commit: row.commit, nsMedian: median, nsMin: row.isOK ? row.nsMin : nil,
+                    runID: row.environment.runID, commit: row.environment.commit, median: median,
+                    fastest: row.isOK ? row.summary.fastest : nil,
                     change: change)
             }
             return HistoryTrend(key: key, points: points)
@@ -67,8 +69,8 @@ public enum HistoryFormatter {
                 records: rows.map { key, point in
                     [
                         key.operation.rawValue, String(key.size), String(key.threads), key.backend, point.runID,
-                        point.commit, point.nsMedian.map { ReportSchema.format($0, decimals: 3) } ?? "",
-                        point.nsMin.map { ReportSchema.format($0, decimals: 3) } ?? "",
+                        point.commit, point.median.map { ReportSchema.format($0, decimals: 3) } ?? "",
+                        point.fastest.map { ReportSchema.format($0, decimals: 3) } ?? "",
                         point.change.map { ReportSchema.format($0 * 100, decimals: 2) } ?? "",
                     ]
                 }, lineEnding: .lf)
@@ -86,9 +88,9 @@ public enum HistoryFormatter {
                     table.append([
                         trend.key.operation.rawValue, String(trend.key.size), String(trend.key.threads),
                         trend.key.backend, point.runID, point.commit,
-                        point.nsMedian.map(NumberFormat.nanoseconds) ?? "failed",
+                        point.median.map(NumberFormat.nanoseconds) ?? "failed",
                         point.change.map { String(format: "%+.1f%%", $0 * 100) } ?? "",
-                        point.nsMin.map(NumberFormat.nanoseconds) ?? "",
+                        point.fastest.map(NumberFormat.nanoseconds) ?? "",
                     ])
                 }
             }

@@ -28,7 +28,7 @@ public enum JSONReport {
                 JSONValue.object(
                     caseFields(trend.key).merging([
                         "run_id": .text(point.runID), "commit": .text(point.commit),
-                        "ns_median": .number(point.nsMedian), "ns_min": .number(point.nsMin),
+                        "ns_median": .number(point.median), "ns_min": .number(point.fastest),
                         "change_pct": .number(point.change.map { $0 * 100 }),
                     ]) { $1 })
             }

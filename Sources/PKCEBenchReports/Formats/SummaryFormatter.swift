@@ -15,7 +15,7 @@ public enum SummaryFormatter {
         case .json:
             return JSONReport.run(rows)
         case .table, .markdown:
-            let counted = rows.contains { $0.metric == .instructions }
+            let counted = rows.contains { $0.summary.metric == .instructions }
             var table = TextTable(
                 [("operation", .left), ("size", .right), ("threads", .right), ("backend", .left)]
                     + (counted
@@ -46,21 +46,21 @@ public enum SummaryFormatter {
 
     private static func figure(_ row: SummaryRow) -> Double? {
         guard row.isOK else { return nil }
-        return row.metric == .instructions ? row.instructionsPerOp : row.nsMedian
+        return row.summary.metric == .instructions ? row.summary.instructionsPerOperation : row.summary.median
     }
 
     private static func countedCells(_ row: SummaryRow, fewest: Bool) -> [String] {
-        let head = [row.operation.rawValue, String(row.size), String(row.threads), row.backend]
-        guard row.isOK, let instructions = row.instructionsPerOp else {
-            return head + ["failed", row.error]
+        let head = [row.key.operation.rawValue, String(row.key.size), String(row.key.threads), row.key.backend]
+        guard row.isOK, let instructions = row.summary.instructionsPerOperation else {
+            return head + ["failed", row.summary.failure ?? ""]
         }
         return head + [String(format: "%.1f", instructions), fewest ? "fewest" : ""]
     }
 
     private static func cells(_ row: SummaryRow, fastest: Bool) -> [String] {
-        let head = [row.operation.rawValue, String(row.size), String(row.threads), row.backend]
-        guard row.isOK, let median = row.nsMedian else {
-            return head + ["failed", "", "", "", "", row.error]
+        let head = [row.key.operation.rawValue, String(row.key.size), String(row.key.threads), row.key.backend]
+        guard row.isOK, let median = row.summary.median else {
+            return head + ["failed", "", "", "", "", row.summary.failure ?? ""]
         }
         return head + [NumberFormat.nanoseconds(median)] + rateCells(row) + [fastest ? "fastest" : ""]
     }
@@ -68,10 +68,10 @@ public enum SummaryFormatter {
     /// A timed row's ops/s, MB/s, ±cv and allocations per operation, as the tables show them.
     static func rateCells(_ row: SummaryRow) -> [String] {
         [
-            row.opsPerSec.map(NumberFormat.siPrefixed) ?? "",
-            row.mbPerSec.map { String(format: "%.1f", $0) } ?? "",
-            row.cv.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
-            row.allocsPerOp.map(allocations) ?? "",
+            row.summary.operationsPerSecond.map(NumberFormat.siPrefixed) ?? "",
+            row.summary.megabytesPerSecond.map { String(format: "%.1f", $0) } ?? "",
+            row.summary.coefficientOfVariation.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
+            row.summary.allocationsPerOperation.map(allocations) ?? "",
         ]
     }
 

@@ -142,13 +142,10 @@ public struct ABRunner {
         guard let backend = measurement.sides.comparedBackend else {
             return RunData(name: name, summaries: report.summaries, samples: report.samples)
         }
-        func relabelled<Row: CaseRow>(_ rows: [Row]) -> [Row] {
-            rows.map { row in
-                var row = row
-                row.backend = backend
-                return row
-            }
-        }
-        return RunData(name: name, summaries: relabelled(report.summaries), samples: relabelled(report.samples))
+        var summaries = report.summaries
+        var samples = report.samples
+        for index in summaries.indices { summaries[index].key.backend = backend }
+        for index in samples.indices { samples[index].key.backend = backend }
+        return RunData(name: name, summaries: summaries, samples: samples)
     }
 }
