@@ -68,7 +68,7 @@ struct AB: ParsableCommand {
             criteria: try criteria.criteria(defaultThreshold: metric == .instructions ? metric.defaultThreshold : 1),
             directory: directory, format: format,
             sides: .builds(baseline: baselineBench, current: benchExecutable), source: source
-        ).runAndExit()
+        ).run().exitUnlessOK()
     }
 }
 
@@ -99,13 +99,5 @@ extension ABRunner {
             currentFacts: .current(libraryVersions: loadedLibraryVersions()),
             environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
             standardOutput: { print($0, terminator: "") })
-    }
-
-    /// Runs, and exits with the comparison's status when it is not 0.
-    func runAndExit() throws {
-        let status = try run()
-        if status != .ok {
-            throw ExitCode(status.rawValue)
-        }
     }
 }

@@ -28,7 +28,7 @@ struct Baseline: ParsableCommand {
                 selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
                 results: results, format: format.format(), metric: metric.metric())
             runner.saveAsBaseline = true
-            return try runner.runAndExit()
+            return try runner.run().exitUnlessOK()
         }
         try results.prepare()
         try results.promoteToBaseline(summaryAt: source)

@@ -57,3 +57,10 @@ struct Bench: ParsableCommand {
         Foundation.exit(status)
     }
 }
+
+extension ExitStatus {
+    /// Ends the command with this status, through argument-parser, when it is not 0.
+    func exitUnlessOK() throws {
+        if self != .ok { throw ExitCode(rawValue) }
+    }
+}

@@ -42,8 +42,6 @@ struct Compare: ParsableCommand {
             FileHandle.standardError.write(Data("bench: \(warning)\n".utf8))
         }
         print(ComparisonFormatter.render(comparison, as: format), terminator: "")
-        if comparison.status != .ok {
-            throw ExitCode(comparison.status.rawValue)
-        }
+        try comparison.status.exitUnlessOK()
     }
 }

@@ -69,6 +69,6 @@ struct Pair: ParsableCommand {
             criteria: try criteria.criteria(defaultThreshold: 1), directory: directory, format: format,
             sides: .backends(baseline: baselineBackend, current: backend, executable: benchExecutable),
             source: .pairedProcesses
-        ).runAndExit()
+        ).run().exitUnlessOK()
     }
 }

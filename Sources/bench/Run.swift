@@ -40,6 +40,6 @@ struct Run: ParsableCommand {
             ($0, try criteria.criteria(defaultThreshold: metric.defaultThreshold))
         }
         runner.saveAsBaseline = saveBaseline
-        try runner.runAndExit()
+        try runner.run().exitUnlessOK()
     }
 }

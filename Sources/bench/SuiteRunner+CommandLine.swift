@@ -37,14 +37,6 @@ extension SuiteRunner {
             environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
             standardOutput: { print($0, terminator: "") })
     }
-
-    /// Runs, and exits with the comparison's status when it is not 0.
-    func runAndExit() throws {
-        let status = try run()
-        if status != .ok {
-            throw ExitCode(status.rawValue)
-        }
-    }
 }
 
 /// This program, to start it again as a worker.
