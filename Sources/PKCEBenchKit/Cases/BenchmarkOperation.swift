@@ -69,7 +69,7 @@ public enum BenchmarkOperation: String, CaseIterable, Codable, Comparable, Senda
     /// would pass, and small enough to stay in the L1 cache.
     public static let challengeBatchSize = 64
 
-    /// Operations order as ``allCases`` lists them, which is the order reports use.
+    /// Operations order as `allCases` lists them, which is the order reports use.
     public static func < (lhs: BenchmarkOperation, rhs: BenchmarkOperation) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }

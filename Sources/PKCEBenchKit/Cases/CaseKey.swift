@@ -1,6 +1,6 @@
 /// What identifies a benchmark case across runs: the row key of every report.
 public struct CaseKey: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-    /// The backend's ``PKCE/PKCEBackend/name``.
+    /// The backend's `PKCEBackend.name`.
     public var backend: String
     /// The operation measured.
     public var operation: BenchmarkOperation

@@ -3,7 +3,7 @@ public enum Metric: String, Sendable, CaseIterable, Codable {
     /// Wall-clock nanoseconds per operation, sampled: the figure users feel, noisy on a shared machine.
     case time
     /// Instructions per operation, counted under Callgrind: exact and repeatable, but of a CPU that
-    /// Valgrind emulates, not of this one (see the README).
+    /// Valgrind emulates, not of this one (see <doc:InstructionCounts>).
     case instructions
 
     /// The default threshold of a comparison, in percent: 5 for timings of independent runs; 0.1

@@ -68,8 +68,8 @@ public struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// How a harness message names `error`: a ``PKCE/PKCEError`` by its
-/// ``PKCE/PKCEError/logDescription``, which keeps the detail an operator needs (the failing call
+/// How a harness message names `error`: a `PKCEError` by its
+/// `logDescription`, which keeps the detail an operator needs (the failing call
 /// and its code, why a backend cannot be set up) where a client would get only its
 /// `description`; anything else as it prints.
 public func logDescription(of error: any Error) -> String {

@@ -20,7 +20,7 @@ public struct CountedCalls: Sendable, Equatable, Codable {
     /// The cases, in the order their calls were made.
     public var cases: [Case]
 
-    /// The function Callgrind counts in; `@_silgen_name` gives ``countedLoop(_:_:)`` this symbol.
+    /// The function Callgrind counts in; `@_silgen_name` gives `countedLoop(_:_:)` this symbol.
     public static let function = "PKCEBenchKit_countedLoop"
 
     /// The shorter of a case's two counted calls: enough operations that the count is mostly the

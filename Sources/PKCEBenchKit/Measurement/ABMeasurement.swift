@@ -46,11 +46,19 @@ public struct ABMeasurement {
     /// Asked between samples whether a signal asked the run to stop.
     public var interruption: () -> Int32?
 
-    /// Creates a measurement; see the properties for what each argument is.
+    /// Creates a measurement.
     ///
     /// - Parameters:
+    ///   - backends: This build's backends.
+    ///   - selection: Which cases to measure: the current side's.
+    ///   - plan: The sampling plan, its samples shared out among the pairs.
     ///   - pairs: The pairs of processes before each look; no more than the samples are used.
     ///   - looks: The most looks.
+    ///   - criteria: When a change counts.
+    ///   - sides: What the two sides are.
+    ///   - source: How each side's figures are taken.
+    ///   - progress: Receives progress and warnings.
+    ///   - interruption: Asked between samples whether a signal asked the run to stop.
     public init(
         backends: [any PKCEBackend], selection: Selection, plan: SamplingPlan, pairs: Int, looks: Int,
         criteria: ComparisonCriteria, sides: Sides, source: Source, progress: ProgressPrinter,

@@ -14,8 +14,8 @@ import Musl
 /// falls in goes with them; and a process's path is on its stack, so paths of different lengths
 /// move every stack address by their difference. Copied anew for every pair, each pair draws its
 /// files' placement afresh on both sides alike: what placement does becomes a difference between
-/// pairs, which the comparison averages, not a bias in every pair (the README's method section
-/// has the figures).
+/// pairs, which the comparison averages, not a bias in every pair (the ComparingBuilds article of
+/// the PKCEBenchKit catalog has the measurements).
 final class ExecutableCopies {
     private let directory: String?
 

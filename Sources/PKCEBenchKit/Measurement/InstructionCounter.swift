@@ -90,9 +90,12 @@ public struct InstructionCounter {
 
     /// Counts `cases`, which `selection` makes, in one worker of ``executable`` under Callgrind.
     ///
-    /// - Parameter check: Whether a worker of ``executable`` checks its backends' correctness
-    ///   first, natively, and the count fails if one fails: for a build that `bench` has not
-    ///   checked itself.
+    /// - Parameters:
+    ///   - cases: The cases to count.
+    ///   - selection: The selection that made `cases`, which the worker makes again.
+    ///   - check: Whether a worker of ``executable`` checks its backends' correctness
+    ///     first, natively, and the count fails if one fails: for a build that `bench` has not
+    ///     checked itself.
     /// - Returns: One measurement per case the worker has, in the order of `cases` (another
     ///   build's worker may lack a case a newer build added), and the CPU features the worker saw
     ///   under Valgrind (`sha_ni avx2 avx512f`, those present).

@@ -8,7 +8,9 @@ import PKCE
 public enum HarnessOverhead {
     /// Measures the empty case.
     ///
-    /// - Parameter plan: How long and how often to sample.
+    /// - Parameters:
+    ///   - plan: How long and how often to sample.
+    ///   - interruption: Asked between samples whether a signal asked the run to stop.
     /// - Returns: Statistics of nanoseconds per operation.
     /// - Throws: ``Interrupted`` when `interruption` reports a signal.
     public static func measure(

@@ -195,7 +195,7 @@ extension WorkerProtocol {
     /// - Returns: What the build says of itself.
     /// - Throws: ``BenchError``: 66 when there is no file at `path`, or it is not an executable
     ///   regular file; 65 when it cannot be started (not a program), or does not say this
-    ///   version's hello within ``helloTimeout`` seconds (another program, or a build too old or
+    ///   version's hello within `helloTimeout` seconds (another program, or a build too old or
     ///   too new).
     public static func check(executableAt path: String) throws(BenchError) -> BuildFacts {
         var status = stat()

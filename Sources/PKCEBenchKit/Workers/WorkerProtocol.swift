@@ -97,7 +97,7 @@ public enum WorkerProtocol {
 
     /// A worker's first message.
     public struct Hello: Sendable, Equatable, Codable {
-        /// ``WorkerProtocol/name``, whatever the version.
+        /// `WorkerProtocol.name`, whatever the version.
         public var `protocol`: String
         /// ``WorkerProtocol/version`` of the build that wrote it.
         public var version: Int

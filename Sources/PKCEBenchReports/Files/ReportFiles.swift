@@ -17,7 +17,7 @@ public enum ReportFiles {
 
     /// Reads a summary file holding one run: one row per case.
     ///
-    /// - Throws: ``BenchError``: 66 when the file is missing or unreadable; 65 when it is not CSV,
+    /// - Throws: `BenchError`: 66 when the file is missing or unreadable; 65 when it is not CSV,
     ///   lacks a column, has a bad value, comes from another schema version, or has two rows for
     ///   one case.
     public static func readSummary(at path: String) throws(BenchError) -> [SummaryRow] {
@@ -26,7 +26,9 @@ public enum ReportFiles {
 
     /// Decodes the contents of a summary file holding one run, as ``readSummary(at:)`` does.
     ///
-    /// - Parameter path: The file's name, for error messages.
+    /// - Parameters:
+    ///   - bytes: The file's contents.
+    ///   - path: The file's name, for error messages.
     public static func summaries(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
         try decode(bytes, path: path, columns: ReportSchema.summary, empty: SummaryRow()) { "case \($0.key)" }
     }
@@ -40,7 +42,9 @@ public enum ReportFiles {
 
     /// Decodes the contents of a history file, as ``readHistory(at:)`` does.
     ///
-    /// - Parameter path: The file's name, for error messages.
+    /// - Parameters:
+    ///   - bytes: The file's contents.
+    ///   - path: The file's name, for error messages.
     public static func history(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
         try decode(bytes, path: path, columns: ReportSchema.summary, empty: SummaryRow()) {
             "case \($0.key) of run \($0.environment.runID)"
@@ -56,7 +60,9 @@ public enum ReportFiles {
 
     /// Decodes the contents of a samples file, as ``readSamples(at:)`` does.
     ///
-    /// - Parameter path: The file's name, for error messages.
+    /// - Parameters:
+    ///   - bytes: The file's contents.
+    ///   - path: The file's name, for error messages.
     public static func samples(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SampleRow] {
         try decode(bytes, path: path, columns: ReportSchema.samples, empty: SampleRow()) {
             "sample \($0.index) of case \($0.key)"
@@ -65,7 +71,7 @@ public enum ReportFiles {
 
     /// Writes a run's summary to `path` and its samples beside it, both or neither.
     ///
-    /// - Throws: ``BenchError`` (73) when either cannot be written.
+    /// - Throws: `BenchError` (73) when either cannot be written.
     public static func write(_ report: RunReport, summaryAt path: String) throws(BenchError) {
         let samples = URL(fileURLWithPath: samplesPath(for: path))
         try AtomicFiles.writeAll([
@@ -76,7 +82,7 @@ public enum ReportFiles {
 
     /// Writes one file whole or not at all: under a temporary name beside it, then renamed.
     ///
-    /// - Throws: ``BenchError`` (73) when it cannot be written.
+    /// - Throws: `BenchError` (73) when it cannot be written.
     public static func write(_ contents: String, to path: String) throws(BenchError) {
         try AtomicFiles.writeAll([(URL(fileURLWithPath: path), contents)])
     }
@@ -90,7 +96,7 @@ public enum ReportFiles {
     /// The largest file read as a report: a year of full runs on every commit is a few tens of MiB.
     static let maximumFileSize = 1 << 30
 
-    /// The bytes of a regular file, or a ``BenchError`` saying why there are none: 66 when it is
+    /// The bytes of a regular file, or a `BenchError` saying why there are none: 66 when it is
     /// missing, unreadable or not a regular file, 65 when it is larger than ``maximumFileSize``.
     ///
     /// POSIX `read` rather than `Data(contentsOf:)`, which leaks its buffer for an empty file

@@ -17,7 +17,7 @@ extension RunData {
 
     /// Reads a summary file and the samples file beside it, when there is one.
     ///
-    /// - Throws: ``BenchError``: 66 when the summary is missing; 65 when either file is malformed.
+    /// - Throws: `BenchError`: 66 when the summary is missing; 65 when either file is malformed.
     ///   A samples file that is there but malformed is an error, never silently ignored.
     public static func load(summaryAt path: String) throws(BenchError) -> RunData {
         let summaries = try ReportFiles.readSummary(at: path)

@@ -14,7 +14,7 @@ public enum ComparisonFormatter {
     ///
     /// The table ends with a line that counts the verdicts and says how they were reached,
     /// including when a verdict rests on the threshold alone for want of samples; the Markdown is
-    /// a pull-request comment (``markdown(_:)``).
+    /// a pull-request comment (`markdown(_:)`).
     public static func render(_ comparison: Comparison, as format: OutputFormat) -> String {
         switch format {
         case .csv:
@@ -204,7 +204,7 @@ public enum ComparisonFormatter {
         ]
     }
 
-    /// The comparison as CSV, one row per case under ``columnNames``: LF for standard output,
+    /// The comparison as CSV, one row per case under `columnNames`: LF for standard output,
     /// CRLF for a file (`ab-comparison.csv`).
     public static func csv(_ comparison: Comparison, lineEnding: CSV.LineEnding) -> String {
         CSV.encode(

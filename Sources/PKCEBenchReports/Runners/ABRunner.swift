@@ -3,7 +3,7 @@ import PKCE
 import PKCEBenchKit
 
 /// `bench ab` and `bench pair`: checks the baseline and the output directory, runs the
-/// correctness gate, measures both sides with ``ABMeasurement``, compares them case by case with
+/// correctness gate, measures both sides with `ABMeasurement`, compares them case by case with
 /// the pair of processes as the statistical unit, and writes the reports.
 public struct ABRunner {
     /// What is measured, on which sides, and how.
@@ -51,8 +51,8 @@ public struct ABRunner {
     /// directory and
     /// this build's backends; nothing is measured until all three pass.
     ///
-    /// - Returns: ``ExitStatus/ok``, ``ExitStatus/regression`` or ``ExitStatus/inconclusive``.
-    /// - Throws: ``BenchError``: 66 or 65 for a baseline executable that is missing or is not a
+    /// - Returns: `ExitStatus.ok`, `ExitStatus.regression` or `ExitStatus.inconclusive`.
+    /// - Throws: `BenchError`: 66 or 65 for a baseline executable that is missing or is not a
     ///   `bench` of this worker protocol, 65 for a debug build against a release build or, when
     ///   counting instructions, for a baseline that cannot count them, 64 for a baseline built
     ///   for AVX-512 when counting, 73 for the output directory, 70 when a backend fails its

@@ -6,7 +6,7 @@ public struct ResultsDirectory: Sendable {
     /// The directory.
     public let url: URL
 
-    /// Names a results directory; nothing is touched until ``prepare()``.
+    /// Names a results directory; nothing is touched until ``prepare(checkingHistory:)``.
     public init(path: String) {
         self.url = URL(fileURLWithPath: path, isDirectory: true)
     }
@@ -32,7 +32,7 @@ public struct ResultsDirectory: Sendable {
     /// can be appended to. Temporary files that a killed run left behind are removed.
     ///
     /// - Parameter checkingHistory: Whether the run appends to `history.csv`, which must then read.
-    /// - Throws: ``BenchError``: 73 when the directory cannot be created or written; 65 when
+    /// - Throws: `BenchError`: 73 when the directory cannot be created or written; 65 when
     ///   `history.csv` is malformed, so that a run never appends to a file it cannot read back.
     public func prepare(checkingHistory: Bool = true) throws(BenchError) {
         var isDirectory: ObjCBool = false
@@ -65,7 +65,7 @@ public struct ResultsDirectory: Sendable {
     ///
     /// Every file is written whole under a temporary name before any is renamed into place, so
     /// a failure leaves no file half-written and no file of this run beside the old ones. The
-    /// directory is locked meanwhile (``DirectoryLock``): runs that finish at once take turns,
+    /// directory is locked meanwhile (`DirectoryLock`): runs that finish at once take turns,
     /// and each appends to the history the one before it left.
     ///
     /// - Parameters:
@@ -73,7 +73,7 @@ public struct ResultsDirectory: Sendable {
     ///   - asBaseline: Whether to make it the baseline too.
     ///   - comparison: The run's comparison with a baseline, for `latest.html`.
     /// - Returns: The files written.
-    /// - Throws: ``BenchError``: 73 when a file cannot be written; 65 when `history.csv` no
+    /// - Throws: `BenchError`: 73 when a file cannot be written; 65 when `history.csv` no
     ///   longer reads.
     @discardableResult
     public func save(
@@ -104,7 +104,7 @@ public struct ResultsDirectory: Sendable {
 
     /// Copies a summary and its samples to `baseline.csv` and `baseline.samples.csv`, atomically.
     ///
-    /// - Throws: ``BenchError``: 66 or 65 when the source is missing or malformed, 73 when the
+    /// - Throws: `BenchError`: 66 or 65 when the source is missing or malformed, 73 when the
     ///   baseline cannot be written.
     public func promoteToBaseline(summaryAt path: String) throws(BenchError) {
         try DirectoryLock.withLock(on: url) { () throws(BenchError) in

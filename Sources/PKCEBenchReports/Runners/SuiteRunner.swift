@@ -39,9 +39,9 @@ public struct SuiteRunner {
     /// not measured; a case that fails during the run is reported as failed; the other cases
     /// complete and all are written.
     ///
-    /// - Returns: ``ExitStatus/ok``; with a baseline, ``ExitStatus/regression`` when the
-    ///   comparison found one, or ``ExitStatus/inconclusive`` when it could not decide a case.
-    /// - Throws: ``BenchError``: 73 or 65 for the output directory, 66 or 65 for the baseline,
+    /// - Returns: `ExitStatus.ok`; with a baseline, `ExitStatus.regression` when the
+    ///   comparison found one, or `ExitStatus.inconclusive` when it could not decide a case.
+    /// - Throws: `BenchError`: 73 or 65 for the output directory, 66 or 65 for the baseline,
     ///   70 when a backend failed (after the reports are written), 130 or 143 when a signal
     ///   stopped the run (nothing is written).
     public func run() throws(BenchError) -> ExitStatus {
