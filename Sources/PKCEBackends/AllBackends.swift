@@ -9,7 +9,7 @@ import PKCESodium
 /// checked against every test vector without further changes.
 ///
 /// - Returns: One instance of each backend.
-/// - Throws: ``PKCEError/backendUnavailable(backend:reason:)`` when a C library cannot be set up.
+/// - Throws: `PKCEError.backendUnavailable(backend:reason:)` when a C library cannot be set up.
 public func allBackends() throws -> [any PKCEBackend] {
     [try OpenSSLBackend(), try SodiumBackend(), SwiftBackend(), CryptoBackend()]
 }

@@ -15,7 +15,7 @@ public struct SodiumBackend: PKCEBackend {
 
     /// Prepares the backend, initialising libsodium once per process.
     ///
-    /// - Throws: ``PKCEError/backendUnavailable(backend:reason:)`` when `sodium_init` fails, which
+    /// - Throws: `PKCEError.backendUnavailable(backend:reason:)` when `sodium_init` fails, which
     ///   happens when the system's random source cannot be opened.
     public init() throws {
         try Self.initialization.get()

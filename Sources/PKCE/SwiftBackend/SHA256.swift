@@ -86,12 +86,12 @@ enum SHA256 {
     /// The rounds form one long chain of dependent operations, which leaves most of a CPU's
     /// execution units idle; the message schedule does not depend on them. So each word of the
     /// schedule is computed 16 rounds before its use, beside a round, where the CPU overlaps the
-    /// two: 15% faster here than a schedule computed up front, while computing it eight words at
-    /// a time between groups of rounds gained nothing. The 64 rounds are written out with their
+    /// two: faster than a schedule computed up front, while computing it eight words at a time
+    /// between groups of rounds gained nothing. The 64 rounds are written out with their
     /// constants (FIPS 180-4 §4.2.2: the first 32 bits of the fractional parts of the cube roots
     /// of the first 64 primes) as literals, as C implementations' macros expand them: no register
     /// then holds a round counter or a pointer to the constants, which x86-64's 16 registers
-    /// cannot spare. A loop over eight rounds at a time was 9% slower for 16 KiB.
+    /// cannot spare. A loop over eight rounds at a time was slower.
     @inline(__always)
     private static func compress(
         _ state: inout State,
@@ -244,8 +244,8 @@ enum SHA256 {
     /// `bXorC` carries b ⊕ c from round to round: Maj(a, b, c) = b ⊕ ((a ⊕ b) ∧ (b ⊕ c)), and this
     /// round's a ⊕ b is the next round's b ⊕ c, so the majority costs three operations, not five.
     /// The sums are grouped so that the terms ready first are added first: h and the round's
-    /// constant and word do not depend on the previous round, Σ1 comes last (8% faster here than
-    /// the order of the standard's formula). Σ0 and Σ1 keep their three independent rotations;
+    /// constant and word do not depend on the previous round, Σ1 comes last (faster than the
+    /// order of the standard's formula). Σ0 and Σ1 keep their three independent rotations;
     /// nesting them (ROTR¹³ = ROTR² ∘ ROTR¹¹) saves copies but lengthens the chain, and was slower.
     @inline(__always)
     private static func round(

@@ -9,7 +9,7 @@ internal import CPKCESystem
 enum SHA256Lanes {
     /// The number of messages hashed at once: 4 on baseline x86-64 (SSE2), 8 with AVX2, 16 with
     /// AVX-512, as the compiler was told by `-target-cpu`. Wider vectors than the registers spill:
-    /// measured here, 8 lanes on SSE2 took 85 ns per message and block, 4 lanes 66 ns.
+    /// 8 lanes on SSE2 take longer per message and block than 4.
     static var laneCount: Int { Int(CPKCESystem_sha256Lanes()) }
 
     /// The S256 challenges of `verifiers`, in order, hashed ``laneCount`` at a time.
@@ -143,10 +143,10 @@ enum SHA256Lanes {
 /// The vectors ``SHA256Lanes`` computes with: SIMD4, SIMD8 and SIMD16 of `UInt32`.
 ///
 /// Only `&+` needs naming here. In generic code, the standard library's generic `SIMD` addition
-/// loops over the lanes, which the optimiser left as scalar code: four times slower, measured
-/// here. As a requirement, each conformance supplies its concrete vector addition instead. The
-/// other operators vectorise as they are; rotations add their two halves instead of OR-ing them
-/// for the same reason (the halves share no bits, so the sum is the same).
+/// loops over the lanes, which the optimiser left as scalar code, far slower. As a requirement,
+/// each conformance supplies its concrete vector addition instead. The other operators vectorise
+/// as they are; rotations add their two halves instead of OR-ing them for the same reason (the
+/// halves share no bits, so the sum is the same).
 protocol SHA256LaneVector: SIMD where Scalar == UInt32 {
     static func &+ (lhs: Self, rhs: Self) -> Self
 }
@@ -171,11 +171,11 @@ private struct LaneState<V: SHA256LaneVector> {
 
     /// Processes one block of every lane (§6.2.2), whose first 16 words are in `w`.
     ///
-    /// The structure of ``SHA256``'s compression: the schedule computed beside the rounds (66 ns
-    /// per message and block here against 78 ns computed up front, with 4 lanes), the majority
-    /// from the previous round's a ⊕ b, rotating roles. The rounds stay in loops over the
-    /// constants, eight at a time: writing all 64 out would make the compiler's work (and the
-    /// build) far longer for vector code that is limited by throughput, not registers.
+    /// The structure of ``SHA256``'s compression: the schedule computed beside the rounds (with 4
+    /// lanes too, faster than computed up front), the majority from the previous round's a ⊕ b,
+    /// rotating roles. The rounds stay in loops over the constants, eight at a time: writing all
+    /// 64 out would make the compiler's work (and the build) far longer for vector code that is
+    /// limited by throughput, not registers.
     @inline(__always)
     mutating func compress(schedule w: UnsafeMutablePointer<V>, constants k: UnsafeMutablePointer<V>) {
         var (a, b, c, d, e, f, g, h) = (self.a, self.b, self.c, self.d, self.e, self.f, self.g, self.h)
