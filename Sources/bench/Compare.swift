@@ -12,8 +12,8 @@ struct Compare: ParsableCommand {
             measuring process counts once, by its fastest sample: Welch's t-test on their logs \
             estimates each case's change with a 95% confidence interval. A case regressed when the \
             change is at least --threshold percent and significant at --alpha over all cases \
-            together (Holm); improved symmetrically; unchanged when the whole interval lies within \
-            the threshold; otherwise inconclusive. When one run was measured on a busier machine, \
+            together (Holm); improved symmetrically; unchanged when the interval's upper bound lies \
+            below the threshold (not slower by that much); otherwise inconclusive. When one run was measured on a busier machine, \
             the verdicts that busyness could explain become inconclusive. Without samples, the \
             threshold alone decides, and the output says so. Runs made apart cannot see small \
             changes on a shared machine: 'bench ab' measures two builds side by side. Files of \

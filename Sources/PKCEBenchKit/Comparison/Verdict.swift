@@ -6,7 +6,8 @@ public enum Verdict: String, Sendable, Codable, CaseIterable {
     case regressed
     /// Faster by at least the threshold, and significantly so across the whole comparison.
     case improved
-    /// The confidence interval on the change lies within the threshold either way.
+    /// Not slower by the threshold: the upper confidence bound on the change lies below it. The
+    /// interval may still reach below minus the threshold.
     case unchanged
     /// The data cannot tell: the interval reaches beyond the threshold but the change is not
     /// significant, too few processes measured the case, or a busy machine could explain it.

@@ -5,7 +5,8 @@ import PKCE
 /// A fast wrong answer is worth nothing, so a backend is measured only when it reproduces the
 /// RFC 7636 Appendix B challenge, verifies it, derives the same challenges in a batch as one at a
 /// time, matches FIPS 180-4 SHA-256 examples, agrees with the pure-Swift SHA-256 on messages
-/// either side of every padding boundary, and gives random bytes that are not constant.
+/// either side of the one- and two-block padding boundaries and longer, and gives random bytes
+/// that are not constant.
 public enum CorrectnessGate {
     /// RFC 7636 Appendix B.
     static let appendixBVerifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"

@@ -128,8 +128,8 @@ public enum ComparisonFormatter {
         }
         if comparison.pairing == .independent && comparison.cases.contains(where: { $0.method == .processes }) {
             lines.append(
-                "runs made apart: the bounds cover the noise within each run, not the drift between runs "
-                    + "(2 to 3% here); use bench ab for changes under about 5%")
+                "runs made apart: the bounds cover the noise within each run, not the machine's drift between "
+                    + "runs; use bench ab for changes under about 5%")
         }
         if comparison.cases.contains(where: { $0.method == .instructions }) {
             lines.append(
