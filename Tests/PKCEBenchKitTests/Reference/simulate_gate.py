@@ -8,9 +8,10 @@ case of a drawn pair together, as one pair of processes measures them, so the ca
 is kept), and runs the gate on them: looks of 20 pairs, up to 3, the cases decided at a look not
 looked at again. With a change added to one case, it measures the power.
 
-The gate is written here again, from its description in the README, with scipy's t distribution:
-an independent statement of the rule that the Swift code (SequentialGate) implements, which the
-Swift tests simulate the same way. Run it from this folder with numpy and scipy:
+The gate is written here again, from its description in the documentation (VerdictStatistics.md in the
+PKCEBenchKit catalog), with scipy's t distribution: an independent statement of the rule that
+the Swift code (SequentialGate) implements, which the Swift tests simulate the same way. Run it
+from this folder with numpy and scipy:
 
     python3 simulate_gate.py aa-pairs-quiet.csv aa-pairs-busy.csv --runs 1000 [--threshold 0.5]
 
