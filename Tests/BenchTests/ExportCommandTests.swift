@@ -84,6 +84,8 @@ struct ExportCommandTests {
         #expect(document == ["sha256/swift/64": ["instructions": ["value": 1234.5]]])
         let action = try bench(["export", path, "--format", "github-action-benchmark"])
         let entries = try JSONSerialization.jsonObject(with: Data(action.stdout.utf8)) as? [[String: Any]]
+        // The action compares by name: a counted case must not take its timed twin's series.
+        #expect(entries?.first?["name"] as? String == "sha256/swift/64 (instructions)")
         #expect(entries?.first?["unit"] as? String == "instructions/op")
         #expect(entries?.first?["value"] as? Double == 1234.5)
     }

@@ -8,7 +8,9 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// measure instead.
     case bencher
     /// github-action-benchmark's `customSmallerIsBetter` array: one entry per case, its median
-    /// nanoseconds (or instructions) per operation, with p10–p90 as its range.
+    /// nanoseconds (or instructions) per operation, with p10–p90 as its range. The action tells
+    /// series apart by name alone, so a counted case's name ends with ` (instructions)`, and one
+    /// suite can hold both a case's timings and its counts.
     case githubActionBenchmark = "github-action-benchmark"
 }
 
@@ -71,7 +73,8 @@ public enum Exporter {
         if row.summary.metric == .instructions {
             extra.append("instructions under Callgrind")
             return GitHubActionBenchmarkEntry(
-                name: row.key.description, unit: "instructions/op", value: row.summary.instructionsPerOperation ?? 0,
+                name: "\(row.key) (instructions)", unit: "instructions/op",
+                value: row.summary.instructionsPerOperation ?? 0,
                 range: nil,
                 extra: extra.joined(separator: "\n"))
         }
