@@ -51,6 +51,7 @@ struct AB: ParsableCommand {
     @OptionGroup var criteria: CriteriaOptions
     @OptionGroup var directory: DirectoryOptions
     @OptionGroup var format: FormatOptions
+    @OptionGroup var progress: ProgressOptions
 
     func run() throws {
         ABRunner.prepareProcess()
@@ -66,7 +67,7 @@ struct AB: ParsableCommand {
         try ABRunner(
             selection: selection, measurement: measurement, gate: gate,
             criteria: try criteria.criteria(defaultThreshold: metric == .instructions ? metric.defaultThreshold : 1),
-            directory: directory, format: format,
+            directory: directory, format: format, progress: progress,
             sides: .builds(baseline: baselineBench, current: benchExecutable), source: source
         ).run().exitUnlessOK()
     }
@@ -84,7 +85,8 @@ extension ABRunner {
     /// and `bench pair` use it.
     init(
         selection: Selection, measurement: MeasurementOptions, gate: GateOptions, criteria: ComparisonCriteria,
-        directory: DirectoryOptions, format: FormatOptions, sides: Sides, source: ABMeasurement.Source
+        directory: DirectoryOptions, format: FormatOptions, progress: ProgressOptions, sides: Sides,
+        source: ABMeasurement.Source
     ) throws {
         let pairs = try measurement.processCount(
             standard: ABMeasurement.standardPairs, quick: ABMeasurement.quickPairs)
@@ -93,7 +95,7 @@ extension ABRunner {
                 backends: try shippedBackends(), selection: selection,
                 plan: try measurement.plan(standard: .ab, quick: .abQuick), pairs: pairs,
                 looks: try gate.looks(pairs: pairs, quick: measurement.quick), criteria: criteria, sides: sides,
-                source: source, progress: ProgressPrinter(caseCount: 0),
+                source: source, progress: ProgressPrinter(caseCount: 0, style: progress.style),
                 interruption: { InterruptSignals.received }),
             output: ResultsDirectory(path: directory.path), format: try format.format(),
             currentFacts: .current(libraryVersions: loadedLibraryVersions()),

@@ -20,13 +20,14 @@ struct Baseline: ParsableCommand {
     @OptionGroup var metric: MetricOptions
     @OptionGroup var directory: DirectoryOptions
     @OptionGroup var format: FormatOptions
+    @OptionGroup var progress: ProgressOptions
 
     func run() throws {
         let results = ResultsDirectory(path: directory.path)
         guard let source else {
             var runner = try SuiteRunner(
                 selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
-                results: results, format: format.format(), metric: metric.metric())
+                results: results, format: format.format(), metric: metric.metric(), progress: progress.style)
             runner.saveAsBaseline = true
             return try runner.run().exitUnlessOK()
         }

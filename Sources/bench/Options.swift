@@ -181,6 +181,19 @@ struct MetricOptions: ParsableArguments {
     }
 }
 
+/// `--quiet`: what standard error shows while a command measures.
+struct ProgressOptions: ParsableArguments {
+    @Flag(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Show no progress on standard error: only the results, warnings and errors.",
+            discussion: "Progress is one line redrawn on a terminal, and a line per step elsewhere or with TERM=dumb."))
+    var quiet = false
+
+    /// How progress is shown: not at all with `--quiet`, else as standard error can show it.
+    var style: ProgressPrinter.Style { quiet ? .quiet : .standardError() }
+}
+
 /// `--output`: the results directory.
 struct DirectoryOptions: ParsableArguments {
     @Option(name: .customLong("output"), help: "The results directory; created when missing.")

@@ -40,6 +40,7 @@ struct Pair: ParsableCommand {
     @OptionGroup var criteria: CriteriaOptions
     @OptionGroup var directory: DirectoryOptions
     @OptionGroup var format: FormatOptions
+    @OptionGroup var progress: ProgressOptions
 
     func validate() throws {
         try usage { () throws(BenchError) in _ = try pairedSelection() }
@@ -67,6 +68,7 @@ struct Pair: ParsableCommand {
         try ABRunner(
             selection: try pairedSelection(), measurement: measurement, gate: gate,
             criteria: try criteria.criteria(defaultThreshold: 1), directory: directory, format: format,
+            progress: progress,
             sides: .backends(baseline: baselineBackend, current: backend, executable: benchExecutable),
             source: .pairedProcesses
         ).run().exitUnlessOK()

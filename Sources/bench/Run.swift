@@ -20,6 +20,7 @@ struct Run: ParsableCommand {
     @OptionGroup var metric: MetricOptions
     @OptionGroup var directory: DirectoryOptions
     @OptionGroup var format: FormatOptions
+    @OptionGroup var progress: ProgressOptions
 
     @Option(
         name: .customLong("baseline"),
@@ -35,7 +36,8 @@ struct Run: ParsableCommand {
         let metric = try metric.metric()
         var runner = try SuiteRunner(
             selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
-            results: ResultsDirectory(path: directory.path), format: format.format(), metric: metric)
+            results: ResultsDirectory(path: directory.path), format: format.format(), metric: metric,
+            progress: progress.style)
         runner.baseline = try baselinePath.map {
             ($0, try criteria.criteria(defaultThreshold: metric.defaultThreshold))
         }

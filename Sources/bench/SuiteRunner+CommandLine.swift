@@ -10,7 +10,7 @@ extension SuiteRunner {
     /// processes that measure; as `bench` and `bench baseline` use it.
     init(
         selection: Selection, plan: SamplingPlan, processes: Int, results: ResultsDirectory, format: OutputFormat,
-        metric: Metric
+        metric: Metric, progress style: ProgressPrinter.Style
     ) throws {
         InterruptSignals.install()
         let backends = try shippedBackends()
@@ -31,7 +31,7 @@ extension SuiteRunner {
         self.init(
             measurement: SuiteMeasurement(
                 backends: backends, selection: selection, plan: plan, source: source,
-                progress: ProgressPrinter(caseCount: try selection.cases(from: backends).count),
+                progress: ProgressPrinter(caseCount: try selection.cases(from: backends).count, style: style),
                 interruption: { InterruptSignals.received }),
             results: results, format: format,
             environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },

@@ -20,7 +20,7 @@ struct SuiteRunnerTests {
                 plan: SamplingPlan(warmup: .milliseconds(1), sampleTime: .milliseconds(1), samples: 5),
                 source: .inProcess(allocationCounter: nil),
                 progress: ProgressPrinter(
-                    caseCount: 0, isTerminal: false,
+                    caseCount: 0, style: .lines,
                     write: {
                         output.stderr += $0
                         onProgress($0)

@@ -97,7 +97,7 @@ public struct ABMeasurement {
     > {
         switch source {
         case .instructions(let counter):
-            progress.note("counting the instructions of \(cases.count) case(s) in each build under Callgrind")
+            progress.info("counting the instructions of \(cases.count) case(s) in each build under Callgrind")
             return try BothSides { side throws(BenchError) in
                 var counter = counter
                 counter.executable = sides.executable(of: side)
@@ -109,10 +109,11 @@ public struct ABMeasurement {
             // One CPU for both sides' samples; several threads per case need several CPUs.
             if selection.threads == 1 {
                 let cpu = CPKCESystem_pinToOneCPU()
-                progress.note(
-                    cpu >= 0
-                        ? "measuring both \(sides.noun) on CPU \(cpu)"
-                        : "warning: cannot pin the measuring processes to one CPU; expect wider intervals")
+                if cpu >= 0 {
+                    progress.info("measuring both \(sides.noun) on CPU \(cpu)")
+                } else {
+                    progress.note("warning: cannot pin the measuring processes to one CPU; expect wider intervals")
+                }
             }
             return try measureInPairs(cases).map { ($0, nil) }
         }
@@ -133,7 +134,7 @@ public struct ABMeasurement {
         let copies = ExecutableCopies(warn: progress.note)
         for look in 1...looks {
             if look > 1 {
-                progress.note(
+                progress.info(
                     "look \(look) of \(looks): \(open.count) of \(cases.count) case(s) still open; "
                         + "measuring them in \(pairs) more pairs")
             }

@@ -49,7 +49,7 @@ public struct MeasuringProcesses {
             // processes left are spared a crash that would most likely repeat.
             let measured: [CaseMeasurement]
             do {
-                measured = try measure(job, cases: cases)
+                measured = try measure(job, cases: cases, quiet: progress?.style == .quiet)
             } catch  where error.status == .interrupted || error.status == .terminated {
                 throw error
             } catch {
@@ -62,11 +62,15 @@ public struct MeasuringProcesses {
         return cases.map { CaseMeasurement.merging(parts[$0.key] ?? [], key: $0.key) }
     }
 
-    /// Runs one process to its end: its measurements, in the order of `cases`.
-    private func measure(_ job: WorkerProtocol.Job, cases: [BenchmarkCase]) throws(BenchError) -> [CaseMeasurement] {
+    /// Runs one process to its end: its measurements, in the order of `cases`. A quiet run keeps
+    /// its process's standard error for the message of a failure.
+    private func measure(
+        _ job: WorkerProtocol.Job, cases: [BenchmarkCase], quiet: Bool
+    ) throws(BenchError) -> [CaseMeasurement] {
         let worker = try WorkerConnection(
             executable: command.executable, arguments: command.arguments, name: "measuring process \(job.process + 1)",
-            standardError: .shared, helloTimeout: WorkerProtocol.helloTimeout, interruption: interruption)
+            standardError: quiet ? .captured : .shared, helloTimeout: WorkerProtocol.helloTimeout,
+            interruption: interruption)
         let reply = try worker.ask(.measure(job), within: nil)
         guard case .measured(let measurements) = reply else {
             throw worker.broken(WorkerProtocol.line(reply))

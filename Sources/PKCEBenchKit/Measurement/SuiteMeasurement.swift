@@ -102,7 +102,7 @@ public struct SuiteMeasurement {
             }
             return (measurements, nil)
         case .instructions(let counter):
-            progress.note("counting the instructions of \(cases.count) case(s) under Callgrind")
+            progress.info("counting the instructions of \(cases.count) case(s) under Callgrind")
             let counted = try counter.measure(cases, selection: narrowed(to: cases))
             return (counted.measurements, counted.cpuFlags)
         }

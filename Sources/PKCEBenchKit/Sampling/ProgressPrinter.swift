@@ -2,14 +2,39 @@ import Foundation
 
 /// Reports a run's progress on standard error.
 ///
-/// On a terminal, one line is rewritten in place with the current case and the time left; to a
-/// file or pipe, such as a CI log, one line is written per case calibrated and per case finished.
+/// How depends on its ``Style``: on a terminal, one line is rewritten in place with the current
+/// case and the time left; to a file or pipe, such as a CI log, or a terminal that cannot move its
+/// cursor (`TERM=dumb`), one line is written per case calibrated and per case finished; with
+/// `--quiet`, nothing but warnings and failures.
 public final class ProgressPrinter {
-    private let isTerminal: Bool
+    /// How progress is shown.
+    public enum Style: Sendable, Equatable {
+        /// One line, rewritten in place: for a terminal that can.
+        case redraw
+        /// A line per event, never rewritten: for a file, a pipe, a CI log or a dumb terminal.
+        case lines
+        /// No progress: only warnings and failures.
+        case quiet
+
+        /// What standard error can show: ``redraw`` on a terminal whose `TERM` is not `dumb`,
+        /// ``lines`` otherwise.
+        ///
+        /// - Parameters:
+        ///   - isTerminal: Whether standard error is a terminal.
+        ///   - environment: The environment, whose `TERM` names the terminal.
+        public static func standardError(
+            isTerminal: Bool = isatty(STDERR_FILENO) != 0,
+            environment: [String: String] = ProcessInfo.processInfo.environment
+        ) -> Style {
+            isTerminal && environment["TERM"] != "dumb" ? .redraw : .lines
+        }
+    }
+
+    /// How this printer shows progress.
+    public let style: Style
     private let write: (String) -> Void
     private let caseCount: Int
     private let prefix: String
-    private let quietOffTerminal: Bool
     private var calibratedCount = 0
     private var lastDraw: UInt64 = 0
 
@@ -18,42 +43,48 @@ public final class ProgressPrinter {
     /// - Parameters:
     ///   - caseCount: How many cases the run has.
     ///   - prefix: Put before every progress line, such as `process 2/5: `.
-    ///   - quietOffTerminal: Off a terminal, print nothing but failures: for a measuring process
-    ///     whose parent reports on it.
-    ///   - isTerminal: Whether standard error is a terminal.
+    ///   - style: How to show progress; what standard error can show by default.
     ///   - write: Where the text goes; standard error by default.
     public init(
         caseCount: Int,
         prefix: String = "",
-        quietOffTerminal: Bool = false,
-        isTerminal: Bool = isatty(STDERR_FILENO) != 0,
+        style: Style = .standardError(),
         write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
     ) {
         self.caseCount = caseCount
         self.prefix = prefix
-        self.quietOffTerminal = quietOffTerminal
-        self.isTerminal = isTerminal
+        self.style = style
         self.write = write
     }
 
-    /// Prints a line of its own, clearing the progress line first on a terminal.
+    /// A warning or a failure: a line of its own, in every style, clearing the progress line
+    /// first when it is redrawn.
     public func note(_ line: String) {
-        write((isTerminal ? "\r\u{1B}[K" : "") + line + "\n")
+        write((style == .redraw ? "\r\u{1B}[K" : "") + line + "\n")
+    }
+
+    /// What the run is doing or has done (the files it wrote, what it counts): a line of its own,
+    /// except when quiet.
+    public func info(_ line: String) {
+        if style != .quiet { note(line) }
     }
 
     /// Clears the progress line, once the run is over.
     public func finish() {
-        if isTerminal { write("\r\u{1B}[K") }
+        if style == .redraw { write("\r\u{1B}[K") }
     }
 
-    /// On a terminal, shows which case is being calibrated; otherwise, a line with its iterations.
+    /// When redrawn, shows which case is being calibrated; as lines, a line with its iterations.
     public func calibrated(_ key: CaseKey, iterations: Int, nanosecondsPerOperation: Double) {
         calibratedCount += 1
-        if isTerminal {
+        switch style {
+        case .redraw:
             draw("\(prefix)calibrating \(calibratedCount)/\(caseCount): \(key)")
-        } else if !quietOffTerminal {
+        case .lines:
             let estimate = NumberFormat.nanoseconds(nanosecondsPerOperation)
             write("calibrated \(key): \(iterations) iterations per sample, about \(estimate) ns/op\n")
+        case .quiet:
+            break
         }
     }
 
@@ -62,31 +93,31 @@ public final class ProgressPrinter {
         note("FAILED \(key): \(reason)")
     }
 
-    /// On a terminal, the share of samples taken, the case, and the time left.
+    /// When redrawn, the share of samples taken, the case, and the time left.
     public func sampled(_ key: CaseKey, done: Int, of total: Int, remainingSeconds: Double) {
-        guard isTerminal else { return }
+        guard style == .redraw else { return }
         let percent = done * 100 / max(total, 1)
         draw(
             "\(prefix)sampling \(percent)% (\(done)/\(total)) \(key), "
                 + "about \(Int(remainingSeconds.rounded(.up))) s left")
     }
 
-    /// Off a terminal, a line with the case's median and its spread.
+    /// As lines, a line with the case's median and its spread.
     public func finished(_ key: CaseKey, nanosecondsPerOperation: [Double]) {
-        guard !isTerminal && !quietOffTerminal, let statistics = Statistics(nanosecondsPerOperation) else { return }
+        guard style == .lines, let statistics = Statistics(nanosecondsPerOperation) else { return }
         let median = NumberFormat.nanoseconds(statistics.median)
         let cv = String(format: "%.1f", statistics.coefficientOfVariation * 100)
         write("measured \(key): median \(median) ns/op ±\(cv)% over \(statistics.count) samples\n")
     }
 
-    /// A measuring process (or, in `bench ab`, a pair of them) starts: a line off a terminal, the
-    /// progress line on one.
+    /// A measuring process (or, in `bench ab`, a pair of them) starts: the progress line when
+    /// redrawn, a line of its own as lines.
     public func process(_ index: Int, of count: Int, remainingSeconds: Double?, unit: String = "process") {
         let left = remainingSeconds.map { ", about \(Int($0.rounded(.up))) s left" } ?? ""
-        if isTerminal {
-            draw("measuring in \(unit) \(index + 1) of \(count)\(left)", force: true)
-        } else {
-            write("measuring in \(unit) \(index + 1) of \(count)\(left)\n")
+        switch style {
+        case .redraw: draw("measuring in \(unit) \(index + 1) of \(count)\(left)", force: true)
+        case .lines: write("measuring in \(unit) \(index + 1) of \(count)\(left)\n")
+        case .quiet: break
         }
     }
 

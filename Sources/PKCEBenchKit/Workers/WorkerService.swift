@@ -110,14 +110,15 @@ public struct WorkerService {
     }
 
     /// A sampler of `cases` for `job`; with `progress`, it draws its progress on standard error
-    /// when that is a terminal, prefixed with the process's number.
+    /// when that is a terminal that can redraw a line, prefixed with the process's number. Off
+    /// one, the run reports on its processes itself.
     private func sampler(_ cases: [BenchmarkCase], _ job: WorkerProtocol.Job, progress: Bool) -> Sampler {
         var sampler = Sampler(
             cases: cases, plan: job.plan,
             observer: progress
                 ? ProgressPrinter(
                     caseCount: cases.count, prefix: "process \(job.process + 1)/\(job.processes): ",
-                    quietOffTerminal: true)
+                    style: ProgressPrinter.Style.standardError() == .redraw ? .redraw : .quiet)
                 : nil,
             interruption: interruption)
         sampler.process = job.process

@@ -124,7 +124,7 @@ public struct ABRunner {
             files.append((output.url.appendingPathComponent(Files.page), page))
             try AtomicFiles.writeAll(files)
         }
-        progress.note(
+        progress.info(
             "wrote \(Files.baseline), \(Files.current) (and their samples), \(Files.comparison), \(Files.page) to "
                 + output.url.path)
 

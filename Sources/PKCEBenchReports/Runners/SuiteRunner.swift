@@ -71,7 +71,7 @@ public struct SuiteRunner {
         // A signal that came after the last sample still means: write nothing.
         if let signal = measurement.interruption() { throw InterruptSignals.error(for: signal) }
         let written = try results.save(report, asBaseline: saveAsBaseline, comparison: comparison)
-        measurement.progress.note(
+        measurement.progress.info(
             "wrote \(written.map(\.lastPathComponent).joined(separator: ", ")) to \(results.url.path)")
 
         var status = ExitStatus.ok
