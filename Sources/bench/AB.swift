@@ -101,5 +101,6 @@ extension ABRunner {
             currentFacts: .current(libraryVersions: loadedLibraryVersions()),
             environment: { RunEnvironment.capture(libraryVersions: loadedLibraryVersions()) },
             standardOutput: { print($0, terminator: "") })
+        exports = try format.exports()
     }
 }

@@ -29,6 +29,7 @@ struct Baseline: ParsableCommand {
                 selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
                 results: results, format: format.format(), metric: metric.metric(), progress: progress.style)
             runner.saveAsBaseline = true
+            runner.exports = try format.exports()
             return try runner.run().exitUnlessOK()
         }
         try results.prepare()

@@ -33,6 +33,8 @@ struct Compare: ParsableCommand {
     func run() throws {
         _ = try criteria.criteria()
         let format = try format.format()
+        let exports = try self.format.exports()
+        try exports.check()
         let baseline = try RunData.load(summaryAt: baselinePath)
         let current = try RunData.load(summaryAt: currentPath)
         let metric = try Comparison.requireSameMetric(baseline, current)
@@ -41,6 +43,7 @@ struct Compare: ParsableCommand {
         for warning in comparison.warnings {
             FileHandle.standardError.write(Data("bench: \(warning)\n".utf8))
         }
+        try exports.write { ComparisonFormatter.render(comparison, as: $0) }
         print(ComparisonFormatter.render(comparison, as: format), terminator: "")
         try comparison.status.exitUnlessOK()
     }

@@ -26,6 +26,8 @@ struct History: ParsableCommand {
     func run() throws {
         let selection = try filter.selection()
         let format = try format.format()
+        let exports = try self.format.exports()
+        try exports.check()
         let path = ResultsDirectory(path: directory.path).history.path
         guard ReportFiles.exists(path) else {
             throw BenchError(.missingInput, "\(path): no such file; every run of bench appends to it")
@@ -38,6 +40,7 @@ struct History: ParsableCommand {
             let svg = HistoryChart.svg(rows.filter { charted.contains($0.key) && runs.contains($0.environment.runID) })
             try ReportFiles.write(svg, to: chart)
         }
+        try exports.write { HistoryFormatter.render(trends, as: $0) }
         print(HistoryFormatter.render(trends, as: format), terminator: "")
     }
 }

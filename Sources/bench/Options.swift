@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PKCEBackends
 import PKCEBenchKit
 import PKCEBenchReports
@@ -200,18 +201,54 @@ struct DirectoryOptions: ParsableArguments {
     var path = "results"
 }
 
-/// `--format`: what standard output shows.
+/// `--format`: what standard output shows; `--export-json`, `--export-markdown`, `--export-csv`:
+/// files that get it in other formats.
 struct FormatOptions: ParsableArguments {
     @Option(name: .customLong("format"), help: "What standard output shows: table, csv, json or markdown.")
     var name = "table"
 
+    @Option(
+        name: .customLong("export-json"),
+        help: ArgumentHelp("Also write the JSON that --format json prints to this file.", valueName: "file"))
+    var jsonFile: String?
+
+    @Option(
+        name: .customLong("export-markdown"),
+        help: ArgumentHelp("Also write the Markdown that --format markdown prints to this file.", valueName: "file"))
+    var markdownFile: String?
+
+    @Option(
+        name: .customLong("export-csv"),
+        help: ArgumentHelp(
+            "Also write the CSV that --format csv prints to this file. Each export is written whole or not at all, "
+                + "whatever standard output shows.",
+            valueName: "file"))
+    var csvFile: String?
+
     func validate() throws {
-        try usage { () throws(BenchError) in _ = try format() }
+        try usage { () throws(BenchError) in
+            _ = try format()
+            _ = try exports()
+        }
     }
 
     /// The output format, checked.
     func format() throws(BenchError) -> OutputFormat {
         try named(name, kind: "format")
+    }
+
+    /// The export files, checked: no two name the same file.
+    func exports() throws(BenchError) -> OutputFiles {
+        var paths: [OutputFormat: String] = [:]
+        for case let (format, path?) in [(OutputFormat.json, jsonFile), (.markdown, markdownFile), (.csv, csvFile)] {
+            let url = URL(fileURLWithPath: path).standardizedFileURL
+            if let other = paths.first(where: { URL(fileURLWithPath: $0.value).standardizedFileURL == url }) {
+                throw BenchError(
+                    .usage, "--export-\(other.key.rawValue) and --export-\(format.rawValue) both name \(path)")
+            }
+            paths[format] = path
+        }
+        return OutputFiles(paths)
     }
 }
 

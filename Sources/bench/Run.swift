@@ -42,6 +42,7 @@ struct Run: ParsableCommand {
             ($0, try criteria.criteria(defaultThreshold: metric.defaultThreshold))
         }
         runner.saveAsBaseline = saveBaseline
+        runner.exports = try format.exports()
         try runner.run().exitUnlessOK()
     }
 }

@@ -12,6 +12,8 @@ public struct ABRunner {
     public var output: ResultsDirectory
     /// What standard output shows.
     public var format: OutputFormat
+    /// Files that get what standard output shows in other formats.
+    public var exports = OutputFiles()
     /// What this build says of itself when described.
     public var currentFacts: WorkerProtocol.BuildFacts
     /// Reads this run's environment; called once the inputs have been checked.
@@ -47,9 +49,8 @@ public struct ABRunner {
 
     /// Measures both builds and compares them.
     ///
-    /// The baseline executable is checked first (its hello and description), then the output
-    /// directory and
-    /// this build's backends; nothing is measured until all three pass.
+    /// The baseline executable is checked first (its hello and description), then the export
+    /// files, the output directory and this build's backends; nothing is measured until all pass.
     ///
     /// - Returns: `ExitStatus.ok`, `ExitStatus.regression` or `ExitStatus.inconclusive`.
     /// - Throws: `BenchError`: 66 or 65 for a baseline executable that is missing or is not a
@@ -77,6 +78,7 @@ public struct ABRunner {
             }
             try InstructionCounter.requireCountable(targetCPU: baselineFacts.targetCPU, of: baselineExecutable)
         }
+        try exports.check()
         try output.prepare(checkingHistory: false)
         let current = environment()
         let cases = try measurement.selection.cases(from: measurement.backends)
@@ -128,6 +130,7 @@ public struct ABRunner {
             "wrote \(Files.baseline), \(Files.current) (and their samples), \(Files.comparison), \(Files.page) to "
                 + output.url.path)
 
+        try exports.write { ComparisonFormatter.render(comparison, as: $0) }
         comparison.warnings.forEach(progress.note)
         standardOutput(ComparisonFormatter.render(comparison, as: format))
         try SuiteRunner.requireNoFailures(reports.baseline.summaries + reports.current.summaries)

@@ -11,6 +11,8 @@ public struct SuiteRunner {
     public var results: ResultsDirectory
     /// What standard output shows.
     public var format: OutputFormat
+    /// Files that get what standard output shows in other formats.
+    public var exports = OutputFiles()
     /// A summary file to compare the run with, and the criteria to use.
     public var baseline: (path: String, criteria: ComparisonCriteria)?
     /// Whether the run also becomes `baseline.csv`.
@@ -34,10 +36,10 @@ public struct SuiteRunner {
 
     /// Runs the suite and writes its reports.
     ///
-    /// Bad inputs (an unwritable output directory, a malformed history, a missing or malformed
-    /// baseline, a baseline of another build configuration) fail before anything is measured. A backend that fails the correctness gate is
-    /// not measured; a case that fails during the run is reported as failed; the other cases
-    /// complete and all are written.
+    /// Bad inputs (an unwritable output directory or export file, a malformed history, a missing
+    /// or malformed baseline, a baseline of another build configuration) fail before anything is
+    /// measured. A backend that fails the correctness gate is not measured; a case that fails
+    /// during the run is reported as failed; the other cases complete and all are written.
     ///
     /// - Returns: `ExitStatus.ok`; with a baseline, `ExitStatus.regression` when the
     ///   comparison found one, or `ExitStatus.inconclusive` when it could not decide a case.
@@ -53,6 +55,7 @@ public struct SuiteRunner {
             try Comparison.requireSameBuild(baselineData, "this run", builds: [environment.build])
             try Comparison.requireSameMetric(baselineData, "this run", metric: measurement.source.metric)
         }
+        try exports.check()
         try results.prepare()
         let cases = try measurement.selection.cases(from: measurement.backends)
         Self.warnIfDebug(environment, progress: measurement.progress)
@@ -74,22 +77,20 @@ public struct SuiteRunner {
         measurement.progress.info(
             "wrote \(written.map(\.lastPathComponent).joined(separator: ", ")) to \(results.url.path)")
 
-        var status = ExitStatus.ok
-        if let comparison {
-            // Two CSV documents in one stream would be neither, so CSV gets the comparison only; the JSON
-            // document of a comparison holds this run's results too.
-            if format == .table || format == .markdown {
-                standardOutput(SummaryFormatter.render(report.summaries, as: format) + "\n")
-            }
-            comparison.warnings.forEach(measurement.progress.note)
-            standardOutput(ComparisonFormatter.render(comparison, as: format))
-            status = comparison.status
-        } else {
-            standardOutput(SummaryFormatter.render(report.summaries, as: format))
+        // Two CSV documents in one stream would be neither, so CSV gets the comparison only; the
+        // JSON document of a comparison holds this run's results too.
+        let rendered = { (format: OutputFormat) -> String in
+            guard let comparison else { return SummaryFormatter.render(report.summaries, as: format) }
+            let results =
+                format == .table || format == .markdown
+                ? SummaryFormatter.render(report.summaries, as: format) + "\n" : ""
+            return results + ComparisonFormatter.render(comparison, as: format)
         }
-
+        try exports.write(rendered)
+        comparison?.warnings.forEach(measurement.progress.note)
+        standardOutput(rendered(format))
         try Self.requireNoFailures(report.summaries)
-        return status
+        return comparison?.status ?? .ok
     }
 
     /// Warns that a debug build's figures do not represent a release build's.

@@ -1,0 +1,54 @@
+import Foundation
+import PKCEBenchKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Files that get, each in its own format, what standard output shows in another:
+/// `--export-json`, `--export-markdown` and `--export-csv`, as hyperfine's `--export-*` do.
+///
+/// Each file holds exactly what `--format` with its format would print, and is written whole or
+/// not at all, beside the results directory's reports.
+public struct OutputFiles: Sendable, Equatable {
+    /// Where each format goes.
+    public var paths: [OutputFormat: String]
+
+    /// Names the files.
+    ///
+    /// - Parameter paths: Where each format goes; none by default.
+    public init(_ paths: [OutputFormat: String] = [:]) {
+        self.paths = paths
+    }
+
+    /// Checks that every file can be written, before anything is measured.
+    ///
+    /// - Throws: `BenchError` (73) naming the first file that cannot be written: its directory is
+    ///   missing or not writable, or the path is a directory.
+    public func check() throws(BenchError) {
+        for (_, path) in sorted {
+            let url = URL(fileURLWithPath: path)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw .cannotWrite(path, "it is a directory")
+            }
+            guard access(url.deletingLastPathComponent().path, W_OK) == 0 else {
+                throw .cannotWrite(path, String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    /// Writes every file, with what `render` gives for its format; all of them or none.
+    ///
+    /// - Throws: `BenchError` (73) when one cannot be written; then none is.
+    public func write(_ render: (OutputFormat) -> String) throws(BenchError) {
+        try AtomicFiles.writeAll(sorted.map { (URL(fileURLWithPath: $0.path), render($0.format)) })
+    }
+
+    /// The files, in the order of ``OutputFormat/allCases``.
+    private var sorted: [(format: OutputFormat, path: String)] {
+        OutputFormat.allCases.compactMap { format in paths[format].map { (format, $0) } }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import PKCEBenchKit
+@testable import PKCEBenchReports
+import PKCEBenchTestSupport
+import Testing
+
+@Suite("--export-json, --export-markdown, --export-csv: other formats beside the table", .serialized)
+struct ExportFilesTests {
+    static let small = ["--quick", "--operation", "random", "--processes", "1"]
+
+    @Test("A run shows the table and writes each export in its format, with no temporary file left")
+    func run() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try bench(
+            Self.small + [
+                "--output", "out", "--export-json", "run.json", "--export-markdown", "run.md", "--export-csv",
+                "run.csv",
+            ], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("operation "))
+        #expect(try listing(directory) == ["out", "run.csv", "run.json", "run.md"])
+
+        let summaries = try ReportFiles.readSummary(at: directory.appendingPathComponent("out/latest.csv").path)
+        let csv = try String(contentsOf: directory.appendingPathComponent("run.csv"), encoding: .utf8)
+        // The CSV that --format csv prints: the run's rows, with LF line ends.
+        #expect(!csv.contains("\r"))
+        #expect(try ReportFiles.summaries(from: Array(csv.utf8), path: "run.csv") == summaries)
+        let json = try Data(contentsOf: directory.appendingPathComponent("run.json"))
+        let document = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect((document["results"] as? [Any])?.count == summaries.count)
+        let markdown = try String(contentsOf: directory.appendingPathComponent("run.md"), encoding: .utf8)
+        #expect(markdown == SummaryFormatter.render(summaries, as: .markdown))
+    }
+
+    @Test("bench compare writes exactly what --format prints, to each file")
+    func compare() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = SyntheticRun.report()
+        let path = directory.appendingPathComponent("run.csv").path
+        try ReportFiles.write(ReportSchema.encode(report.summaries, columns: ReportSchema.summary), to: path)
+        try ReportFiles.write(
+            ReportSchema.encode(report.samples, columns: ReportSchema.samples),
+            to: directory.appendingPathComponent("run.samples.csv").path)
+        let exported = try bench(
+            ["compare", path, path, "--export-json", "c.json", "--export-markdown", "c.md", "--export-csv", "c.csv"],
+            in: directory)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        for format in ["json", "markdown", "csv"] {
+            let printed = try bench(["compare", path, path, "--format", format], in: directory)
+            let file = directory.appendingPathComponent("c.\(format == "markdown" ? "md" : format)")
+            #expect(try String(contentsOf: file, encoding: .utf8) == printed.stdout)
+        }
+        #expect(exported.stdout == (try bench(["compare", path, path], in: directory)).stdout)
+    }
+
+    @Test("An export that cannot be written is 73 before anything is measured; two exports to one file, 64")
+    func failures() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = try bench(
+            Self.small + ["--output", "out", "--export-json", "no/such/dir/run.json"], in: directory)
+        #expect(missing.status == 73)
+        #expect(missing.stderrLines == ["bench: cannot write no/such/dir/run.json: No such file or directory"])
+        let folder = try bench(Self.small + ["--output", "out", "--export-csv", "."], in: directory)
+        #expect(folder.status == 73)
+        #expect(folder.stderrLines == ["bench: cannot write .: it is a directory"])
+        let twice = try bench(
+            Self.small + ["--output", "out", "--export-json", "a.txt", "--export-csv", "./a.txt"], in: directory)
+        #expect(twice.status == 64)
+        #expect(
+            twice.stderrLines == [
+                "bench: --export-json and --export-csv both name ./a.txt (see 'bench --help')"
+            ])
+        for result in [missing, folder, twice] {
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(try listing(directory).isEmpty)
+    }
+
+    @Test("bench ab writes the comparison to each export")
+    func ab() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let me = productsDirectory.appendingPathComponent("bench").path
+        let result = try bench(
+            ["ab", me, "--backend", "swift", "--operation", "sha256", "--size", "64", "--quick", "--output", "out"]
+                + ["--export-markdown", "ab.md", "--export-csv", "ab.csv"], in: directory)
+        #expect(result.status == 0 || result.status == 2, "\(result.stderr)")
+        let markdown = try String(contentsOf: directory.appendingPathComponent("ab.md"), encoding: .utf8)
+        #expect(markdown.hasPrefix("### PKCEBench: "))
+        let csv = try String(contentsOf: directory.appendingPathComponent("ab.csv"), encoding: .utf8)
+        // The comparison's CSV as --format csv prints it: what ab-comparison.csv holds, with LF.
+        let written = try String(contentsOf: directory.appendingPathComponent("out/ab-comparison.csv"), encoding: .utf8)
+        #expect(csv == written.replacingOccurrences(of: "\r\n", with: "\n"))
+    }
+}
