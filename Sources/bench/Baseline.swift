@@ -15,6 +15,13 @@ struct Baseline: ParsableCommand {
     @Argument(help: ArgumentHelp("A summary CSV to promote, such as results/latest.csv.", valueName: "file"))
     var source: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Save it as baseline-NAME.csv (and its samples), a baseline that --baseline NAME reads, instead of "
+                + "baseline.csv.",
+            valueName: "name"))
+    var name: String?
+
     @OptionGroup var selection: SelectionOptions
     @OptionGroup var measurement: MeasurementOptions
     @OptionGroup var metric: MetricOptions
@@ -22,18 +29,27 @@ struct Baseline: ParsableCommand {
     @OptionGroup var format: FormatOptions
     @OptionGroup var progress: ProgressOptions
 
+    func validate() throws {
+        try usage { () throws(BenchError) in _ = try baselineName() }
+    }
+
+    private func baselineName() throws(BenchError) -> BaselineName {
+        try name.map { name throws(BenchError) in try BaselineName(name) } ?? .unnamed
+    }
+
     func run() throws {
         let results = ResultsDirectory(path: directory.path)
+        let name = try baselineName()
         guard let source else {
             var runner = try SuiteRunner(
                 selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
                 results: results, format: format.format(), metric: metric.metric(), progress: progress.style)
-            runner.saveAsBaseline = true
+            runner.saveAsBaseline = name
             runner.exports = try format.exports()
             return try runner.run().exitUnlessOK()
         }
         try results.prepare()
-        try results.promoteToBaseline(summaryAt: source)
-        print("\(source) is now the baseline: \(results.baseline.path)")
+        try results.promoteToBaseline(summaryAt: source, as: name)
+        print("\(source) is now \(name): \(results.baseline(name).path)")
     }
 }

@@ -31,7 +31,7 @@ struct Bench: ParsableCommand {
     /// its documented exit code: argument-parser's own would add the usage text.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(normalized(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch let error as BenchError {
             fail(error.message, status: error.status.rawValue)
@@ -50,6 +50,26 @@ struct Bench: ParsableCommand {
             }
             exit(withError: error)
         }
+    }
+
+    /// The arguments with `--save-baseline NAME` (or `--save-baseline=NAME`) written as
+    /// `--save-baseline --save-baseline-name=NAME`. argument-parser has no option whose value may
+    /// be left out, and `--save-baseline` alone makes the unnamed baseline, as it always has: a
+    /// word after it that is not an option is its name (`bench` takes no other word there).
+    static func normalized(_ arguments: [String]) -> [String] {
+        var normalized: [String] = []
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument.hasPrefix("--save-baseline=") {
+                normalized += ["--save-baseline", "--save-baseline-name=" + argument.dropFirst(16)]
+            } else if argument == "--save-baseline", let name = remaining.first, !name.hasPrefix("-") {
+                normalized += ["--save-baseline", "--save-baseline-name=" + name]
+                remaining = remaining.dropFirst()
+            } else {
+                normalized.append(argument)
+            }
+        }
+        return normalized
     }
 
     private static func fail(_ message: String, status: Int32) -> Never {

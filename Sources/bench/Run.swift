@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PKCEBenchKit
 import PKCEBenchReports
 
@@ -24,13 +25,44 @@ struct Run: ParsableCommand {
 
     @Option(
         name: .customLong("baseline"),
-        help: ArgumentHelp("Compare the run with this summary CSV (and its .samples.csv).", valueName: "file"))
-    var baselinePath: String?
+        help: ArgumentHelp(
+            "Compare the run with this summary CSV (and its .samples.csv); a name (no '/', no .csv) means "
+                + "baseline-NAME.csv in the output directory.",
+            valueName: "file|name"))
+    var baseline: String?
 
-    @Flag(name: .customLong("save-baseline"), help: "Also make this run the baseline: baseline.csv and its samples.")
+    @Flag(
+        name: .customLong("save-baseline"),
+        help: ArgumentHelp(
+            "Also make this run a baseline: baseline.csv and its samples in the output directory; "
+                + "--save-baseline NAME makes baseline-NAME.csv, which --baseline NAME reads."))
     var saveBaseline = false
 
+    /// The NAME of `--save-baseline NAME`, which ``Bench/normalized(_:)`` moves here.
+    @Option(name: .customLong("save-baseline-name"), help: .hidden)
+    var saveBaselineName: String?
+
     @OptionGroup var criteria: CriteriaOptions
+
+    func validate() throws {
+        try usage { () throws(BenchError) in
+            _ = try baselineToSave()
+            _ = try baselinePath()
+        }
+    }
+
+    /// The summary file that `--baseline` names: a path, or a named baseline's in the output directory.
+    private func baselinePath() throws(BenchError) -> String? {
+        guard let baseline else { return nil }
+        if baseline.contains("/") || baseline.hasSuffix(".csv") { return baseline }
+        return (directory.path as NSString).appendingPathComponent(try BaselineName(baseline).fileName)
+    }
+
+    /// The baseline that `--save-baseline` makes of the run: none, the unnamed one, or a named one.
+    private func baselineToSave() throws(BenchError) -> BaselineName? {
+        if let saveBaselineName { return try BaselineName(saveBaselineName) }
+        return saveBaseline ? .unnamed : nil
+    }
 
     func run() throws {
         let metric = try metric.metric()
@@ -38,10 +70,10 @@ struct Run: ParsableCommand {
             selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
             results: ResultsDirectory(path: directory.path), format: format.format(), metric: metric,
             progress: progress.style)
-        runner.baseline = try baselinePath.map {
+        runner.baseline = try baselinePath().map {
             ($0, try criteria.criteria(defaultThreshold: metric.defaultThreshold))
         }
-        runner.saveAsBaseline = saveBaseline
+        runner.saveAsBaseline = try baselineToSave()
         runner.exports = try format.exports()
         try runner.run().exitUnlessOK()
     }

@@ -68,7 +68,7 @@ struct DocumentationTests {
     @Test("Every bench command in the documents parses", arguments: commands)
     func commandParses(_ command: ShownCommand) {
         do {
-            _ = try Bench.parseAsRoot(command.arguments)
+            _ = try Bench.parseAsRoot(Bench.normalized(command.arguments))
         } catch {
             // --help and --version end parsing cleanly.
             #expect(Bench.exitCode(for: error) == .success, "\(command): \(Bench.message(for: error))")

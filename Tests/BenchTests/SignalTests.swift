@@ -28,7 +28,7 @@ struct SignalTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let results = ResultsDirectory(path: directory.appendingPathComponent("out").path)
         try results.prepare()
-        try results.save(SyntheticRun.report(), asBaseline: true)
+        try results.save(SyntheticRun.report(), asBaseline: .unnamed)
         let before = try snapshot(results.url)
 
         let stderrFile = directory.appendingPathComponent("stderr.log")

@@ -210,7 +210,7 @@ struct ReportTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let results = ResultsDirectory(path: directory.path)
-        try results.save(sampleReport(), asBaseline: true)
+        try results.save(sampleReport(), asBaseline: .unnamed)
         #expect(try ReportFiles.readSummary(at: results.baseline.path).count == 3)
         #expect(try ReportFiles.readSamples(at: ReportFiles.samplesPath(for: results.baseline.path)).count == 10)
     }

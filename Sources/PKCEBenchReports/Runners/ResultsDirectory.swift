@@ -14,7 +14,9 @@ public struct ResultsDirectory: Sendable {
     /// `latest.csv`: the summary of the last successful run.
     public var latest: URL { url.appendingPathComponent("latest.csv") }
     /// `baseline.csv`: the summary `bench compare` and `bench --baseline` compare against.
-    public var baseline: URL { url.appendingPathComponent("baseline.csv") }
+    public var baseline: URL { baseline(.unnamed) }
+    /// The summary of a baseline: `baseline.csv`, or `baseline-NAME.csv` for a named one.
+    public func baseline(_ name: BaselineName) -> URL { url.appendingPathComponent(name.fileName) }
     /// `history.csv`: the summary rows of every run, appended run by run.
     public var history: URL { url.appendingPathComponent("history.csv") }
     /// `latest.svg`: the last run's operations per second, by backend.
@@ -60,8 +62,8 @@ public struct ResultsDirectory: Sendable {
 
     /// Writes a run's reports: `<run>.csv`, `<run>.samples.csv`, `latest.csv`,
     /// `latest.samples.csv`, `latest.svg`, `latest.html` (with `comparison` when there is one),
-    /// and the run's rows appended to `history.csv`; with `asBaseline`, also `baseline.csv` and
-    /// `baseline.samples.csv`.
+    /// and the run's rows appended to `history.csv`; with `asBaseline`, also that baseline's
+    /// summary and samples (`baseline.csv` and `baseline.samples.csv`, or a named baseline's).
     ///
     /// Every file is written whole under a temporary name before any is renamed into place, so
     /// a failure leaves no file half-written and no file of this run beside the old ones. The
@@ -70,14 +72,14 @@ public struct ResultsDirectory: Sendable {
     ///
     /// - Parameters:
     ///   - report: The run.
-    ///   - asBaseline: Whether to make it the baseline too.
+    ///   - asBaseline: The baseline to make it too, if any.
     ///   - comparison: The run's comparison with a baseline, for `latest.html`.
     /// - Returns: The files written.
     /// - Throws: `BenchError`: 73 when a file cannot be written; 65 when `history.csv` no
     ///   longer reads.
     @discardableResult
     public func save(
-        _ report: RunReport, asBaseline: Bool = false, comparison: Comparison? = nil
+        _ report: RunReport, asBaseline: BaselineName? = nil, comparison: Comparison? = nil
     ) throws(BenchError) -> [URL] {
         let summary = ReportSchema.encode(report.summaries, columns: ReportSchema.summary)
         let samples = ReportSchema.encode(report.samples, columns: ReportSchema.samples)
@@ -93,8 +95,8 @@ public struct ResultsDirectory: Sendable {
                 (chart, ThroughputChart.svg(report.summaries)),
                 (page, HTMLReport.page(report, comparison: comparison)), (history, try appendedHistory(report)),
             ]
-            if asBaseline {
-                outputs += [(baseline, summary), (samplesURL(of: baseline), samples)]
+            if let name = asBaseline {
+                outputs += [(baseline(name), summary), (samplesURL(of: baseline(name)), samples)]
             }
 
             try AtomicFiles.writeAll(outputs)
@@ -102,11 +104,15 @@ public struct ResultsDirectory: Sendable {
         }
     }
 
-    /// Copies a summary and its samples to `baseline.csv` and `baseline.samples.csv`, atomically.
+    /// Copies a summary and its samples to a baseline's files (`baseline.csv` and
+    /// `baseline.samples.csv` by default), atomically.
     ///
+    /// - Parameters:
+    ///   - path: The summary file; its samples are beside it.
+    ///   - name: Which baseline it becomes.
     /// - Throws: `BenchError`: 66 or 65 when the source is missing or malformed, 73 when the
     ///   baseline cannot be written.
-    public func promoteToBaseline(summaryAt path: String) throws(BenchError) {
+    public func promoteToBaseline(summaryAt path: String, as name: BaselineName = .unnamed) throws(BenchError) {
         try DirectoryLock.withLock(on: url) { () throws(BenchError) in
             // Read under the lock: `path` may be `latest.csv`, which a run finishing now replaces.
             let summary = try ReportFiles.contents(of: path)
@@ -115,8 +121,8 @@ public struct ResultsDirectory: Sendable {
             let samples = try ReportFiles.contents(of: samplesPath)
             _ = try ReportFiles.samples(from: samples, path: samplesPath)
             try AtomicFiles.writeAll([
-                (baseline, String(decoding: summary, as: UTF8.self)),
-                (samplesURL(of: baseline), String(decoding: samples, as: UTF8.self)),
+                (baseline(name), String(decoding: summary, as: UTF8.self)),
+                (samplesURL(of: baseline(name)), String(decoding: samples, as: UTF8.self)),
             ])
         }
     }

@@ -15,8 +15,8 @@ public struct SuiteRunner {
     public var exports = OutputFiles()
     /// A summary file to compare the run with, and the criteria to use.
     public var baseline: (path: String, criteria: ComparisonCriteria)?
-    /// Whether the run also becomes `baseline.csv`.
-    public var saveAsBaseline = false
+    /// The baseline the run also becomes, if any: `baseline.csv` or a named one.
+    public var saveAsBaseline: BaselineName?
     /// Reads the run's environment; called once the inputs have been checked.
     public var environment: () -> RunEnvironment
     /// Receives standard output's text.
