@@ -40,9 +40,25 @@ struct AB: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "The baseline build's bench executable, such as ../main/.build/release/bench.", valueName: "baseline-bench")
-    )
-    var baselineBench: String
+            "The baseline build's bench executable, such as ../main/.build/release/bench; or --against.",
+            valueName: "baseline-bench"))
+    var baselineBench: String?
+
+    @Option(
+        name: .customLong("against"),
+        help: ArgumentHelp(
+            "Instead of a baseline executable: build this git revision (a branch, tag or commit of the repository "
+                + "of the current directory) as this bench was built, in a worktree under "
+                + "$XDG_CACHE_HOME/pkcebench/builds (~/.cache/...), reuse that build for the same commit, and compare "
+                + "with it. Fetches nothing.",
+            valueName: "ref"))
+    var against: String?
+
+    func validate() throws {
+        guard (baselineBench == nil) != (against == nil) else {
+            throw ValidationError("bench ab compares with a baseline bench executable or with --against REF: give one")
+        }
+    }
 
     @OptionGroup var selection: SelectionOptions
     @OptionGroup var measurement: MeasurementOptions
@@ -64,12 +80,31 @@ struct AB: ParsableCommand {
                     executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
                     interruption: { InterruptSignals.received }))
             : .pairedProcesses
-        try ABRunner(
+        let runner = try ABRunner(
             selection: selection, measurement: measurement, gate: gate,
             criteria: try criteria.criteria(defaultThreshold: metric == .instructions ? metric.defaultThreshold : 1),
             directory: directory, format: format, progress: progress,
-            sides: .builds(baseline: baselineBench, current: benchExecutable), source: source
-        ).run().exitUnlessOK()
+            sides: .builds(baseline: try baselineExecutable(), current: benchExecutable), source: source)
+        try runner.run().exitUnlessOK()
+    }
+
+    /// The baseline's `bench`: the one given, or the build of `--against`'s revision, made now
+    /// unless it is there. The output files are checked first, so that a bad one fails before a
+    /// build of minutes.
+    private func baselineExecutable() throws -> String {
+        guard let against else { return baselineBench ?? "" }
+        try format.exports().check()
+        try ResultsDirectory(path: directory.path).prepare(checkingHistory: false)
+        let build = try RevisionBuild(
+            revision: against, in: FileManager.default.currentDirectoryPath,
+            configuration: BuildConfiguration.current, cache: RevisionBuild.defaultCache())
+        let progress = ProgressPrinter(caseCount: 0, style: progress.style)
+        if let seconds = try build.make(progress: progress, interruption: { InterruptSignals.received }) {
+            progress.info("built \(build.name) in \(Int(seconds.rounded())) s: \(build.executable)")
+        } else {
+            progress.info("reusing the build of \(build.name): \(build.executable)")
+        }
+        return build.executable
     }
 }
 

@@ -83,7 +83,8 @@ struct DocumentationTests {
 
     @Test("The command finder splits a shell line as the shell would")
     func finderReadsShell() {
-        let line = #"status=0; .build/release/bench ab ../b/bench --format markdown > ab.md 2>/dev/null || status=$?"#
+        let line =
+            #"status=0; .build/release/bench ab ../b/bench --format markdown $MORE > ab.md 2>/dev/null || status=$?"#
         #expect(
             ShownCommand.simpleCommands(line) == [
                 ["status=0"], [".build/release/bench", "ab", "../b/bench", "--format", "markdown"], ["status=$?"],
@@ -187,20 +188,24 @@ struct ShownCommand: CustomTestStringConvertible, Sendable {
     }
 
     /// The simple commands of a shell line, as words: quotes removed, split at unquoted `|`, `&&`,
-    /// `||` and `;`, without redirections or what follows an unquoted `#`.
+    /// `||` and `;`, without redirections or what follows an unquoted `#`. An unquoted word that
+    /// is only a variable (`$OPTIONS`) is left out, as the shell leaves out an empty one.
     static func simpleCommands(_ line: String) -> [[String]] {
         var commands: [[String]] = []
         var words: [String] = []
         var word = ""
         var inWord = false
+        var quoted = false
         var quote: Character?
         var skipNextWord = false
         func endWord() {
-            if inWord {
+            let variable = !quoted && word.wholeMatch(of: /\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/) != nil
+            if inWord && !variable {
                 if skipNextWord { skipNextWord = false } else { words.append(word) }
             }
             word = ""
             inWord = false
+            quoted = false
         }
         func endCommand() {
             endWord()
@@ -217,6 +222,7 @@ struct ShownCommand: CustomTestStringConvertible, Sendable {
             case "'", "\"":
                 quote = character
                 inWord = true
+                quoted = true
             case " ", "\t":
                 endWord()
             case "|", "&", ";":

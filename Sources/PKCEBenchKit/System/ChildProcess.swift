@@ -19,6 +19,9 @@ final class ChildProcess {
         /// Input from `/dev/null`, output to the file at the path, created or truncated; standard
         /// error shared with this process.
         case file(String)
+        /// Input from `/dev/null`, output and standard error to the files at the paths, created or
+        /// truncated (they may be the same file).
+        case files(output: String, error: String)
         /// Both through Unix socket pairs, which work as pipes do for the child: ``writeInput(_:)``
         /// writes to it, ``output`` reads from it; standard error to the file at the path, created
         /// or truncated, or shared with this process when there is none.
@@ -52,6 +55,14 @@ final class ChildProcess {
         case .file(let path):
             posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        case .files(let output, let error):
+            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            if error == output {
+                posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, error, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            }
         case .pipes(let standardError):
             // Socket pairs rather than pipes: made close-on-exec atomically (Glibc's module lacks
             // pipe2), so that a worker started at the same moment on another thread cannot inherit

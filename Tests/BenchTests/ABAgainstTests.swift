@@ -1,0 +1,92 @@
+import Foundation
+import PKCEBenchTestSupport
+import Testing
+
+/// Whether the tests that build this package again (a worktree of a revision, the workflow's two
+/// release builds) run: they take minutes, so only when `PKCEBENCH_BUILD_TESTS=1`, which
+/// `.ci/run` sets for its plain `swift test`.
+let buildTestsEnabled = ProcessInfo.processInfo.environment["PKCEBENCH_BUILD_TESTS"] == "1"
+
+@Suite("bench ab --against REF: a git revision built in a worktree, once")
+struct ABAgainstTests {
+    static let small = ["--backend", "swift", "--operation", "sha256", "--size", "64", "--quick"]
+
+    /// This process's environment, with builds kept under `directory`.
+    static func environment(caching directory: URL) -> [String: String] {
+        ProcessInfo.processInfo.environment.merging([
+            "XDG_CACHE_HOME": directory.appendingPathComponent("cache").path,
+            "GIT_CONFIG_GLOBAL": directory.appendingPathComponent("gitconfig").path,
+        ]) { $1 }
+    }
+
+    @Test("Outside a repository, a revision that is not there, or two baselines: 64, one line, nothing built")
+    func refusals() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let environment = Self.environment(caching: directory)
+        let outside = try bench(["ab", "--against", "main"] + Self.small, in: directory, environment: environment)
+        #expect(outside.status == 64)
+        #expect(
+            outside.stderrLines == [
+                "bench: bench ab --against needs a git repository, and \(directory.path) is not in one"
+            ])
+
+        let repository = directory.appendingPathComponent("repository")
+        try FileManager.default.createDirectory(at: repository, withIntermediateDirectories: true)
+        try WorkflowTests.run(["git", "init", "--quiet", "-b", "main"], in: repository, environment: environment)
+        let absent = try bench(["ab", "--against", "v9.9"] + Self.small, in: repository, environment: environment)
+        #expect(absent.status == 64)
+        #expect(absent.stderrLines.count == 1)
+        #expect(
+            absent.stderr.contains("'v9.9' names no commit of the repository at ")
+                && absent.stderr.contains("fetch it first, such as with git fetch --depth=1 origin v9.9"))
+        let option = try bench(["ab", "--against", "--help-me"] + Self.small, in: repository, environment: environment)
+        #expect(option.status == 64)
+
+        for arguments in [["ab", "/bin/true", "--against", "main"], ["ab"]] {
+            let both = try bench(arguments + Self.small, in: repository, environment: environment)
+            #expect(both.status == 64)
+            #expect(
+                both.stderrLines == [
+                    "bench: bench ab compares with a baseline bench executable or with --against REF: give one "
+                        + "(see 'bench --help')"
+                ])
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("cache").path))
+    }
+
+    @Test(
+        "In a clone with main and a feature branch: builds main once, compares, then reuses the build",
+        .enabled(if: buildTestsEnabled, "builds the package; set PKCEBENCH_BUILD_TESTS=1 to run it"))
+    func buildsOnceThenReuses() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let environment = Self.environment(caching: directory)
+        let clone = directory.appendingPathComponent("clone")
+        try WorkflowTests.run(
+            ["git", "clone", "--quiet", "--depth=1", "file://\(WorkflowTests.root.path)", clone.path], in: directory,
+            environment: environment)
+        try WorkflowTests.run(["git", "checkout", "--quiet", "-b", "feature"], in: clone, environment: environment)
+        let arguments =
+            ["ab", "--against", "main", "--output", directory.appendingPathComponent("out").path] + Self.small
+
+        let first = try bench(arguments, in: clone, environment: environment)
+        // The same code on both sides: never a regression; undecided (2) is allowed for a run this short.
+        #expect(first.status == 0 || first.status == 2, "\(first.stderr)")
+        #expect(first.stderr.contains("building main ("), "\(first.stderr)")
+        #expect(first.stderr.contains("built main ("), "\(first.stderr)")
+        #expect(first.stdout.contains("sha256"))
+
+        let second = try bench(arguments, in: clone, environment: environment)
+        #expect(second.status == 0 || second.status == 2, "\(second.stderr)")
+        #expect(second.stderr.contains("reusing the build of main ("), "\(second.stderr)")
+        #expect(!second.stderr.contains("building main"))
+
+        // The worktree is outside the source tree, which is as it was.
+        let status = try WorkflowTests.run(["git", "status", "--porcelain"], in: clone, environment: environment)
+        #expect(status.isEmpty)
+        let builds = try FileManager.default.contentsOfDirectory(
+            atPath: directory.appendingPathComponent("cache/pkcebench/builds").path)
+        #expect(builds.filter { $0.hasSuffix(".built") }.count == 1)
+    }
+}
