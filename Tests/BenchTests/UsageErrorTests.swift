@@ -118,10 +118,27 @@ struct UsageErrorTests {
         #expect(run.status == 0)
         for option in [
             "--backend", "--operation", "--size", "--threads", "--quick", "--samples", "--sample-time", "--warmup",
-            "--output", "--format",
+            "--output", "--format", "--export-json", "--export-markdown", "--export-csv", "--quiet", "--baseline",
+            "--save-baseline", "--metric",
         ] {
             #expect(run.stdout.contains(option), "run --help lacks \(option)")
         }
+        #expect(!run.stdout.contains("--save-baseline-name"), "the name's hidden option is not for users")
+    }
+
+    @Test("--help lists the values of every option that takes one of a few")
+    func helpListsValues() throws {
+        // argument-parser wraps help at 80 columns: compare with the line breaks folded.
+        func help(_ arguments: [String]) throws -> String {
+            try bench(arguments + ["--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        let run = try help(["run"])
+        #expect(run.contains("openssl, sodium, swift, crypto"))
+        #expect(run.contains(BenchmarkOperation.allCases.map(\.rawValue).joined(separator: ", ")))
+        #expect(run.contains("table, csv, json or markdown"))
+        #expect(run.contains("time (sampled wall-clock time) or instructions"))
+        #expect(try help(["ab"]).contains("table, csv, json or markdown"))
+        #expect(try help(["export"]).contains("bencher or github-action-benchmark"))
     }
 
     @Test("--version prints one line: the release, the build, the worker protocol and report schema; exit 0")

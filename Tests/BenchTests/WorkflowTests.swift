@@ -117,7 +117,9 @@ struct WorkflowTests {
 
         // The repository: this commit as main, and two pull requests' branches on it.
         let origin = directory.appendingPathComponent("origin.git")
-        try Self.run(["git", "init", "--quiet", "--bare", origin.path], in: directory, environment: environment)
+        try Self.run(
+            ["git", "init", "--quiet", "--bare", "--initial-branch=main", origin.path], in: directory,
+            environment: environment)
         try Self.run(
             ["git", "-C", Self.root.path, "push", "--quiet", origin.path, "HEAD:refs/heads/main"], in: directory,
             environment: environment)
@@ -175,7 +177,9 @@ struct WorkflowTests {
                 #expect(comment.hasPrefix("### PKCEBench: 0 regressed"), "\(comment)")
             }
             // The base branch is built once, then reused.
-            #expect(compare.output.contains(branch == "steady" ? "built main (" : "reusing the build of main ("))
+            #expect(
+                compare.output.contains(
+                    branch == "steady" ? "built origin/main (" : "reusing the build of origin/main ("))
         }
     }
 }
