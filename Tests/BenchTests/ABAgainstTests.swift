@@ -9,7 +9,9 @@ let buildTestsEnabled = ProcessInfo.processInfo.environment["PKCEBENCH_BUILD_TES
 
 @Suite("bench ab --against REF: a git revision built in a worktree, once")
 struct ABAgainstTests {
-    static let small = ["--backend", "swift", "--operation", "sha256", "--size", "64", "--quick"]
+    /// A small selection; a threshold no change between equal builds reaches, so that the verdict
+    /// is never a false regression.
+    static let small = ["--backend", "swift", "--operation", "sha256", "--size", "64", "--quick", "--threshold", "50"]
 
     /// This process's environment, with builds kept under `directory`.
     static func environment(caching directory: URL) -> [String: String] {
