@@ -89,7 +89,8 @@ struct ExportFilesTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let me = productsDirectory.appendingPathComponent("bench").path
         let result = try bench(
-            ["ab", me, "--backend", "swift", "--operation", "sha256", "--size", "64", "--quick", "--output", "out"]
+            ["ab", me, "--backend", "swift", "--operation", "sha256", "--size", "64", "--quick", "--threshold", "50"]
+                + ["--output", "out"]
                 + ["--export-markdown", "ab.md", "--export-csv", "ab.csv"], in: directory)
         #expect(result.status == 0 || result.status == 2, "\(result.stderr)")
         let markdown = try String(contentsOf: directory.appendingPathComponent("ab.md"), encoding: .utf8)
