@@ -92,7 +92,8 @@ struct AB: ParsableCommand {
     /// unless it is there. The output files are checked first, so that a bad one fails before a
     /// build of minutes.
     private func baselineExecutable() throws -> String {
-        guard let against else { return baselineBench ?? "" }
+        if let baselineBench { return baselineBench }
+        guard let against else { throw ValidationError("bench ab needs a baseline bench executable or --against REF") }
         try format.exports().check()
         try ResultsDirectory(path: directory.path).prepare(checkingHistory: false)
         let build = try RevisionBuild(

@@ -17,6 +17,8 @@ public struct RevisionBuild: Sendable {
     public let configuration: String
     /// Where builds are kept: a worktree per commit and configuration.
     public let cache: URL
+    /// The `git` that resolved the revision, which adds the worktree too.
+    private let git: String
 
     /// The worktree the build is made in: `<cache>/<commit>-<configuration>`.
     public var worktree: URL { cache.appendingPathComponent("\(commit)-\(configuration)") }
@@ -66,6 +68,7 @@ public struct RevisionBuild: Sendable {
         self.repository = repository
         self.configuration = configuration
         self.cache = cache
+        self.git = git
     }
 
     /// Where builds are kept by default: `$XDG_CACHE_HOME/pkcebench/builds`, or
@@ -98,10 +101,6 @@ public struct RevisionBuild: Sendable {
         guard !isBuilt else { return nil }
         guard let swift = InstructionCounter.executableInPath("swift") else {
             throw BenchError(.toolMissing, "bench ab --against needs swift on PATH to build \(name)")
-        }
-        guard let git = InstructionCounter.executableInPath("git") else {
-            throw BenchError(
-                .toolMissing, "bench ab --against needs git, which is not installed (apt-get install -y git)")
         }
         do {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
