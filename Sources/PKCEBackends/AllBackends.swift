@@ -1,4 +1,5 @@
 @_exported import PKCE
+import Foundation
 import PKCECrypto
 import PKCEOpenSSL
 import PKCESodium
@@ -21,7 +22,16 @@ public let allBackendNames = ["openssl", "sodium", "swift", "crypto"]
 /// The versions of the C libraries this process loaded, by backend name: what a benchmark report
 /// records so that results from different library versions are not compared unawares.
 ///
-/// - Returns: `["openssl": "OpenSSL 3.0.19 27 Jan 2026", "sodium": "1.0.18"]`, for example.
+/// OpenSSL's carries the `OPENSSL_ia32cap` mask when the environment sets one: the mask hides CPU
+/// features from OpenSSL's assembly (`~0x0:~0x20000000` hides the SHA extensions), so the same
+/// library then runs other code, and a report says which.
+///
+/// - Returns: `["openssl": "OpenSSL 3.0.19 27 Jan 2026", "sodium": "1.0.18"]`, for example, or with
+///   `OPENSSL_ia32cap` set, `"OpenSSL 3.0.19 27 Jan 2026 (OPENSSL_ia32cap=~0x0:~0x20000000)"`.
 public func loadedLibraryVersions() -> [String: String] {
-    ["openssl": OpenSSLBackend.libraryVersion, "sodium": SodiumBackend.libraryVersion]
+    var openssl = OpenSSLBackend.libraryVersion
+    if let mask = ProcessInfo.processInfo.environment["OPENSSL_ia32cap"] {
+        openssl += " (OPENSSL_ia32cap=\(mask))"
+    }
+    return ["openssl": openssl, "sodium": SodiumBackend.libraryVersion]
 }

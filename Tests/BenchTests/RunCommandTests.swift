@@ -226,4 +226,35 @@ struct RunCommandTests {
         #expect(summaries.count == 4)
         #expect(summaries.allSatisfy { $0.key.threads == 3 && $0.isOK })
     }
+
+    @Test("An OPENSSL_ia32cap mask is recorded with OpenSSL's version in every row, with or without worker processes")
+    func openSSLCapabilityMask() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["OPENSSL_ia32cap"] = "~0x0:~0x20000000"
+        for processes in ["1", "2"] {
+            let result = try bench(
+                [
+                    "--quick", "--backend", "openssl,swift", "--operation", "sha256", "--size", "64", "--processes",
+                    processes, "--output", "out",
+                ],
+                in: directory, environment: environment)
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let rows = try ReportFiles.readSummary(at: directory.appendingPathComponent("out/latest.csv").path)
+            #expect(rows.count == 2)
+            #expect(
+                rows.allSatisfy {
+                    $0.environment.openssl.hasPrefix("OpenSSL ")
+                        && $0.environment.openssl.hasSuffix(" (OPENSSL_ia32cap=~0x0:~0x20000000)")
+                })
+        }
+        environment["OPENSSL_ia32cap"] = nil
+        let unmasked = try bench(
+            ["--quick", "--backend", "openssl", "--operation", "sha256", "--size", "64", "--output", "plain"],
+            in: directory, environment: environment)
+        #expect(unmasked.status == 0, "stderr: \(unmasked.stderr)")
+        let rows = try ReportFiles.readSummary(at: directory.appendingPathComponent("plain/latest.csv").path)
+        #expect(rows.count == 1 && rows.allSatisfy { !$0.environment.openssl.contains("OPENSSL_ia32cap") })
+    }
 }
