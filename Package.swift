@@ -3,6 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "PKCEBench",
+    // The library products build for Apple platforms by construction; only Linux is built and
+    // tested here (Sources/PKCE/PKCE.docc/GettingStarted.md says which is which). The harness
+    // measures on Linux.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "PKCE", targets: ["PKCE"]),
         .library(name: "PKCEOpenSSL", targets: ["PKCEOpenSSL"]),
@@ -21,9 +25,11 @@ let package = Package(
     targets: [
         // MARK: - C libraries
 
-        // getrandom(2) and explicit_bzero(3), which Swift's Glibc module does not export, and what
-        // the compiler targets, which Swift's #if cannot see.
+        // The PKCE module's calls into the C library, portable to Linux and Apple platforms:
+        // getentropy(3), a wipe the compiler cannot remove, and the SIMD width the compiler targets.
         .systemLibrary(name: "CPKCESystem"),
+        // The harness's: CPU affinity (Linux only), what the compiler targets, CPUID.
+        .systemLibrary(name: "CPKCEHarness"),
         .systemLibrary(
             name: "CPKCEOpenSSL",
             pkgConfig: "libcrypto",
@@ -48,7 +54,7 @@ let package = Package(
         // The harness's core: cases, sampling, workers, statistics, comparison, over typed results.
         // It takes its backends and its allocation counter from the caller, so it links no C
         // library, and it never imports the reports.
-        .target(name: "PKCEBenchKit", dependencies: ["PKCE", "CPKCESystem"]),
+        .target(name: "PKCEBenchKit", dependencies: ["PKCE", "CPKCEHarness"]),
         // The reports at the edge: CSV files, JSON, HTML, SVG, Markdown, exports, and the runners
         // that write them. It depends on the core; nothing in the core depends on it.
         .target(name: "PKCEBenchReports", dependencies: ["PKCEBenchKit", "PKCE"]),

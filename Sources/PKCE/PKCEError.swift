@@ -33,7 +33,7 @@ public enum PKCEError: Error, Hashable, Sendable {
 
     /// The source of randomness failed, so no secret was produced.
     ///
-    /// - `source`: the function that failed, such as `getrandom` or `RAND_bytes`.
+    /// - `source`: the function that failed, such as `getentropy` or `RAND_bytes`.
     /// - `code`: what it reported: an `errno` value, or OpenSSL's `ERR_get_error()`; 0 when a
     ///   backend's `fillRandom` reported success but left every byte zero.
     case randomFailure(source: String, code: Int)

@@ -3,6 +3,11 @@ import PKCE
 
 /// A backend on swift-crypto: `SHA256` and the standard library's `SystemRandomNumberGenerator`,
 /// which is what a Vapor or Hummingbird server written today uses.
+///
+/// On Apple platforms swift-crypto compiles to nothing and re-exports CryptoKit, so there this
+/// backend's `SHA256` is CryptoKit's: the hash the iOS tutorials on PKCE use. (For the verifier's
+/// bytes they use `SecRandomCopyBytes`; this backend uses the standard library's
+/// `SystemRandomNumberGenerator`, a CSPRNG on every platform Swift supports.)
 public struct CryptoBackend: PKCEBackend {
     /// Creates the backend; it holds no state.
     public init() {}

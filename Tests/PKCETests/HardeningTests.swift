@@ -355,32 +355,30 @@ struct HardeningTests {
         #expect(SilentBackend().sha256(Array(AppendixB.verifier.utf8)) == [UInt8](repeating: 0, count: 32))
     }
 
-    // MARK: - getrandom's retry
+    // MARK: - getentropy's loop
 
-    @Test("getrandom interrupted by a signal, or answering short, is asked again for the rest")
+    @Test("getentropy is asked for at most 256 bytes at a time, and again when a signal interrupts it")
     func interruptedRandom() throws {
         var calls: [Int] = []
-        var buffer = [UInt8](repeating: 0, count: 100)
+        var buffer = [UInt8](repeating: 0, count: 600)
         try buffer.withUnsafeMutableBytes { bytes in
             try SystemRandom.fill(bytes) { pointer, count in
                 calls.append(count)
-                switch calls.count {
-                case 1, 3:
+                if calls.count == 2 {
                     errno = EINTR
                     return -1
-                case 2:
-                    pointer.initializeMemory(as: UInt8.self, repeating: 1, count: 30)
-                    return 30
-                default:
-                    pointer.initializeMemory(as: UInt8.self, repeating: 2, count: count)
-                    return count
                 }
+                pointer.initializeMemory(as: UInt8.self, repeating: UInt8(calls.count), count: count)
+                return 0
             }
         }
-        #expect(calls == [100, 100, 70, 70])
-        #expect(buffer == [UInt8](repeating: 1, count: 30) + [UInt8](repeating: 2, count: 70))
+        #expect(calls == [256, 256, 256, 88])
+        #expect(
+            buffer
+                == [UInt8](repeating: 1, count: 256) + [UInt8](repeating: 3, count: 256)
+                + [UInt8](repeating: 4, count: 88))
         // Any other errno is a failure, with that errno.
-        #expect(throws: PKCEError.randomFailure(source: "getrandom", code: Int(ENOSYS))) {
+        #expect(throws: PKCEError.randomFailure(source: "getentropy", code: Int(ENOSYS))) {
             try buffer.withUnsafeMutableBytes { bytes in
                 try SystemRandom.fill(bytes) { _, _ in
                     errno = ENOSYS

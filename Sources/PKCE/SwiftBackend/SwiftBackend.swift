@@ -1,4 +1,4 @@
-/// The default backend: SHA-256 written in Swift, randomness from the kernel through `getrandom(2)`.
+/// The default backend: SHA-256 written in Swift, randomness from the kernel through `getentropy(3)`.
 ///
 /// It needs no C library beyond the system's C library, so it is the backend to use when the
 /// others are not installed, and the reference the benchmark's correctness gate compares the
@@ -10,12 +10,13 @@ public struct SwiftBackend: PKCEBackend {
     /// `swift`.
     public var name: String { "swift" }
 
-    /// Fills `buffer` from the kernel's CSPRNG with `getrandom(2)`.
+    /// Fills `buffer` from the kernel's CSPRNG with `getentropy(3)`, which Linux and Apple
+    /// platforms both have.
     ///
-    /// The whole buffer is requested in one call; a call interrupted by a signal (`EINTR`) or
-    /// answered with fewer bytes than asked is retried for the rest.
+    /// The buffer is requested 256 bytes at a time, `getentropy`'s limit (a verifier needs at most
+    /// 96); a call interrupted by a signal (`EINTR`) is made again.
     ///
-    /// - Throws: ``PKCEError/randomFailure(source:code:)`` with `source` `getrandom` and the `errno`.
+    /// - Throws: ``PKCEError/randomFailure(source:code:)`` with `source` `getentropy` and the `errno`.
     public func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {
         try SystemRandom.fill(buffer)
     }

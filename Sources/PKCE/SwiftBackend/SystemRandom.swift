@@ -1,38 +1,45 @@
 internal import CPKCESystem
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
 
-/// The kernel's CSPRNG, through `getrandom(2)`.
+/// The kernel's CSPRNG, through `getentropy(3)`, which Linux (glibc 2.25 and later) and Apple
+/// platforms both have.
 enum SystemRandom {
-    /// Fills `buffer` with random bytes, retrying on `EINTR` and short reads.
+    /// The most bytes one call of `getentropy` may ask for.
+    static let limit = Int(CPKCESystem_getentropyLimit)
+
+    /// Fills `buffer` with random bytes, at most ``limit`` at a time, retrying on `EINTR`.
     ///
     /// - Throws: ``PKCEError/randomFailure(source:code:)`` with the `errno` of a failed call.
     static func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(PKCEError) {
-        try fill(buffer) { CPKCESystem_getrandom($0, $1) }
+        try fill(buffer) { CPKCESystem_getentropy($0, $1) }
     }
 
-    /// Fills `buffer` through `getrandom`, a function of `getrandom(2)`'s shape that sets `errno`
-    /// when it fails: the retry loop, which tests drive with interrupted and short calls.
+    /// Fills `buffer` through `getentropy`, a function of `getentropy(3)`'s shape (0 when it
+    /// filled the whole request, -1 with `errno` set when it failed): the loop, which tests drive
+    /// with interrupted and failing calls.
     ///
     /// - Throws: ``PKCEError/randomFailure(source:code:)`` with the `errno` of a failed call.
     static func fill(
-        _ buffer: UnsafeMutableRawBufferPointer, with getrandom: (UnsafeMutableRawPointer, Int) -> Int
+        _ buffer: UnsafeMutableRawBufferPointer, with getentropy: (UnsafeMutableRawPointer, Int) -> Int32
     ) throws(PKCEError) {
         guard let base = buffer.baseAddress else { return }
         var filled = 0
         while filled < buffer.count {
-            let result = getrandom(base + filled, buffer.count - filled)
-            if result > 0 {
-                filled += result
-            } else if result < 0 && errno == EINTR {
+            let count = min(limit, buffer.count - filled)
+            let result = getentropy(base + filled, count)
+            if result == 0 {
+                filled += count
+            } else if result == -1 && errno == EINTR {
                 continue
             } else {
-                // getrandom never returns 0 for a non-empty request; if it did, looping would never end.
-                throw .randomFailure(source: "getrandom", code: result < 0 ? Int(errno) : Int(EIO))
+                throw .randomFailure(source: "getentropy", code: result == -1 ? Int(errno) : Int(EIO))
             }
         }
     }

@@ -1,4 +1,4 @@
-internal import CPKCESystem
+internal import CPKCEHarness
 import Foundation
 
 /// How and where a run was made: recorded in every row of its reports, so that results are
@@ -113,6 +113,6 @@ public enum BuildConfiguration {
     /// -Xswiftc native` for the build machine. Swift's `#if` cannot tell them apart, but the
     /// compiler hands its target CPU to the C headers it imports, whose predefined macros can.
     public static var targetCPU: String {
-        String(cString: CPKCESystem_targetCPU())
+        String(cString: CPKCEHarness_targetCPU())
     }
 }

@@ -1,4 +1,4 @@
-internal import CPKCESystem
+internal import CPKCEHarness
 
 /// What a worker did under Callgrind, for ``InstructionCounter`` to match with Callgrind's
 /// profiles.
@@ -59,7 +59,7 @@ public struct CountedCalls: Sendable, Equatable, Codable {
 
     /// Which of `sha_ni avx2 avx512f` CPUID reports to this process.
     static func cpuidFlags() -> String {
-        let features = CPKCESystem_cpuidFeatures()
+        let features = CPKCEHarness_cpuidFeatures()
         return zip(SystemFacts.relevantFlags, [1, 2, 4]).filter { features & $0.1 != 0 }.map(\.0)
             .joined(separator: " ")
     }

@@ -1,4 +1,4 @@
-internal import CPKCESystem
+internal import CPKCEHarness
 import Foundation
 import PKCE
 
@@ -108,7 +108,7 @@ public struct ABMeasurement {
         case .pairedProcesses:
             // One CPU for both sides' samples; several threads per case need several CPUs.
             if selection.threads == 1 {
-                let cpu = CPKCESystem_pinToOneCPU()
+                let cpu = CPKCEHarness_pinToOneCPU()
                 if cpu >= 0 {
                     progress.info("measuring both \(sides.noun) on CPU \(cpu)")
                 } else {

@@ -1,4 +1,3 @@
-internal import CPKCESystem
 import Foundation
 
 #if canImport(Glibc)
