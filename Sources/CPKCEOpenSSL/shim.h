@@ -6,9 +6,6 @@
 // rather than in every Swift file.
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 
-#if defined(__APPLE__)
-#define __STDC_WANT_LIB_EXT1__ 1
-#endif
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -43,21 +40,22 @@ static inline unsigned long CPKCEOpenSSL_takeError(void) {
 /// The context holds the last block of the message, which may be a secret verifier, so it is
 /// wiped before returning.
 ///
-/// The wipe is the C library's (`explicit_bzero`, or `memset_s` on Apple platforms), not
-/// `OPENSSL_cleanse`: called from a function of its own, as every Swift caller calls this one,
-/// `OPENSSL_cleanse`'s byte-and-word store loop slowed the next call's hashing of every whole
-/// block of its input, by as much as a whole block costs (Performance.md in PKCEBenchKit's
-/// documentation, "Fidelity"). Both are stores the compiler may not remove.
+/// The wipe is glibc's `explicit_bzero` (elsewhere `memset` and a compiler barrier, as BoringSSL
+/// wipes), not `OPENSSL_cleanse`: called from a function of its own, as every Swift caller calls
+/// this one, `OPENSSL_cleanse`'s loop of 8-byte stores cost the next call about 12 ns whenever
+/// that call hashed a whole block of its input in place (PKCEBenchKit's Performance article,
+/// "Fidelity"). Both are stores the compiler may not remove.
 ///
 /// Returns 1 on success, 0 on failure (which OpenSSL documents for none of these inputs).
 static inline int CPKCEOpenSSL_sha256(const void *message, size_t count, uint8_t *digest) {
     SHA256_CTX context;
     int ok = SHA256_Init(&context) == 1 && SHA256_Update(&context, message, count) == 1
              && SHA256_Final(digest, &context) == 1;
-#if defined(__APPLE__)
-    memset_s(&context, sizeof context, 0, sizeof context);
-#else
+#if defined(__GLIBC__)
     explicit_bzero(&context, sizeof context);
+#else
+    memset(&context, 0, sizeof context);
+    __asm__ __volatile__("" : : "r"(&context) : "memory");
 #endif
     return ok;
 }

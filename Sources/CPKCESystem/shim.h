@@ -3,9 +3,6 @@
 
 // What the PKCE module needs of the C library, through calls that Linux (glibc 2.25 and later)
 // and Apple platforms both have. Linux-only calls belong to the harness (CPKCEHarness).
-#if defined(__APPLE__)
-#define __STDC_WANT_LIB_EXT1__ 1
-#endif
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -34,12 +31,16 @@ static inline uint64_t CPKCESystem_valueBarrier(uint64_t value) {
     return value;
 }
 
-/// Overwrites `count` bytes with zeros in a way the compiler may not elide as a dead store.
+/// Overwrites `count` bytes with zeros in a way the compiler may not elide as a dead store: glibc's
+/// `explicit_bzero`, and elsewhere `memset` followed by an empty assembly statement that claims to
+/// read the memory, as BoringSSL's `OPENSSL_cleanse` does (no header declares `memset_s` to a
+/// Swift module on Apple platforms, whose C library declares it only on request).
 static inline void CPKCESystem_zeroize(void *buffer, size_t count) {
-#if defined(__APPLE__)
-    memset_s(buffer, count, 0, count);
-#else
+#if defined(__GLIBC__)
     explicit_bzero(buffer, count);
+#else
+    memset(buffer, 0, count);
+    __asm__ __volatile__("" : : "r"(buffer) : "memory");
 #endif
 }
 
