@@ -54,6 +54,10 @@ void measure(benchmark::State &state, std::size_t size) {
     std::unique_ptr<std::uint8_t, Free> storage(
         static_cast<std::uint8_t *>(std::aligned_alloc(64, (byteCount + 63) / 64 * 64)));
     std::uint8_t *messages = storage.get();
+    if (messages == nullptr) {
+        state.SkipWithError("cannot allocate the messages");
+        return;
+    }
     for (std::size_t index = 0; index < byteCount; index++) {
         messages[index] = static_cast<std::uint8_t>(index * 131 + (index >> 8));
     }
