@@ -24,7 +24,8 @@ public let allBackendNames = ["openssl", "sodium", "swift", "crypto"]
 ///
 /// OpenSSL's carries the `OPENSSL_ia32cap` mask when the environment sets one: the mask hides CPU
 /// features from OpenSSL's assembly (`~0x0:~0x20000000` hides the SHA extensions), so the same
-/// library then runs other code, and a report says which.
+/// library then runs other code, and a report says which. (swift-crypto's BoringSSL reads the
+/// same variable, which changes the `crypto` backend's SHA-256 too.)
 ///
 /// - Returns: `["openssl": "OpenSSL 3.0.19 27 Jan 2026", "sodium": "1.0.18"]`, for example, or with
 ///   `OPENSSL_ia32cap` set, `"OpenSSL 3.0.19 27 Jan 2026 (OPENSSL_ia32cap=~0x0:~0x20000000)"`.

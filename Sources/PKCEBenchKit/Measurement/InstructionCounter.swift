@@ -84,8 +84,12 @@ public struct InstructionCounter {
     /// state; the cases that allocate then count differently (`.ci/run` sets
     /// `SWIFT_BACKTRACE=enable=no`). And `Hasher` is seeded at random per process unless
     /// `SWIFT_DETERMINISTIC_HASHING=1`: a debug build's loops hash, and would count differently
-    /// from one run to the next.
-    static let workerEnvironment = ["SWIFT_BACKTRACE=enable=no", "SWIFT_DETERMINISTIC_HASHING=1", "LC_ALL=C"]
+    /// from one run to the next. `OPENSSL_ia32cap` passes through when set: it chooses the code that
+    /// OpenSSL (and swift-crypto's BoringSSL) runs, and the report records it.
+    static var workerEnvironment: [String] {
+        ["SWIFT_BACKTRACE=enable=no", "SWIFT_DETERMINISTIC_HASHING=1", "LC_ALL=C"]
+            + (ProcessInfo.processInfo.environment["OPENSSL_ia32cap"].map { ["OPENSSL_ia32cap=\($0)"] } ?? [])
+    }
 
     /// Counts `cases`, which `selection` makes, in one worker of ``executable`` under Callgrind.
     ///
