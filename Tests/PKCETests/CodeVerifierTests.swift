@@ -126,8 +126,8 @@ struct CodeVerifierTests {
             PKCEError.invalidCharacter(.codeChallenge, character: "=", position: 43).description
                 == "code_challenge has the forbidden character '=' at position 43")
         #expect(
-            PKCEError.randomFailure(source: "getrandom", code: 38).logDescription
-                == "the random number generator failed: getrandom returned code 38")
+            PKCEError.randomFailure(source: "getentropy", code: 38).logDescription
+                == "the random number generator failed: getentropy returned code 38")
         #expect(
             PKCEError.challengeMethodNotAllowed("plain").description
                 == "code_challenge_method 'plain' is not accepted; use S256")
@@ -143,7 +143,7 @@ struct CodeVerifierTests {
             .challengeMethodNotAllowed("S\(character)256"),
             .challengeMethodNotAllowed(String(repeating: "\(character)x", count: 100)),
             .backendUnavailable(backend: "openssl", reason: "a \(character) b"),
-            .randomFailure(source: "getrandom\(character)", code: 5),
+            .randomFailure(source: "getentropy\(character)", code: 5),
             .invalidLength(.codeVerifier, length: 1), .verifierMismatch, .missingVerifier, .unexpectedVerifier,
             .missingChallenge, .missingChallengeMethod,
         ]

@@ -210,7 +210,7 @@ struct HardeningTests {
             (.invalidCharacter(.codeChallenge, character: "+", position: 3), "invalid_request"),
             (.missingVerifier, "invalid_request"), (.invalidLength(.codeVerifier, length: 42), "invalid_request"),
             (.verifierMismatch, "invalid_grant"), (.unexpectedVerifier, "invalid_grant"),
-            (.randomFailure(source: "getrandom", code: 38), "server_error"),
+            (.randomFailure(source: "getentropy", code: 38), "server_error"),
             (.backendUnavailable(backend: "openssl", reason: "EVP_MD_fetch failed: FIPS mode"), "server_error"),
         ]
         for (error, code) in expected {
@@ -221,16 +221,16 @@ struct HardeningTests {
     @Test("A server error tells the client nothing of the server; the log text keeps the detail")
     func serverErrorsSayNothing() {
         let errors: [PKCEError] = [
-            .randomFailure(source: "getrandom", code: 38),
+            .randomFailure(source: "getentropy", code: 38),
             .backendUnavailable(backend: "openssl", reason: "EVP_MD_fetch failed (FIPS mode): error 0x1234"),
         ]
         for error in errors {
             #expect(error.description == "the server could not complete the request")
-            for secret in ["getrandom", "38", "openssl", "FIPS", "EVP", "0x1234"] {
+            for secret in ["getentropy", "38", "openssl", "FIPS", "EVP", "0x1234"] {
                 #expect(!error.description.contains(secret))
             }
         }
-        #expect(errors[0].logDescription.contains("getrandom returned code 38"))
+        #expect(errors[0].logDescription.contains("getentropy returned code 38"))
         #expect(errors[1].logDescription.contains("FIPS mode"))
     }
 

@@ -1,6 +1,6 @@
 import PKCE
 
-/// A backend whose random number generator always fails, as a broken `getrandom` or an
+/// A backend whose random number generator always fails, as a broken `getentropy` or an
 /// unseeded OpenSSL would.
 struct FailingRandomBackend: PKCEBackend {
     static let error = PKCEError.randomFailure(source: "test", code: 5)
