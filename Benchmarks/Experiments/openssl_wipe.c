@@ -4,8 +4,9 @@
 // in a function of its own (as every Swift caller calls the backend) or inlined into the loop (as
 // Google Benchmark's loop had it). PKCEBenchKit's Performance article, "Fidelity", has its output.
 //
-//   cc -O2 Benchmarks/Experiments/openssl_wipe.c -o /tmp/openssl_wipe $(pkg-config --cflags --libs libcrypto)
-//   /tmp/openssl_wipe 0 43 64 128 1024
+//   dir=$(mktemp -d)
+//   cc -O2 Benchmarks/Experiments/openssl_wipe.c -o "$dir/openssl_wipe" $(pkg-config --cflags --libs libcrypto)
+//   "$dir/openssl_wipe" 0 43 64 128 1024
 //
 // Prints, per size, each variant's best of 7 runs of 20,000 calls, in ns per call; then, at 64
 // bytes, the two wipes with the context at each 8-byte offset within a 64-byte-aligned stack buffer
