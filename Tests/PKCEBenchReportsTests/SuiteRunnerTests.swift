@@ -31,6 +31,10 @@ struct SuiteRunnerTests {
         return (runner, output)
     }
 
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
     final class Output {
         var stdout = ""
         var stderr = ""
@@ -63,22 +67,25 @@ struct SuiteRunnerTests {
         #expect(output.stderr.contains("FAILED random/failing-later/32"))
     }
 
-    @Test("A backend that fails the correctness gate is not measured, is reported, and the run exits 70")
+    @Test(
+        "A backend that fails the correctness gate refuses the run in one line, 70, before anything is timed or written"
+    )
     func gateFailure() throws {
         let (runner, output) = try Self.runner([SwiftBackend(), WrongDigestBackend()], operations: [.sha256])
         defer { try? FileManager.default.removeItem(at: runner.results.url) }
-        #expect(throws: BenchError.self) { try runner.run() }
-        let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
-        let wrong = rows.filter { $0.key.backend == "wrong-digest" }
-        #expect(wrong.count == 4)
-        for row in wrong {
-            #expect(!row.isOK && row.summary.samples == 0)
-            let reason = row.summary.failure ?? ""
-            #expect(reason.hasPrefix("failed its correctness check: "))
-        }
-        #expect(rows.filter { $0.key.backend == "swift" }.allSatisfy { $0.isOK })
-        #expect(output.stderr.contains("backend wrong-digest failed its correctness check and is not measured"))
-        #expect(!output.stderr.contains("calibrated sha256/wrong-digest"))
+        let digest = SwiftBackend().sha256(Array("abc".utf8))
+        var wrongDigest = digest
+        wrongDigest[31] ^= 1  // as WrongDigestBackend does
+        let (expected, wrong) = (Self.hex(digest), Self.hex(wrongDigest))
+        #expect(
+            throws: BenchError(
+                .backendFailed,
+                "backend wrong-digest failed its correctness check: SHA-256 of \"abc\" is \(wrong), "
+                    + "FIPS 180-4 gives \(expected)")
+        ) { try runner.run() }
+        #expect(!output.stderr.contains("calibrated"))
+        #expect(output.stdout.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runner.results.url.path).isEmpty)
     }
 
     @Test("A measuring process that crashes fails its cases in the reports, and the run exits 70")

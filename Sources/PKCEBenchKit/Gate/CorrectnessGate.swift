@@ -22,16 +22,31 @@ public enum CorrectnessGate {
     /// Message lengths on both sides of the padding boundaries (55/56, 63/64, 119/120) and beyond.
     static let agreementLengths = [0, 1, 31, 32, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 1000, 4096]
 
-    /// Checks each of `backends` that one of `cases` uses, or that `alsoChecking` names: the one
-    /// place the gate runs, before a run, a worker or `bench ab` measures anything.
+    /// Checks each of `backends` that one of `cases` uses, or that `alsoChecking` names.
     ///
     /// - Returns: The backends that fail, in the order of `backends`, with why.
-    public static func failures(
+    static func failures(
         among backends: [any PKCEBackend], usedBy cases: [BenchmarkCase], alsoChecking extra: Set<String> = []
     ) -> [(backend: String, reason: String)] {
         let used = Set(cases.map(\.backend.name)).union(extra)
         return backends.filter { used.contains($0.name) }.compactMap { backend in
             check(backend).map { (backend.name, $0) }
+        }
+    }
+
+    /// Checks each of `backends` that one of `cases` uses, or that `alsoChecking` names, and
+    /// refuses them all at the first that fails: the one place the gate decides, before a run, a
+    /// worker or `bench ab` times anything.
+    ///
+    /// - Throws: ``BenchError`` (70) in one line that names the first failing backend and why:
+    ///   `backend urandom failed its correctness check: SHA-256 of "abc" is bb78…, FIPS 180-4
+    ///   gives ba78…`.
+    public static func require(
+        _ backends: [any PKCEBackend], usedBy cases: [BenchmarkCase], alsoChecking extra: Set<String> = []
+    ) throws(BenchError) {
+        if let failure = failures(among: backends, usedBy: cases, alsoChecking: extra).first {
+            throw BenchError(
+                .backendFailed, "backend \(failure.backend) failed its correctness check: \(failure.reason)")
         }
     }
 

@@ -46,39 +46,27 @@ public struct SuiteMeasurement {
         self.interruption = interruption
     }
 
-    /// Checks the backends `cases` use, then measures the cases of those that pass.
+    /// Checks the backends `cases` use, then measures the cases.
     ///
-    /// A backend that fails the correctness gate is not measured: its cases are failed, with the
-    /// reason. A case that fails while measured is failed; the others complete.
+    /// A backend that fails the correctness gate refuses the whole run before anything is timed.
+    /// A case that fails while measured is failed; the others complete.
     ///
-    /// - Returns: One measurement per case, the gate's failures last, and, when counted, the CPU
-    ///   features the worker saw under Valgrind.
-    /// - Throws: ``BenchError``: 130 or 143 when a signal stopped the run; 70 when the Callgrind
-    ///   worker failed.
+    /// - Returns: One measurement per case and, when counted, the CPU features the worker saw
+    ///   under Valgrind.
+    /// - Throws: ``BenchError``: 70 when a backend fails the gate (naming it and the first input it
+    ///   gets wrong) or the Callgrind worker failed; 130 or 143 when a signal stopped the run.
     public func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> (
         measurements: [CaseMeasurement], cpuFlags: String?
     ) {
-        // Correctness before speed: a backend that gives a wrong answer is not timed.
-        var gateFailures: [String: String] = [:]
-        for (backend, reason) in CorrectnessGate.failures(among: backends, usedBy: cases) {
-            gateFailures[backend] = "failed its correctness check: \(reason)"
-            progress.note("backend \(backend) failed its correctness check and is not measured: \(reason)")
-        }
-        let passed = cases.filter { gateFailures[$0.backend.name] == nil }
-        var measured: (measurements: [CaseMeasurement], cpuFlags: String?) = ([], nil)
+        // Correctness before speed: a backend that gives a wrong answer is not timed, nor is
+        // anything else.
+        try CorrectnessGate.require(backends, usedBy: cases)
         defer { progress.finish() }
-        // Nothing passed the gate: nothing to measure, and an empty selection would mean all.
-        if !passed.isEmpty { measured = try measurePassed(passed) }
-        measured.measurements += cases.compactMap { benchmark in
-            gateFailures[benchmark.backend.name].map {
-                CaseMeasurement.failed(benchmark.key, reason: $0, metric: source.metric)
-            }
-        }
-        return measured
+        return try measureChecked(cases)
     }
 
-    /// Measures the cases that passed the gate, as ``source`` says.
-    private func measurePassed(_ cases: [BenchmarkCase]) throws(BenchError) -> (
+    /// Measures the cases, whose backends passed the gate, as ``source`` says.
+    private func measureChecked(_ cases: [BenchmarkCase]) throws(BenchError) -> (
         measurements: [CaseMeasurement], cpuFlags: String?
     ) {
         switch source {

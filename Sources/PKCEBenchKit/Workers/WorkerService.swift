@@ -78,11 +78,10 @@ public struct WorkerService {
                 } catch {
                     return refuse(error)
                 }
-                if job.check, let failure = CorrectnessGate.failures(among: backends, usedBy: cases).first {
-                    return refuse(
-                        BenchError(
-                            .backendFailed,
-                            "backend \(failure.backend) failed its correctness check: \(failure.reason)"))
+                do {
+                    if job.check { try CorrectnessGate.require(backends, usedBy: cases) }
+                } catch {
+                    return refuse(error)
                 }
                 do throws(Interrupted) {
                     switch request {

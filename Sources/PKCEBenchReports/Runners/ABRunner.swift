@@ -87,12 +87,7 @@ public struct ABRunner {
         // Correctness before speed, on both sides: this build's backends here, another build's in
         // its first worker.
         let baselineBackends = Set(cases.map { measurement.sides.key(of: $0.key, on: .baseline).backend })
-        if let failure = CorrectnessGate.failures(
-            among: measurement.backends, usedBy: cases, alsoChecking: baselineBackends
-        ).first {
-            throw BenchError(
-                .backendFailed, "backend \(failure.backend) failed its correctness check: \(failure.reason)")
-        }
+        try CorrectnessGate.require(measurement.backends, usedBy: cases, alsoChecking: baselineBackends)
 
         let measured = try measurement.measure(cases)
         progress.finish()
