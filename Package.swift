@@ -13,7 +13,8 @@ let package = Package(
         .library(name: "PKCESodium", targets: ["PKCESodium"]),
         .library(name: "PKCECrypto", targets: ["PKCECrypto"]),
         .library(name: "PKCEBackends", targets: ["PKCEBackends"]),
-        .library(name: "PKCEBenchKit", targets: ["PKCEBenchKit", "PKCEBenchReports"]),
+        // The harness, for a package's own benchmark executable: `await Bench.main(backends: …)`.
+        .library(name: "PKCEBenchKit", targets: ["PKCEBenchKit", "PKCEBenchReports", "PKCEBenchCLI"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
     dependencies: [
@@ -59,16 +60,19 @@ let package = Package(
         // that write them. It depends on the core; nothing in the core depends on it.
         .target(name: "PKCEBenchReports", dependencies: ["PKCEBenchKit", "PKCE"]),
         // Counts allocations per thread by defining malloc and its kin in the executable that links
-        // it: bench (and BenchTests, which links bench's module), never a library product, so no
-        // user of PKCE gets an interposed malloc.
+        // it: a benchmark executable, through PKCEBenchCLI, and the tests; never a product that a
+        // user of PKCE links, so no app gets an interposed malloc.
         .target(name: "CPKCEMallocCounter"),
-        .executableTarget(
-            name: "bench",
+        // The bench command line as a library: `Bench.main(backends:)`, for this package's bench
+        // and for a package's own executable with its own backends.
+        .target(
+            name: "PKCEBenchCLI",
             dependencies: [
-                "PKCEBenchKit", "PKCEBenchReports", "PKCEBackends", "CPKCEMallocCounter",
+                "PKCE", "PKCEBenchKit", "PKCEBenchReports", "CPKCEMallocCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "bench", dependencies: ["PKCEBenchCLI", "PKCEBackends"]),
 
         // MARK: - Tests
 
@@ -90,7 +94,10 @@ let package = Package(
             name: "PKCEBenchReportsTests",
             dependencies: ["PKCEBenchKit", "PKCEBenchReports", "PKCE", "PKCEBenchTestSupport"]),
         .testTarget(
-            name: "BenchTests", dependencies: ["PKCEBenchKit", "PKCEBenchReports", "PKCEBenchTestSupport", "bench"]),
+            name: "BenchTests",
+            dependencies: [
+                "PKCEBenchKit", "PKCEBenchReports", "PKCEBenchCLI", "PKCEBackends", "PKCEBenchTestSupport", "bench",
+            ]),
         // Compares two secrets with `==` many times, for PKCETests to count under Callgrind.
         .executableTarget(name: "PKCECompareProbe", dependencies: ["PKCE"], path: "Tests/PKCECompareProbe"),
     ],

@@ -9,8 +9,24 @@
 public protocol PKCEBackend: Sendable {
     /// A short, stable, lowercase name: `swift`, `openssl`, `sodium` or `crypto`.
     ///
-    /// Benchmark reports key their rows by it, so it never changes between releases.
+    /// Benchmark reports key their rows by it, so it never changes between releases. The harness
+    /// takes names of 1 to 32 lowercase ASCII letters, digits, `-`, `_` and `.`, starting with a
+    /// letter, one backend to a name.
     var name: String { get }
+
+    /// The library that does the work, with its version where it can be known at run time, as a
+    /// benchmark report records it: `OpenSSL 3.0.22 25 Aug 2026`, `libsodium 1.0.18`.
+    ///
+    /// Results made with different libraries are not compared unawares. The default is the empty
+    /// string: nothing recorded.
+    var library: String { get }
+
+    /// Whether ``fillRandom(_:)`` can throw.
+    ///
+    /// `false` for a generator that has no error return and stops the process rather than return
+    /// bytes it could not make random, as libsodium's and the standard library's do. The default,
+    /// `true`, is the safe assumption; callers handle the error either way.
+    var randomnessCanFail: Bool { get }
 
     /// Fills `buffer` with bytes from a cryptographically secure random number generator.
     ///
@@ -45,6 +61,12 @@ public protocol PKCEBackend: Sendable {
 public let sha256ByteCount = 32
 
 extension PKCEBackend {
+    /// The empty string: the backend does not say which library it uses.
+    public var library: String { "" }
+
+    /// `true`: without a word from the backend, its randomness may fail.
+    public var randomnessCanFail: Bool { true }
+
     /// Derives the `S256` challenges of `verifiers` one at a time, with ``sha256(_:into:)``.
     ///
     /// - Parameter verifiers: The verifiers, in any number.

@@ -30,7 +30,7 @@ public enum Bench {
     ///
     /// - Parameter backends: The backends to measure, in report order; made once, before the
     ///   command line is read.
-    public static func main(backends: @autoclosure () throws -> [any PKCEBackend]) async -> Never {
+    @MainActor public static func main(backends: @autoclosure () throws -> [any PKCEBackend]) async -> Never {
         let made: [any PKCEBackend]
         do {
             made = try backends()

@@ -7,7 +7,9 @@ import PKCEBenchReports
 struct CaseFilterOptions: ParsableArguments {
     @Option(
         name: .customLong("backend"), parsing: .singleValue,
-        help: "Backends, repeated or comma-separated: \(CommandContext.backendNames.joined(separator: ", ")). (default: all)")
+        help:
+            "Backends, repeated or comma-separated: \(CommandContext.backendNames.joined(separator: ", ")). (default: all)"
+    )
     var backendNames: [String] = []
 
     @Option(

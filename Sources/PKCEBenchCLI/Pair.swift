@@ -55,7 +55,8 @@ struct Pair: ParsableCommand {
         }
         for name in [baselineBackend, backend] where !CommandContext.backendNames.contains(name) {
             throw BenchError(
-                .usage, "unknown backend '\(name)'; valid backends: \(CommandContext.backendNames.joined(separator: ", "))")
+                .usage,
+                "unknown backend '\(name)'; valid backends: \(CommandContext.backendNames.joined(separator: ", "))")
         }
         guard baselineBackend != backend else {
             throw BenchError(.usage, "bench pair needs two different backends, not \(backend) twice")

@@ -15,6 +15,19 @@ public struct CryptoBackend: PKCEBackend {
     /// `crypto`.
     public var name: String { "crypto" }
 
+    /// `swift-crypto` on Linux, `CryptoKit` on Apple platforms: neither has a version to read at
+    /// run time.
+    public var library: String {
+        #if canImport(CryptoKit)
+        "CryptoKit"
+        #else
+        "swift-crypto"
+        #endif
+    }
+
+    /// `false`: `SystemRandomNumberGenerator` cannot return a failure.
+    public var randomnessCanFail: Bool { false }
+
     /// Fills `buffer` from `SystemRandomNumberGenerator`, eight bytes at a time.
     ///
     /// The generator has no error return: the standard library stops the process rather than

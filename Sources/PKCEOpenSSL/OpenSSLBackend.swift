@@ -1,6 +1,12 @@
 internal import CPKCEOpenSSL
 import PKCE
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A backend on OpenSSL's libcrypto: `RAND_bytes` and SHA-256.
 ///
 /// SHA-256 goes through the low-level `SHA256_Init`/`SHA256_Update`/`SHA256_Final` with the
@@ -50,6 +56,17 @@ public struct OpenSSLBackend: PKCEBackend {
     /// gives it, such as `OpenSSL 3.0.19 27 Jan 2026`.
     public static var libraryVersion: String {
         String(cString: OpenSSL_version(OPENSSL_VERSION))
+    }
+
+    /// The loaded libcrypto's version, with the `OPENSSL_ia32cap` mask when the environment sets
+    /// one: `OpenSSL 3.0.22 25 Aug 2026 (OPENSSL_ia32cap=~0x0:~0x20000000)`.
+    ///
+    /// The mask hides CPU features from OpenSSL's assembly (`~0x0:~0x20000000` hides the SHA
+    /// extensions), so the same library then runs other code, and a report says which.
+    /// (swift-crypto's BoringSSL reads the same variable, which changes `CryptoBackend` too.)
+    public var library: String {
+        guard let mask = getenv("OPENSSL_ia32cap") else { return Self.libraryVersion }
+        return "\(Self.libraryVersion) (OPENSSL_ia32cap=\(String(cString: mask)))"
     }
 
     /// Fills `buffer` with `RAND_bytes`.

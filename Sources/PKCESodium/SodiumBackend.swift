@@ -29,6 +29,12 @@ public struct SodiumBackend: PKCEBackend {
         String(cString: sodium_version_string())
     }
 
+    /// `libsodium` and the loaded library's version: `libsodium 1.0.18`.
+    public var library: String { "libsodium \(Self.libraryVersion)" }
+
+    /// `false`: `randombytes_buf` cannot return a failure.
+    public var randomnessCanFail: Bool { false }
+
     /// Fills `buffer` with `randombytes_buf`.
     ///
     /// `randombytes_buf` has no error return: libsodium aborts the process rather than return

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
+import PKCEBackends
 import Testing
 
-@testable import bench
+@testable import PKCEBenchCLI
 
 /// The README, CONTRIBUTING and the DocC catalogs show only what works: their Swift is compiled
 /// snippets, and every `bench` command they show parses with this build's arguments.
@@ -66,12 +67,15 @@ struct DocumentationTests {
     }
 
     @Test("Every bench command in the documents parses", arguments: commands)
-    func commandParses(_ command: ShownCommand) {
+    func commandParses(_ command: ShownCommand) throws {
         do {
-            _ = try Bench.parseAsRoot(Bench.normalized(command.arguments))
+            // The command line is read with the backends bench runs, as Bench.main(backends:) reads it.
+            _ = try CommandContext.$backends.withValue(try allBackends()) {
+                try BenchCommand.parseAsRoot(BenchCommand.normalized(command.arguments))
+            }
         } catch {
             // --help and --version end parsing cleanly.
-            #expect(Bench.exitCode(for: error) == .success, "\(command): \(Bench.message(for: error))")
+            #expect(BenchCommand.exitCode(for: error) == .success, "\(command): \(BenchCommand.message(for: error))")
         }
     }
 
@@ -100,7 +104,7 @@ struct DocumentationTests {
     @Test("A command bench refuses fails the check")
     func refusedCommandFails() {
         for arguments in [["--format", "yaml"], ["--bogus"], ["ab"], ["compare", "--threshold", "-1", "a", "b"]] {
-            #expect(throws: (any Error).self, "\(arguments)") { try Bench.parseAsRoot(arguments) }
+            #expect(throws: (any Error).self, "\(arguments)") { try BenchCommand.parseAsRoot(arguments) }
         }
     }
 

@@ -4,7 +4,7 @@ import PKCEBenchKit
 import PKCEBenchTestSupport
 import Testing
 
-@testable import bench
+@testable import PKCEBenchCLI
 
 @Suite("Named baselines: --save-baseline NAME, --baseline NAME, bench baseline --name", .serialized)
 struct NamedBaselineTests {
@@ -69,12 +69,12 @@ struct NamedBaselineTests {
 
     @Test("--save-baseline NAME becomes the flag and the hidden name, attached; a bare --save-baseline stays as it is")
     func normalized() {
-        #expect(Bench.normalized(["--save-baseline"]) == ["--save-baseline"])
-        #expect(Bench.normalized(["--save-baseline", "--quick"]) == ["--save-baseline", "--quick"])
+        #expect(BenchCommand.normalized(["--save-baseline"]) == ["--save-baseline"])
+        #expect(BenchCommand.normalized(["--save-baseline", "--quick"]) == ["--save-baseline", "--quick"])
         #expect(
-            Bench.normalized(["--save-baseline", "main", "--quick"])
+            BenchCommand.normalized(["--save-baseline", "main", "--quick"])
                 == ["--save-baseline", "--save-baseline-name=main", "--quick"])
-        #expect(Bench.normalized(["--save-baseline=v2"]) == ["--save-baseline", "--save-baseline-name=v2"])
-        #expect(Bench.normalized(["--baseline", "main"]) == ["--baseline", "main"])
+        #expect(BenchCommand.normalized(["--save-baseline=v2"]) == ["--save-baseline", "--save-baseline-name=v2"])
+        #expect(BenchCommand.normalized(["--baseline", "main"]) == ["--baseline", "main"])
     }
 }

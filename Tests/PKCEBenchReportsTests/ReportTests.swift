@@ -169,7 +169,7 @@ struct ReportTests {
     @Test("Runs started in the same millisecond get different ids")
     func runIDsAreUnique() {
         let now = Date()
-        let ids = (0..<64).map { _ in RunEnvironment.capture(libraryVersions: [:], at: now).runID }
+        let ids = (0..<64).map { _ in RunEnvironment.capture(libraries: [:], at: now).runID }
         #expect(Set(ids).count == ids.count)
         let stamps = Set(ids.map { $0.prefix { $0 != "-" } })
         #expect(stamps.count == 1)

@@ -10,6 +10,9 @@ public struct SwiftBackend: PKCEBackend {
     /// `swift`.
     public var name: String { "swift" }
 
+    /// `PKCE (pure Swift)`: this module's own SHA-256, versioned with the package.
+    public var library: String { "PKCE (pure Swift)" }
+
     /// Fills `buffer` from the kernel's CSPRNG with `getentropy(3)`, which Linux and Apple
     /// platforms both have.
     ///

@@ -33,7 +33,7 @@ public struct RunEnvironment: Sendable, Equatable {
     /// The libsodium this process loaded, as `sodium_version_string` reports it.
     public var libsodium: String
 
-    /// Creates an environment from known values; ``capture(libraryVersions:at:)`` reads the real ones.
+    /// Creates an environment from known values; ``capture(libraries:at:)`` reads the real ones.
     public init(
         runID: String, timestamp: String, commit: String, build: String,
         targetCPU: String = BuildConfiguration.targetCPU, cpu: String, cpuFlags: String,
@@ -56,10 +56,9 @@ public struct RunEnvironment: Sendable, Equatable {
     /// Reads the environment of this process, now.
     ///
     /// - Parameters:
-    ///   - libraryVersions: The loaded C libraries' versions by backend name (`openssl`, `sodium`),
-    ///     as `loadedLibraryVersions()` of `PKCEBackends` gives them.
+    ///   - libraries: The run's backends' `PKCEBackend.library`, by backend name.
     ///   - date: The start of the run.
-    public static func capture(libraryVersions: [String: String], at date: Date = Date()) -> RunEnvironment {
+    public static func capture(libraries: [String: String], at date: Date = Date()) -> RunEnvironment {
         let commit = SystemFacts.gitCommit()
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -78,8 +77,16 @@ public struct RunEnvironment: Sendable, Equatable {
             cores: ProcessInfo.processInfo.activeProcessorCount,
             kernel: SystemFacts.kernelRelease(),
             swift: SwiftVersion.current,
-            openssl: libraryVersions["openssl"] ?? "none",
-            libsodium: libraryVersions["sodium"] ?? "none")
+            openssl: libraryColumns(libraries).openssl,
+            libsodium: libraryColumns(libraries).libsodium)
+    }
+
+    /// The `openssl` and `libsodium` columns from the libraries of the backends named `openssl`
+    /// and `sodium`: `none` where no such backend runs, and libsodium's version alone
+    /// (`1.0.18`), as the column has always held it.
+    static func libraryColumns(_ libraries: [String: String]) -> (openssl: String, libsodium: String) {
+        let libsodium = libraries["sodium"].map { $0.hasPrefix("libsodium ") ? String($0.dropFirst(10)) : $0 }
+        return (libraries["openssl"] ?? "none", libsodium ?? "none")
     }
 
     /// The fields whose difference makes timings incomparable, by column name, for warnings.

@@ -15,6 +15,9 @@ public struct RevisionBuild: Sendable {
     public let repository: String
     /// The build's configuration, `release` or `debug`: that of the `bench` comparing with it.
     public let configuration: String
+    /// The executable product built: `bench`, or the name of a package's own executable that
+    /// calls `Bench.main(backends:)`.
+    public let product: String
     /// Where builds are kept: a worktree per commit and configuration.
     public let cache: URL
     /// The `git` that resolved the revision, which adds the worktree too.
@@ -22,14 +25,14 @@ public struct RevisionBuild: Sendable {
 
     /// The worktree the build is made in: `<cache>/<commit>-<configuration>`.
     public var worktree: URL { cache.appendingPathComponent("\(commit)-\(configuration)") }
-    /// The `bench` executable the build makes.
+    /// The executable the build makes.
     public var executable: String {
-        worktree.appendingPathComponent(".build/\(configuration)/bench").path
+        worktree.appendingPathComponent(".build/\(configuration)/\(product)").path
     }
     /// What `swift build` printed, kept for a build that fails.
     public var log: URL { cache.appendingPathComponent("\(commit)-\(configuration).log") }
     /// Written once the build succeeded: a worktree without it is built again.
-    var marker: URL { cache.appendingPathComponent("\(commit)-\(configuration).built") }
+    var marker: URL { cache.appendingPathComponent("\(commit)-\(configuration)-\(product).built") }
     /// The revision and its commit, for messages: `main (1a2b3c4)`.
     public var name: String { "\(revision) (\(commit.prefix(7)))" }
 
@@ -39,10 +42,13 @@ public struct RevisionBuild: Sendable {
     ///   - revision: A branch, tag or commit.
     ///   - directory: A directory of the repository: the current one, for `bench ab --against`.
     ///   - configuration: `release` or `debug`.
+    ///   - product: The executable product to build.
     ///   - cache: Where builds are kept.
     /// - Throws: ``BenchError``: 69 when git is not installed; 64 when `directory` is not in a git
     ///   repository, or `revision` names no commit there (with how to fetch it).
-    public init(revision: String, in directory: String, configuration: String, cache: URL) throws(BenchError) {
+    public init(
+        revision: String, in directory: String, configuration: String, product: String = "bench", cache: URL
+    ) throws(BenchError) {
         guard let git = InstructionCounter.executableInPath("git") else {
             throw BenchError(
                 .toolMissing, "bench ab --against needs git, which is not installed (apt-get install -y git)")
@@ -67,6 +73,7 @@ public struct RevisionBuild: Sendable {
         self.commit = String(commit)
         self.repository = repository
         self.configuration = configuration
+        self.product = product
         self.cache = cache
         self.git = git
     }
@@ -87,7 +94,7 @@ public struct RevisionBuild: Sendable {
         FileManager.default.fileExists(atPath: marker.path) && FileManager.default.isExecutableFile(atPath: executable)
     }
 
-    /// Builds the revision with `swift build -c CONFIGURATION --product bench`, in its worktree,
+    /// Builds the revision with `swift build -c CONFIGURATION --product PRODUCT`, in its worktree,
     /// unless the build is there already.
     ///
     /// - Parameters:
@@ -120,7 +127,7 @@ public struct RevisionBuild: Sendable {
         let started = MonotonicClock.now()
         let build = try ChildProcess(
             executable: swift,
-            arguments: ["build", "-c", configuration, "--product", "bench", "--package-path", worktree.path],
+            arguments: ["build", "-c", configuration, "--product", product, "--package-path", worktree.path],
             streams: .files(output: log.path, error: log.path))
         guard try build.waitWatching(interruption: interruption),
             FileManager.default.isExecutableFile(atPath: executable)

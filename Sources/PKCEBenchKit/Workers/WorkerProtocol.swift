@@ -138,11 +138,13 @@ public enum WorkerProtocol {
         }
 
         /// The facts of this process's own build.
-        public static func current(libraryVersions: [String: String]) -> BuildFacts {
-            BuildFacts(
+        ///
+        /// - Parameter libraries: The build's backends' `PKCEBackend.library`, by backend name.
+        public static func current(libraries: [String: String]) -> BuildFacts {
+            let columns = RunEnvironment.libraryColumns(libraries)
+            return BuildFacts(
                 build: BuildConfiguration.current, targetCPU: BuildConfiguration.targetCPU, swift: SwiftVersion.current,
-                openssl: libraryVersions["openssl"] ?? "none", libsodium: libraryVersions["sodium"] ?? "none",
-                metrics: Set(Metric.allCases))
+                openssl: columns.openssl, libsodium: columns.libsodium, metrics: Set(Metric.allCases))
         }
     }
 

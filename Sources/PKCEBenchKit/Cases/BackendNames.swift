@@ -1,0 +1,43 @@
+/// The rule for the names of the backends a harness measures: they become parts of case names
+/// (`sha256/NAME/64`), file rows, `--backend` values and regular expressions' subjects.
+public enum BackendNames {
+    /// The longest name taken.
+    public static let maximumLength = 32
+
+    /// Checks that `names` are valid and distinct: 1 to 32 lowercase ASCII letters, digits, `-`, `_`
+    /// and `.`, starting with a letter; and that there is at least one.
+    ///
+    /// - Parameter names: The backends' names, in report order.
+    /// - Throws: ``BenchError`` (70, a fault of the program that names them) saying which name
+    ///   breaks the rule.
+    public static func check(_ names: [String]) throws(BenchError) {
+        guard !names.isEmpty else {
+            throw BenchError(.backendFailed, "no backends to measure: give Bench.main(backends:) at least one")
+        }
+        var seen: Set<String> = []
+        for name in names {
+            guard isValid(name) else {
+                throw BenchError(
+                    .backendFailed,
+                    "backend name '\(name.prefix(maximumLength + 8))' is not valid: a name is 1 to \(maximumLength) "
+                        + "lowercase letters, digits, '-', '_' and '.', starting with a letter")
+            }
+            guard seen.insert(name).inserted else {
+                throw BenchError(.backendFailed, "two backends are named '\(name)': each needs a name of its own")
+            }
+        }
+    }
+
+    /// Whether `name` follows the rule.
+    public static func isValid(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first),
+            bytes.count <= maximumLength
+        else { return false }
+        return bytes.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+        }
+    }
+}
