@@ -25,13 +25,16 @@ struct CommandResult {
 ///   - environment: Its environment; this process's by default.
 ///   - standardInput: A file to read standard input from; none by default.
 ///   - afterStart: Called with the process once it runs, to signal it.
+///   - executable: The program to run instead of this build's `bench`: another that calls
+///     `Bench.main(backends:)`.
 func bench(
     _ arguments: [String], in directory: URL? = nil, stderrTo stderrFile: URL? = nil,
-    environment: [String: String]? = nil, standardInput: URL? = nil, afterStart: ((Process) -> Void)? = nil
+    environment: [String: String]? = nil, standardInput: URL? = nil, afterStart: ((Process) -> Void)? = nil,
+    executable: URL? = nil
 ) throws -> CommandResult {
     let running = try RunningBench(
         arguments, in: directory ?? temporaryDirectory(), stderrTo: stderrFile, environment: environment,
-        standardInput: standardInput)
+        standardInput: standardInput, executable: executable)
     afterStart?(running.process)
     return try running.wait()
 }
@@ -42,17 +45,17 @@ struct RunningBench {
     private let stdoutURL: URL
     private let stderrURL: URL
 
-    /// Starts `bench` with `arguments` in `directory`; its output goes to files there, and its
-    /// input comes from `standardInput`, or from nothing.
+    /// Starts `bench` (or `executable`) with `arguments` in `directory`; its output goes to files
+    /// there, and its input comes from `standardInput`, or from nothing.
     init(
         _ arguments: [String], in directory: URL, stderrTo stderrFile: URL? = nil, environment: [String: String]? = nil,
-        standardInput: URL? = nil
+        standardInput: URL? = nil, executable: URL? = nil
     ) throws {
         stdoutURL = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
         stderrURL = stderrFile ?? directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        process.executableURL = productsDirectory.appendingPathComponent("bench")
+        process.executableURL = executable ?? productsDirectory.appendingPathComponent("bench")
         process.arguments = arguments
         process.environment = environment
         process.currentDirectoryURL = directory

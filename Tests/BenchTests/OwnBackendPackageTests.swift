@@ -1,0 +1,98 @@
+import Foundation
+import PKCEBenchReports
+import PKCEBenchTestSupport
+import Testing
+
+/// A package outside this repository, with a backend of its own, gets the whole harness from the
+/// `PKCEBenchKit` product: `Tests/Fixtures/OwnBackend`, built against this checkout.
+@Suite(
+    "A package of a user's own: its executable calls Bench.main(backends:) with a backend of its own",
+    .enabled(if: buildTestsEnabled, "builds a package; set PKCEBENCH_BUILD_TESTS=1 to run it"))
+struct OwnBackendPackageTests {
+    /// The fixture, copied beside a link named `PKCEBench` to this checkout, and built.
+    static func build(in directory: URL) throws -> URL {
+        let fixture = DocumentationTests.root.appendingPathComponent("Tests/Fixtures/OwnBackend")
+        let package = directory.appendingPathComponent("OwnBackend")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        for item in ["Package.swift", "Sources"] {
+            try FileManager.default.copyItem(
+                at: fixture.appendingPathComponent(item), to: package.appendingPathComponent(item))
+        }
+        try FileManager.default.createSymbolicLink(
+            at: directory.appendingPathComponent("PKCEBench"), withDestinationURL: DocumentationTests.root)
+        _ = try WorkflowTests.run(["swift", "build", "--product", "ownbench"], in: package)
+        return package.appendingPathComponent(".build/debug/ownbench")
+    }
+
+    /// Standard error without the warning every debug build gives.
+    static func errors(_ result: CommandResult) -> [String] {
+        result.stderrLines.filter { !$0.hasPrefix("warning: this is a debug build") }
+    }
+
+    @Test(
+        "Its backend is in every report of a run, an ab against itself, an export and a count of instructions; wrong, it is refused with 70 in one line naming it and the input, before anything is timed"
+    )
+    func wholeHarness() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ownbench = try Self.build(in: directory)
+
+        let listed = try bench(["list", "--operation", "sha256", "--size", "64"], in: directory, executable: ownbench)
+        #expect(listed.status == 0)
+        #expect(listed.stdout == "sha256/urandom/64\nsha256/swift/64\n")
+
+        let run = try bench(
+            ["--quick", "--output", "results", "--export-json", "run.json", "-q"], in: directory, executable: ownbench)
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try ReportFiles.readSummary(at: directory.appendingPathComponent("results/latest.csv").path)
+        let backends = Set(rows.map(\.key.backend))
+        #expect(backends == ["urandom", "swift"])
+        #expect(rows.allSatisfy { $0.isOK })
+        // Every operation of the default suite, for both backends.
+        #expect(rows.filter { $0.key.backend == "urandom" }.count == rows.count / 2)
+        for file in ["results/latest.samples.csv", "results/latest.html", "results/latest.svg", "run.json"] {
+            let contents = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            #expect(contents.contains("urandom"), "\(file)")
+        }
+
+        let ab = try bench(
+            [
+                "ab", ownbench.path, "--quick", "--backend", "urandom", "--operation", "sha256", "--size", "64",
+                "--threshold", "50", "--output", "ab", "-q",
+            ], in: directory, executable: ownbench)
+        #expect(ab.status == 0, "\(ab.stderr)")
+        let comparison = try String(
+            contentsOf: directory.appendingPathComponent("ab/ab-comparison.csv"), encoding: .utf8)
+        #expect(comparison.contains("urandom"))
+
+        let export = try bench(
+            ["export", "results/latest.csv", "--format", "bencher"], in: directory, executable: ownbench)
+        #expect(export.status == 0)
+        #expect(export.stdout.contains(#""sha256/urandom/64""#))
+
+        let counted = try bench(
+            [
+                "--metric", "instructions", "--backend", "urandom", "--operation", "sha256", "--size", "64",
+                "--output", "counted", "--format", "csv", "-q",
+            ], in: directory, executable: ownbench)
+        #expect(counted.status == 0, "\(counted.stderr)")
+        #expect(counted.stdout.contains(",urandom,sha256,64,"))
+
+        // The same backend with a bug: every digest has one bit flipped.
+        let environment = ProcessInfo.processInfo.environment.merging(["OWNBENCH_WRONG_SHA256": "1"]) { $1 }
+        for arguments in [["--quick", "--output", "wrong"], ["ab", ownbench.path, "--quick", "--output", "wrong-ab"]] {
+            let result = try bench(arguments, in: directory, environment: environment, executable: ownbench)
+            #expect(result.status == 70)
+            let errors = Self.errors(result)
+            #expect(errors.count == 1, "\(errors)")
+            #expect(
+                errors.first?.hasPrefix(
+                    "bench: backend urandom failed its correctness check: SHA-256 of \"abc\" is bb7816bf") == true,
+                "\(errors)")
+            #expect(result.stdout.isEmpty)
+        }
+        for written in ["wrong/latest.csv", "wrong-ab/ab-comparison.csv"] {
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(written).path))
+        }
+    }
+}

@@ -1,0 +1,23 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// A package of a user's own, outside PKCEBench, that measures its backend with the whole bench
+// command line. A copy of yours names PKCEBench by its URL and a version; the test that builds
+// this one (Tests/BenchTests/OwnBackendPackageTests.swift) copies it beside a link, named
+// PKCEBench, to the checkout under test.
+let package = Package(
+    name: "OwnBackend",
+    dependencies: [
+        .package(path: "../PKCEBench")
+    ],
+    targets: [
+        .executableTarget(
+            name: "ownbench",
+            dependencies: [
+                .product(name: "PKCE", package: "PKCEBench"),
+                .product(name: "PKCEBenchKit", package: "PKCEBench"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+import PKCE
+import PKCEBenchCLI
+
+await Bench.main(backends: [try URandomBackend(), SwiftBackend()])
