@@ -6,7 +6,7 @@ public enum BenchVersion {
     /// The release of PKCEBench this build belongs to.
     public static let release = "0.1.0"
 
-    /// One line: `bench 0.1.0 (release build for x86-64, Swift 6.3; worker protocol 2, report schema 1)`.
+    /// One line: `bench 0.1.0 (release build for x86-64, Swift 6.3; worker protocol 3, report schema 2)`.
     ///
     /// Only facts fixed at compile time: argument-parser builds this in every process, the
     /// workers under Callgrind included, whose heap must not depend on running `swiftc --version`.

@@ -154,7 +154,7 @@ struct CompareCommandTests {
         #expect(result.status == 0)
         #expect(
             result.stderrLines == [
-                "bench: warning: the runs differ in openssl 'OpenSSL 3.0.19 27 Jan 2026' → 'OpenSSL 3.5.0 8 Apr 2025'; the comparison may reflect that rather than the code"
+                "bench: warning: the runs differ in openssl library 'OpenSSL 3.0.19 27 Jan 2026' → 'OpenSSL 3.5.0 8 Apr 2025'; the comparison may reflect that rather than the code"
             ])
     }
 

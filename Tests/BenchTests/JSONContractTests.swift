@@ -134,6 +134,9 @@ struct JSONContractTests {
         let environment = try #require(document["environment"] as? [String: Any])
         #expect(environment["cpu_flags"] as? [String] == ["sha_ni", "avx2"])
         #expect(environment["run_id"] as? String == rows[0].environment.runID)
+        // Every backend's library, gathered from the rows that each record their own.
+        #expect(environment["libraries"] as? [String: String] == SummaryRow.environment(of: rows)?.libraries)
+        #expect((environment["libraries"] as? [String: String])?.count ?? 0 >= 2)
 
         let comparison = try #require(document["comparison"] as? [String: Any])
         #expect(comparison["threshold_pct"] as? Double == 3)

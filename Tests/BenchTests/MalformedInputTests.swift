@@ -69,7 +69,7 @@ struct MalformedInputTests {
         BadFile(
             name: "another schema version",
             contents: editedSummary { lines in lines[1] = "7" + lines[1].dropFirst() },
-            message: ":2: column schema (1): schema version 7 is not supported; this bench reads version 1"),
+            message: ":2: column schema (1): schema version 7 is not supported; this bench reads versions 1 to 2"),
         BadFile(
             name: "two rows for one case",
             contents: editedSummary { lines in lines.insert(lines[1], at: 2) },

@@ -150,7 +150,9 @@ struct UsageErrorTests {
             "bench \(BenchVersion.release) (\(BuildConfiguration.current) build for \(BuildConfiguration.targetCPU), "
             + "Swift "
         #expect(result.stdout.hasPrefix(expected), "\(result.stdout)")
-        #expect(result.stdout.hasSuffix("; worker protocol \(WorkerProtocol.version), report schema 1)\n"))
+        #expect(
+            result.stdout.hasSuffix(
+                "; worker protocol \(WorkerProtocol.version), report schema \(ReportSchema.version))\n"))
         #expect(result.stdout.split(separator: "\n").count == 1)
     }
 }

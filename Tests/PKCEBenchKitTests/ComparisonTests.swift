@@ -233,7 +233,9 @@ struct ComparisonTests {
             baseline: Self.data(SyntheticRun.report()),
             current: Self.data(SyntheticRun.report(openssl: "OpenSSL 3.5.0 8 Apr 2025")))
         #expect(
-            comparison.environmentDifferences == ["openssl 'OpenSSL 3.0.19 27 Jan 2026' → 'OpenSSL 3.5.0 8 Apr 2025'"])
+            comparison.environmentDifferences == [
+                "openssl library 'OpenSSL 3.0.19 27 Jan 2026' → 'OpenSSL 3.5.0 8 Apr 2025'"
+            ])
         let host = try Comparison(
             baseline: Self.data(SyntheticRun.report()), current: Self.data(SyntheticRun.report(kernel: "6.18.44")))
         #expect(host.environmentDifferences == ["kernel '6.1.0' → '6.18.44'"])

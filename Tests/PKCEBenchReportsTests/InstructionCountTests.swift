@@ -64,18 +64,18 @@ struct InstructionCountTests {
         func current(kernel: String, openssl: String) -> RunData {
             var environment = sampleReport(runID: "now").environment
             environment.kernel = kernel
-            environment.openssl = openssl
+            environment.libraries["openssl"] = openssl
             let report = RunReport(
                 environment: environment,
                 measurements: counts.map { .counted($0.key, iterations: 100, instructionsPerOperation: $0.value) })
             return RunData(name: "now", summaries: report.summaries, samples: nil)
         }
-        let openssl = try #require(baseline.environment).openssl
+        let openssl = try #require(baseline.environment?.libraries["openssl"])
         let otherHost = try Comparison(baseline: baseline, current: current(kernel: "6.18.44", openssl: openssl))
         #expect(otherHost.environmentDifferences.isEmpty && otherHost.warnings.isEmpty)
         let otherLibrary = try Comparison(
             baseline: baseline, current: current(kernel: "6.18.44", openssl: "OpenSSL 3.5.0"))
-        #expect(otherLibrary.environmentDifferences == ["openssl '\(openssl)' → 'OpenSSL 3.5.0'"])
+        #expect(otherLibrary.environmentDifferences == ["openssl library '\(openssl)' → 'OpenSSL 3.5.0'"])
     }
 
     @Test("Counts compare exactly: at the threshold or beyond is a verdict, below it unchanged, never inconclusive")

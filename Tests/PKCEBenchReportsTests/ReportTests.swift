@@ -10,7 +10,7 @@ func sampleReport(runID: String = "20261122T000000Z-abc1234", scale: Double = 1)
     let environment = RunEnvironment(
         runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: "release",
         cpu: "Test CPU, \"Model\" 9", cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0", swift: "6.3.1",
-        openssl: "OpenSSL 3.0.19 27 Jan 2026", libsodium: "1.0.18")
+        libraries: ["openssl": "OpenSSL 3.0.19 27 Jan 2026", "sodium": "libsodium 1.0.18"])
     return RunReport(environment: environment, measurements: sampleMeasurements(scale: scale))
 }
 
@@ -164,6 +164,52 @@ struct ReportTests {
         let after = try Data(contentsOf: results.history)
         #expect(after.prefix(before.count) == before)
         #expect(try ReportFiles.readHistory(at: results.history.path).count == 10)
+    }
+
+    @Test(
+        "Schema 1 files read: openssl and libsodium become the library of the backend of that name; a schema 1 history takes schema 2 rows"
+    )
+    func schemaOneReads() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        // The committed baselines, written before schema 2.
+        for name in ["baseline.csv", "baseline-instructions.csv", "baseline-native.csv"] {
+            let rows = try ReportFiles.readSummary(at: root.appendingPathComponent("results/\(name)").path)
+            #expect(!rows.isEmpty && rows.allSatisfy { $0.schema == 1 }, "\(name)")
+            for row in rows {
+                switch row.key.backend {
+                case "openssl": #expect(row.environment.libraries["openssl"]?.hasPrefix("OpenSSL 3.") == true)
+                case "sodium": #expect(row.environment.libraries["sodium"]?.hasPrefix("libsodium 1.") == true)
+                default: #expect(row.environment.libraries.isEmpty)
+                }
+            }
+            let run = try RunData.load(summaryAt: root.appendingPathComponent("results/\(name)").path)
+            #expect(run.environment.map { Set($0.libraries.keys) } == ["openssl", "sodium"])
+        }
+
+        // A history that a schema 1 bench began: new rows go in under its header, widened.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let results = ResultsDirectory(path: directory.path)
+        let old = root.appendingPathComponent("results/baseline.csv")
+        try FileManager.default.copyItem(at: old, to: results.history)
+        let oldRows = try ReportFiles.readHistory(at: old.path)
+        try results.prepare()
+        try results.save(sampleReport(runID: "run-2"))
+        let header = try CSV.parse(Array(try Data(contentsOf: results.history))).header
+        #expect(header.contains("openssl") && header.contains("libsodium") && header.last == "library")
+        let history = try ReportFiles.readHistory(at: results.history.path)
+        #expect(Array(history.prefix(oldRows.count)) == oldRows)
+        let newRows = history.dropFirst(oldRows.count)
+        #expect(newRows.map(\.schema) == [2, 2, 2])
+        // Each new row records its own backend's library, and no other.
+        let libraries = sampleReport().environment.libraries
+        for row in newRows {
+            #expect(row.environment.libraries == libraries.filter { $0.key == row.key.backend })
+        }
+        // And a new file is schema 2 throughout: `library` where `openssl` and `libsodium` were.
+        let latest = try CSV.parse(Array(try Data(contentsOf: results.latest))).header
+        #expect(!latest.contains("openssl") && !latest.contains("libsodium") && latest.contains("library"))
     }
 
     @Test("Runs started in the same millisecond get different ids")
@@ -335,12 +381,13 @@ struct ReportReadingTests {
 
     @Test("Another schema version is 65")
     func otherSchema() throws {
-        let text = validSummary().replacingOccurrences(of: "\r\n1,", with: "\r\n2,")
+        let text = validSummary().replacingOccurrences(of: "\r\n2,", with: "\r\n3,")
+        #expect(text != validSummary())
         let path = try file(text)
         #expect(
             throws: BenchError(
                 .malformedInput,
-                "\(path):2: column schema (1): schema version 2 is not supported; this bench reads version 1")
+                "\(path):2: column schema (1): schema version 3 is not supported; this bench reads versions 1 to 2")
         ) {
             try ReportFiles.readSummary(at: path)
         }

@@ -50,7 +50,8 @@ public enum SyntheticRun {
         let environment = RunEnvironment(
             runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: build, targetCPU: targetCPU,
             cpu: "Test CPU",
-            cpuFlags: "sha_ni avx2", cores: 2, kernel: kernel, swift: "6.3.1", openssl: openssl, libsodium: "1.0.18")
+            cpuFlags: "sha_ni avx2", cores: 2, kernel: kernel, swift: "6.3.1",
+            libraries: ["openssl": openssl, "sodium": "libsodium 1.0.18", "swift": "PKCE (pure Swift)"])
         let measurements = keys.enumerated().map { index, key in
             let base = 100.0 + 37.0 * Double(index)
             let biases = (0..<processes).map { _ in 1 + processBias * generator.nextGaussian() }
@@ -105,7 +106,7 @@ public enum SyntheticRun {
                 environment: RunEnvironment(
                     runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: "release",
                     cpu: "Test CPU", cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0", swift: "6.3.1",
-                    openssl: "OpenSSL 3.0.19 27 Jan 2026", libsodium: "1.0.18"),
+                    libraries: ["openssl": "OpenSSL 3.0.19 27 Jan 2026", "sodium": "libsodium 1.0.18"]),
                 measurements: samples[build])
         }
         return (reports[0], reports[1])

@@ -308,10 +308,16 @@ public struct Comparison: Sendable {
     private static func differences(_ baseline: RunEnvironment?, _ current: RunEnvironment?, metric: Metric) -> [String]
     {
         guard let baseline, let current else { return [] }
-        return zip(baseline.comparableFacts, current.comparableFacts).compactMap { old, new in
-            old.value == new.value || old.value.isEmpty || new.value.isEmpty
-                || (metric == .instructions && old.key == "kernel")
-                ? nil : "\(old.key) '\(old.value)' → '\(new.value)'"
+        let old = baseline.comparableFacts
+        let new = current.comparableFacts
+        // Facts in the fixed order, then the libraries by backend; one that only one run has
+        // (a backend only one side measured) is not a difference.
+        let order = ["cpu", "kernel", "target_cpu", "swift"]
+        let names = order + Set(old.keys).intersection(new.keys).subtracting(order).sorted()
+        return names.compactMap { name in
+            guard let before = old[name], let after = new[name] else { return nil }
+            return before == after || before.isEmpty || after.isEmpty || (metric == .instructions && name == "kernel")
+                ? nil : "\(name) '\(before)' → '\(after)'"
         }
     }
 }

@@ -28,16 +28,16 @@ public struct RunEnvironment: Sendable, Equatable {
     public var kernel: String
     /// The version of the Swift compiler that built this binary.
     public var swift: String
-    /// The OpenSSL this process loaded, as `OpenSSL_version` reports it.
-    public var openssl: String
-    /// The libsodium this process loaded, as `sodium_version_string` reports it.
-    public var libsodium: String
+    /// The library each backend runs, by backend name, as its `PKCEBackend.library` says:
+    /// `["openssl": "OpenSSL 3.0.22 25 Aug 2026", "sodium": "libsodium 1.0.18", …]`. A backend that
+    /// names none is left out.
+    public var libraries: [String: String]
 
     /// Creates an environment from known values; ``capture(libraries:at:)`` reads the real ones.
     public init(
         runID: String, timestamp: String, commit: String, build: String,
         targetCPU: String = BuildConfiguration.targetCPU, cpu: String, cpuFlags: String,
-        cores: Int, kernel: String, swift: String, openssl: String, libsodium: String
+        cores: Int, kernel: String, swift: String, libraries: [String: String]
     ) {
         self.runID = runID
         self.timestamp = timestamp
@@ -49,8 +49,7 @@ public struct RunEnvironment: Sendable, Equatable {
         self.cores = cores
         self.kernel = kernel
         self.swift = swift
-        self.openssl = openssl
-        self.libsodium = libsodium
+        self.libraries = libraries
     }
 
     /// Reads the environment of this process, now.
@@ -77,27 +76,20 @@ public struct RunEnvironment: Sendable, Equatable {
             cores: ProcessInfo.processInfo.activeProcessorCount,
             kernel: SystemFacts.kernelRelease(),
             swift: SwiftVersion.current,
-            openssl: libraryColumns(libraries).openssl,
-            libsodium: libraryColumns(libraries).libsodium)
+            libraries: libraries.filter { !$0.value.isEmpty })
     }
 
-    /// The `openssl` and `libsodium` columns from the libraries of the backends named `openssl`
-    /// and `sodium`: `none` where no such backend runs, and libsodium's version alone
-    /// (`1.0.18`), as the column has always held it.
-    static func libraryColumns(_ libraries: [String: String]) -> (openssl: String, libsodium: String) {
-        let libsodium = libraries["sodium"].map { $0.hasPrefix("libsodium ") ? String($0.dropFirst(10)) : $0 }
-        return (libraries["openssl"] ?? "none", libsodium ?? "none")
-    }
-
-    /// The fields whose difference makes timings incomparable, by column name, for warnings.
-    /// `target_cpu` is empty in reports written before the column existed: unknown, not different.
-    /// A different kernel release is usually another machine or host, even where the CPU's model
-    /// name is the same: every case can move with it, C libraries too.
-    public var comparableFacts: KeyValuePairs<String, String> {
-        [
-            "cpu": cpu, "kernel": kernel, "target_cpu": targetCPU, "swift": swift, "openssl": openssl,
-            "libsodium": libsodium,
-        ]
+    /// The facts whose difference makes timings incomparable, by name, for warnings: `cpu`,
+    /// `kernel`, `target_cpu`, `swift`, and each backend's library as `NAME library`.
+    /// `target_cpu` is empty in reports written before the column existed: unknown, not
+    /// different. A different kernel release is usually another machine or host, even where the
+    /// CPU's model name is the same: every case can move with it, C libraries too.
+    public var comparableFacts: [String: String] {
+        var facts = ["cpu": cpu, "kernel": kernel, "target_cpu": targetCPU, "swift": swift]
+        for (backend, library) in libraries {
+            facts["\(backend) library"] = library
+        }
+        return facts
     }
 }
 

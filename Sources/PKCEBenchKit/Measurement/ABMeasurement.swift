@@ -324,8 +324,7 @@ public struct ABMeasurement {
         environment.build = facts.build
         environment.targetCPU = facts.targetCPU
         environment.swift = facts.swift
-        environment.openssl = facts.openssl
-        environment.libsodium = facts.libsodium
+        environment.libraries = facts.libraries
         return environment
     }
 }

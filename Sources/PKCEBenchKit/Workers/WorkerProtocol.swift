@@ -28,7 +28,7 @@ import Foundation
 /// A change to any of this that an older build would misread raises ``version``.
 public enum WorkerProtocol {
     /// The version of the contract.
-    public static let version = 2
+    public static let version = 3
 
     /// What the hello names the protocol: the one thing any version's hello has in common.
     static let name = "pkcebench-worker"
@@ -117,23 +117,21 @@ public enum WorkerProtocol {
         public var targetCPU: String
         /// The Swift compiler that built it.
         public var swift: String
-        /// The OpenSSL the build loads.
-        public var openssl: String
-        /// The libsodium the build loads.
-        public var libsodium: String
+        /// The library each of the build's backends runs, by backend name, as in
+        /// ``RunEnvironment/libraries``.
+        public var libraries: [String: String]
         /// What its workers can measure: ``Metric/time`` always, and ``Metric/instructions`` where
         /// they can count (a build whose workers cannot run under Callgrind would leave it out).
         public var metrics: Set<Metric>
 
         /// Creates facts from known values.
         public init(
-            build: String, targetCPU: String, swift: String, openssl: String, libsodium: String, metrics: Set<Metric>
+            build: String, targetCPU: String, swift: String, libraries: [String: String], metrics: Set<Metric>
         ) {
             self.build = build
             self.targetCPU = targetCPU
             self.swift = swift
-            self.openssl = openssl
-            self.libsodium = libsodium
+            self.libraries = libraries
             self.metrics = metrics
         }
 
@@ -141,10 +139,9 @@ public enum WorkerProtocol {
         ///
         /// - Parameter libraries: The build's backends' `PKCEBackend.library`, by backend name.
         public static func current(libraries: [String: String]) -> BuildFacts {
-            let columns = RunEnvironment.libraryColumns(libraries)
-            return BuildFacts(
+            BuildFacts(
                 build: BuildConfiguration.current, targetCPU: BuildConfiguration.targetCPU, swift: SwiftVersion.current,
-                openssl: columns.openssl, libsodium: columns.libsodium, metrics: Set(Metric.allCases))
+                libraries: libraries.filter { !$0.value.isEmpty }, metrics: Set(Metric.allCases))
         }
     }
 

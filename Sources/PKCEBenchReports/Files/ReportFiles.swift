@@ -30,7 +30,7 @@ public enum ReportFiles {
     ///   - bytes: The file's contents.
     ///   - path: The file's name, for error messages.
     public static func summaries(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
-        try decode(bytes, path: path, columns: ReportSchema.summary, empty: SummaryRow()) { "case \($0.key)" }
+        try decode(bytes, path: path, columns: ReportSchema.summaryRead, empty: SummaryRow()) { "case \($0.key)" }
     }
 
     /// Reads a file of summary rows from many runs, such as `history.csv`.
@@ -46,7 +46,7 @@ public enum ReportFiles {
     ///   - bytes: The file's contents.
     ///   - path: The file's name, for error messages.
     public static func history(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
-        try decode(bytes, path: path, columns: ReportSchema.summary, empty: SummaryRow()) {
+        try decode(bytes, path: path, columns: ReportSchema.summaryRead, empty: SummaryRow()) {
             "case \($0.key) of run \($0.environment.runID)"
         }
     }

@@ -12,6 +12,13 @@ struct Column<Row>: Sendable {
     var isRequired = true
 }
 
+extension Column {
+    /// A column an older version wrote and this one only reads, into the field that replaced it.
+    static func former(_ name: String, decode: @escaping @Sendable (inout Row, String) -> Void) -> Column {
+        Column(name: name, encode: { _ in "" }, decode: { row, value in decode(&row, value) }, isRequired: false)
+    }
+}
+
 /// Why a field could not be read; the caller adds the file, line and column.
 struct FieldError: Error {
     let message: String
@@ -19,9 +26,17 @@ struct FieldError: Error {
 
 /// The columns of the reports, in order. Their names are stable: a change that renames, removes
 /// or reinterprets one raises ``version``; a new column is added as optional instead.
+///
+/// Version 2 replaced version 1's `openssl` and `libsodium` columns, which held the versions of
+/// two C libraries in every row whatever its backend, with `library`: the library of the row's own
+/// backend (`PKCEBackend.library`). Files of either version read, and a history begun in
+/// version 1 takes version 2's rows.
 public enum ReportSchema {
     /// The format's version, written in every row's `schema` column.
-    public static let version = 1
+    public static let version = 2
+
+    /// The oldest version this one reads.
+    static let oldestReadable = 1
 
     /// The names of the columns of summary reports (`<run>.csv`, `latest.csv`, `baseline.csv`, `history.csv`).
     public static var summaryColumnNames: [String] { summary.map(\.name) }
@@ -50,8 +65,12 @@ public enum ReportSchema {
         measure("mb_per_sec", \.summary.megabytesPerSecond, decimals: 3),
         text("cpu", \.environment.cpu), text("cpu_flags", \.environment.cpuFlags),
         count("cores", \.environment.cores, from: 0), text("kernel", \.environment.kernel),
-        text("swift", \.environment.swift), text("openssl", \.environment.openssl),
-        text("libsodium", \.environment.libsodium),
+        text("swift", \.environment.swift),
+        // After `backend`, which it is the library of.
+        optional(
+            Column(name: "library", encode: { $0.environment.libraries[$0.key.backend] ?? "" }) { row, value in
+                if !value.isEmpty { row.environment.libraries[row.key.backend] = value }
+            }),
         Column(name: "error", encode: { $0.summary.failure ?? "" }) { row, value in
             // A reason beside `ok` is not a failure: the status decides.
             if row.summary.failure != nil { row.summary.failure = value }
@@ -69,6 +88,23 @@ public enum ReportSchema {
             }),
         optional(measure("instructions_per_op", \.summary.instructionsPerOperation, decimals: 3)),
     ]
+
+    /// Version 1's `openssl` and `libsodium` columns, read into the library of the backend of
+    /// that name: in rows of other backends they say nothing about the row, and are dropped.
+    /// `none` meant that the library was not loaded; libsodium's held the version alone.
+    static let formerSummary: [Column<SummaryRow>] = [
+        .former("openssl") { row, value in
+            guard row.key.backend == "openssl", !value.isEmpty, value != "none" else { return }
+            if row.environment.libraries["openssl"] == nil { row.environment.libraries["openssl"] = value }
+        },
+        .former("libsodium") { row, value in
+            guard row.key.backend == "sodium", !value.isEmpty, value != "none" else { return }
+            if row.environment.libraries["sodium"] == nil { row.environment.libraries["sodium"] = "libsodium \(value)" }
+        },
+    ]
+
+    /// The columns a summary file is read with: this version's, then the former ones.
+    static var summaryRead: [Column<SummaryRow>] { summary + formerSummary }
 
     static let samples: [Column<SampleRow>] = [
         schemaColumn(\.schema),
@@ -100,11 +136,14 @@ public enum ReportSchema {
     }
 
     private static func schemaColumn<Row>(_ field: WritableKeyPath<Row, Int> & Sendable) -> Column<Row> {
-        Column(name: "schema", encode: { String($0[keyPath: field]) }) { row, value throws(FieldError) in
+        // A row is written in this version's columns, whichever it was read in.
+        Column(name: "schema", encode: { _ in String(version) }) { row, value throws(FieldError) in
             guard let schema = Int(value) else { throw FieldError(message: "'\(value)' is not a schema version") }
-            guard schema == version else {
+            guard (oldestReadable...version).contains(schema) else {
                 throw FieldError(
-                    message: "schema version \(schema) is not supported; this bench reads version \(version)")
+                    message:
+                        "schema version \(schema) is not supported; this bench reads versions \(oldestReadable) to \(version)"
+                )
             }
             row[keyPath: field] = schema
         }

@@ -1,10 +1,12 @@
 import PKCEBenchKit
 
 extension RunData {
-    /// The run that report rows record: its environment from the first row.
+    /// The run that report rows record: its environment from the first row, with the libraries
+    /// of every row's backend (a file records each backend's library in that backend's rows).
     public init(name: String, summaries: [SummaryRow], samples: [SampleRow]?) {
         self.init(
-            name: name, environment: summaries.first?.environment, builds: Set(summaries.map(\.environment.build)),
+            name: name, environment: SummaryRow.environment(of: summaries),
+            builds: Set(summaries.map(\.environment.build)),
             summaries: summaries.map(\.summary),
             samplesByCase: samples.map { rows in
                 Dictionary(grouping: rows, by: \.key).mapValues { rows in

@@ -3,7 +3,7 @@ import PKCEBenchKit
 /// One case of one run: a row of `<run>.csv`, `latest.csv`, `baseline.csv` and `history.csv`,
 /// which holds the case's summary and the environment of its run.
 public struct SummaryRow: Sendable, Equatable {
-    /// The report format's version: ``ReportSchema/version``.
+    /// The report format's version: ``ReportSchema/version``, or that of the file it was read from.
     public var schema = ReportSchema.version
     /// How and where the row's run was made. Its `targetCPU` is empty in reports written before
     /// the column existed.
@@ -16,10 +16,12 @@ public struct SummaryRow: Sendable, Equatable {
     /// The `status` of a case that failed.
     public static let failed = "failed"
 
-    /// The row of a case's summary, in a run made in `environment`.
+    /// The row of a case's summary, in a run made in `environment`: with the library of the case's
+    /// own backend only, as its `library` column records it.
     public init(summary: CaseSummary, environment: RunEnvironment) {
         self.summary = summary
         self.environment = environment
+        self.environment.libraries = environment.libraries.filter { $0.key == summary.key.backend }
     }
 
     /// An empty row, for decoding.
@@ -28,7 +30,7 @@ public struct SummaryRow: Sendable, Equatable {
             summary: CaseSummary(key: CaseKey(backend: "", operation: .verifier, size: 0, threads: 1)),
             environment: RunEnvironment(
                 runID: "", timestamp: "", commit: "", build: "", targetCPU: "", cpu: "", cpuFlags: "", cores: 0,
-                kernel: "", swift: "", openssl: "", libsodium: ""))
+                kernel: "", swift: "", libraries: [:]))
     }
 
     /// The case this row belongs to.
@@ -39,6 +41,16 @@ public struct SummaryRow: Sendable, Equatable {
 
     /// Whether the case has results.
     public var isOK: Bool { summary.isOK }
+
+    /// The environment of the run that `rows` belong to: the first row's, with the library of every
+    /// row's backend (each row records only its own).
+    public static func environment(of rows: [SummaryRow]) -> RunEnvironment? {
+        var environment = rows.first?.environment
+        for row in rows {
+            environment?.libraries.merge(row.environment.libraries) { first, _ in first }
+        }
+        return environment
+    }
 }
 
 /// One sample of one case: a row of `<run>.samples.csv`.

@@ -76,12 +76,12 @@ public enum HTMLReport {
     // MARK: - Sections
 
     private static func environmentList(_ environment: RunEnvironment) -> String {
-        let facts: [(String, String)] = [
-            ("CPU", environment.cpu), ("CPU features", environment.cpuFlags),
-            ("cores", environment.cores > 0 ? String(environment.cores) : ""),
-            ("compiled for", environment.targetCPU), ("kernel", environment.kernel), ("Swift", environment.swift),
-            ("OpenSSL", environment.openssl), ("libsodium", environment.libsodium),
-        ]
+        let facts: [(String, String)] =
+            [
+                ("CPU", environment.cpu), ("CPU features", environment.cpuFlags),
+                ("cores", environment.cores > 0 ? String(environment.cores) : ""),
+                ("compiled for", environment.targetCPU), ("kernel", environment.kernel), ("Swift", environment.swift),
+            ] + environment.libraries.sorted { $0.key < $1.key }.map { ("library of \($0.key)", $0.value) }
         return "<dl>" + facts.map { "<dt>\($0.0)</dt><dd>\(SVG.escape($0.1.isEmpty ? "unknown" : $0.1))</dd>" }.joined()
             + "</dl>"
     }

@@ -6,11 +6,11 @@ import PKCEBenchKit
 public enum JSONReport {
     /// The value of the document's `schema` key; it changes when a key is removed or its meaning
     /// changes (a new key does not change it).
-    public static let schema = "pkcebench-report/1"
+    public static let schema = "pkcebench-report/2"
 
-    /// A run's results: its environment from the first row, one result per row.
+    /// A run's results: its environment from the rows (``SummaryRow/environment(of:)``), one result per row.
     public static func run(_ rows: [SummaryRow]) -> String {
-        document(kind: "run", environment: rows.first?.environment, results: rows.map { result($0.summary) })
+        document(kind: "run", environment: SummaryRow.environment(of: rows), results: rows.map { result($0.summary) })
     }
 
     /// A comparison, with the current run's environment and results beside it.
@@ -55,7 +55,7 @@ public enum JSONReport {
             "cpu_flags": .array(environment.cpuFlags.split(separator: " ").map { .string(String($0)) }),
             "cores": environment.cores > 0 ? .integer(environment.cores) : .null,
             "kernel": .text(environment.kernel), "swift": .text(environment.swift),
-            "openssl": .text(environment.openssl), "libsodium": .text(environment.libsodium),
+            "libraries": .object(environment.libraries.mapValues { .string($0) }),
         ])
     }
 
