@@ -14,7 +14,11 @@ let package = Package(
         .library(name: "PKCECrypto", targets: ["PKCECrypto"]),
         .library(name: "PKCEBackends", targets: ["PKCEBackends"]),
         // The harness, for a package's own benchmark executable: `await Bench.main(backends: …)`.
+        // It links the malloc interposer that counts allocations.
         .library(name: "PKCEBenchKit", targets: ["PKCEBenchKit", "PKCEBenchReports", "PKCEBenchCLI"]),
+        // The harness without the command line and its malloc interposer, for a program with a main
+        // and an allocation counter of its own, as Benchmarks/'s package-benchmark suite has.
+        .library(name: "PKCEBenchHarness", targets: ["PKCEBenchKit", "PKCEBenchReports"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
     dependencies: [
@@ -61,7 +65,8 @@ let package = Package(
         .target(name: "PKCEBenchReports", dependencies: ["PKCEBenchKit", "PKCE"]),
         // Counts allocations per thread by defining malloc and its kin in the executable that links
         // it: a benchmark executable, through PKCEBenchCLI, and the tests; never a product that a
-        // user of PKCE links, so no app gets an interposed malloc.
+        // user of PKCE links, so no app gets an interposed malloc, nor PKCEBenchHarness, whose
+        // users may count allocations their own way.
         .target(name: "CPKCEMallocCounter"),
         // The bench command line as a library: `Bench.main(backends:)`, for this package's bench
         // and for a package's own executable with its own backends.

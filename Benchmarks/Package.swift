@@ -24,7 +24,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "PKCEBackends", package: root),
-                .product(name: "PKCEBenchKit", package: root),
+                // Not PKCEBenchKit, whose malloc would stand in front of package-benchmark's.
+                .product(name: "PKCEBenchHarness", package: root),
             ],
             path: "PKCEBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
