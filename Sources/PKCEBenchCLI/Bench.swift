@@ -31,6 +31,9 @@ public enum Bench {
     /// - Parameter backends: The backends to measure, in report order; made once, before the
     ///   command line is read.
     @MainActor public static func main(backends: @autoclosure () throws -> [any PKCEBackend]) async -> Never {
+        // On the main actor, as top-level code is. Run from the cooperative pool instead, while
+        // libdispatch keeps the main thread waiting for signals, the program crashed Valgrind 3.19
+        // at start-up (in rt_sigsuspend), and with it every --metric instructions worker.
         let made: [any PKCEBackend]
         do {
             made = try backends()
@@ -38,8 +41,9 @@ public enum Bench {
         } catch let error as BenchError {
             BenchCommand.fail(error.message, status: error.status.rawValue)
         } catch {
-            BenchCommand.fail(
-                "a backend cannot be set up: \(logDescription(of: error))", status: ExitStatus.backendFailed.rawValue)
+            // Through BenchError, which keeps the message to one line whatever the error says.
+            let failure = BenchError(.backendFailed, "a backend cannot be set up: \(logDescription(of: error))")
+            BenchCommand.fail(failure.message, status: failure.status.rawValue)
         }
         CommandContext.$backends.withValue(made) {
             BenchCommand.execute(Array(CommandLine.arguments.dropFirst()))

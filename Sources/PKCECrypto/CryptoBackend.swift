@@ -1,6 +1,12 @@
 internal import Crypto
 import PKCE
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A backend on swift-crypto: `SHA256` and the standard library's `SystemRandomNumberGenerator`,
 /// which is what a Vapor or Hummingbird server written today uses.
 ///
@@ -16,12 +22,14 @@ public struct CryptoBackend: PKCEBackend {
     public var name: String { "crypto" }
 
     /// `swift-crypto` on Linux, `CryptoKit` on Apple platforms: neither has a version to read at
-    /// run time.
+    /// run time. On Linux swift-crypto's BoringSSL reads OpenSSL's `OPENSSL_ia32cap` mask, which
+    /// then follows: `swift-crypto (OPENSSL_ia32cap=~0x0:~0x20000000)`.
     public var library: String {
         #if canImport(CryptoKit)
         "CryptoKit"
         #else
-        "swift-crypto"
+        guard let mask = getenv("OPENSSL_ia32cap") else { return "swift-crypto" }
+        return "swift-crypto (OPENSSL_ia32cap=\(String(cString: mask)))"
         #endif
     }
 

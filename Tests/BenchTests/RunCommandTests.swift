@@ -227,7 +227,9 @@ struct RunCommandTests {
         #expect(summaries.allSatisfy { $0.key.threads == 3 && $0.isOK })
     }
 
-    @Test("An OPENSSL_ia32cap mask is recorded with OpenSSL's version in every row, with or without worker processes")
+    @Test(
+        "An OPENSSL_ia32cap mask is recorded with the library of OpenSSL's and swift-crypto's rows, with or without worker processes"
+    )
     func openSSLCapabilityMask() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -236,17 +238,20 @@ struct RunCommandTests {
         for processes in ["1", "2"] {
             let result = try bench(
                 [
-                    "--quick", "--backend", "openssl,swift", "--operation", "sha256", "--size", "64", "--processes",
+                    "--quick", "--backend", "openssl,crypto", "--operation", "sha256", "--size", "64", "--processes",
                     processes, "--output", "out",
                 ],
                 in: directory, environment: environment)
             #expect(result.status == 0, "stderr: \(result.stderr)")
             let rows = try ReportFiles.readSummary(at: directory.appendingPathComponent("out/latest.csv").path)
             #expect(rows.count == 2)
-            // The row of OpenSSL's case records its library; the swift row records its own.
+            // Each row records its own backend's library: OpenSSL's, and swift-crypto's, whose
+            // BoringSSL reads the same mask.
             let library = rows.first { $0.key.backend == "openssl" }?.environment.libraries["openssl"] ?? ""
             #expect(library.hasPrefix("OpenSSL ") && library.hasSuffix(" (OPENSSL_ia32cap=~0x0:~0x20000000)"))
-            #expect(rows.first { $0.key.backend == "swift" }?.environment.libraries == ["swift": "PKCE (pure Swift)"])
+            #expect(
+                rows.first { $0.key.backend == "crypto" }?.environment.libraries
+                    == ["crypto": "swift-crypto (OPENSSL_ia32cap=~0x0:~0x20000000)"])
         }
         environment["OPENSSL_ia32cap"] = nil
         let unmasked = try bench(

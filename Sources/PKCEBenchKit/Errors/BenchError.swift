@@ -16,7 +16,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case missingInput = 66
     /// A tool a run needs is not installed: `valgrind` for `--metric instructions` (EX_UNAVAILABLE).
     case toolMissing = 69
-    /// A backend failed its correctness check, or failed during the run (EX_SOFTWARE).
+    /// A backend failed its correctness check, failed during the run or cannot be set up, the
+    /// backends' names are not valid and distinct, or the software failed (EX_SOFTWARE).
     case backendFailed = 70
     /// An output file or directory cannot be written (EX_CANTCREAT).
     case cannotWrite = 73

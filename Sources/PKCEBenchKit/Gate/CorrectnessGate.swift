@@ -22,18 +22,6 @@ public enum CorrectnessGate {
     /// Message lengths on both sides of the padding boundaries (55/56, 63/64, 119/120) and beyond.
     static let agreementLengths = [0, 1, 31, 32, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 1000, 4096]
 
-    /// Checks each of `backends` that one of `cases` uses, or that `alsoChecking` names.
-    ///
-    /// - Returns: The backends that fail, in the order of `backends`, with why.
-    static func failures(
-        among backends: [any PKCEBackend], usedBy cases: [BenchmarkCase], alsoChecking extra: Set<String> = []
-    ) -> [(backend: String, reason: String)] {
-        let used = Set(cases.map(\.backend.name)).union(extra)
-        return backends.filter { used.contains($0.name) }.compactMap { backend in
-            check(backend).map { (backend.name, $0) }
-        }
-    }
-
     /// Checks each of `backends` that one of `cases` uses, or that `alsoChecking` names, and
     /// refuses them all at the first that fails: the one place the gate decides, before a run, a
     /// worker or `bench ab` times anything.
@@ -44,9 +32,12 @@ public enum CorrectnessGate {
     public static func require(
         _ backends: [any PKCEBackend], usedBy cases: [BenchmarkCase], alsoChecking extra: Set<String> = []
     ) throws(BenchError) {
-        if let failure = failures(among: backends, usedBy: cases, alsoChecking: extra).first {
-            throw BenchError(
-                .backendFailed, "backend \(failure.backend) failed its correctness check: \(failure.reason)")
+        let used = Set(cases.map(\.backend.name)).union(extra)
+        // In order, stopping at the first failure: a later backend is not run once one failed.
+        for backend in backends where used.contains(backend.name) {
+            if let reason = check(backend) {
+                throw BenchError(.backendFailed, "backend \(backend.name) failed its correctness check: \(reason)")
+            }
         }
     }
 
@@ -116,7 +107,9 @@ public enum CorrectnessGate {
             let generated = try CodeVerifier.generate(length: 43, using: backend)
             _ = try CodeVerifier(validating: generated.value)
         } catch {
-            return "randomness failed: \(logDescription(of: error))"
+            // A backend that says its randomness cannot fail has broken its word as well.
+            let promise = backend.randomnessCanFail ? "" : ", though the backend says its randomness cannot fail"
+            return "randomness failed\(promise): \(logDescription(of: error))"
         }
         return nil
     }

@@ -15,6 +15,10 @@ public struct RunReport: Sendable {
     /// compares is what its files say, and what `bench compare` of those files finds.
     public init(environment: RunEnvironment, measurements: [CaseMeasurement]) {
         let ordered = measurements.sorted { $0.key < $1.key }
+        // The libraries of the backends measured, not of every backend the program has.
+        var environment = environment
+        let measured = Set(measurements.map(\.key.backend))
+        environment.libraries = environment.libraries.filter { measured.contains($0.key) }
         self.environment = environment
         self.summaries = ordered.map {
             ReportSchema.asStored(
