@@ -30,7 +30,7 @@ struct OwnBackendPackageTests {
     }
 
     @Test(
-        "Its backend is in every report of a run, an ab against itself, an export and a count of instructions; wrong, it is refused with 70 in one line naming it and the input, before anything is timed"
+        "Its backend is in every report of a run, an ab against itself, an export and a count of instructions; wrong, it is refused with 70 in one line naming it and the input, before anything is timed; so are names the harness cannot use"
     )
     func wholeHarness() throws {
         let directory = try temporaryDirectory()
@@ -50,6 +50,11 @@ struct OwnBackendPackageTests {
         #expect(rows.allSatisfy { $0.isOK })
         // Every operation of the default suite, for both backends.
         #expect(rows.filter { $0.key.backend == "urandom" }.count == rows.count / 2)
+        // Each row records its backend's library, the package's own backend's too.
+        for row in rows {
+            let expected = row.key.backend == "urandom" ? "/dev/urandom with PKCE's SHA-256" : "PKCE (pure Swift)"
+            #expect(row.environment.libraries == [row.key.backend: expected])
+        }
         for file in ["results/latest.samples.csv", "results/latest.html", "results/latest.svg", "run.json"] {
             let contents = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
             #expect(contents.contains("urandom"), "\(file)")
@@ -94,5 +99,48 @@ struct OwnBackendPackageTests {
         for written in ["wrong/latest.csv", "wrong-ab/ab-comparison.csv"] {
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(written).path))
         }
+
+        // Names a case name cannot carry, or two backends of one name: 70, one line, before anything.
+        let names = [
+            "Bad Name": "bench: backend name 'Bad Name' is not valid: a name is 1 to 32 lowercase letters, digits, "
+                + "'-', '_' and '.', starting with a letter",
+            "swift": "bench: two backends are named 'swift': each needs a name of its own",
+        ]
+        for (name, message) in names {
+            let environment = ProcessInfo.processInfo.environment.merging(["OWNBENCH_NAME": name]) { $1 }
+            let result = try bench(["--version"], in: directory, environment: environment, executable: ownbench)
+            #expect(result.status == 70)
+            #expect(result.stderrLines == [message])
+        }
+    }
+
+    @Test("bench ab --against REF from the package, nested in its repository: REF's build of the same product")
+    func againstRevision() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ownbench = try Self.build(in: directory)
+        // A repository whose package is OwnBackend/, beside the link to PKCEBench.
+        let environment = ABAgainstTests.environment(caching: directory.appendingPathComponent("home"))
+        let package = directory.appendingPathComponent("OwnBackend")
+        try WorkflowTests.run(["git", "init", "--quiet", "-b", "main"], in: directory, environment: environment)
+        try WorkflowTests.run(
+            ["git", "add", "OwnBackend/Package.swift", "OwnBackend/Sources", "PKCEBench"], in: directory,
+            environment: environment)
+        try WorkflowTests.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-m", "own backend"],
+            in: directory, environment: environment)
+
+        let result = try bench(
+            [
+                "ab", "--against", "main", "--quick", "--backend", "urandom", "--operation", "sha256", "--size", "64",
+                "--threshold", "50", "--output", "ab",
+            ], in: package, environment: environment, executable: ownbench)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("in \(directory.appendingPathComponent("home/cache/pkcebench/builds").path)"))
+        let built = try FileManager.default.contentsOfDirectory(
+            atPath: directory.appendingPathComponent("home/cache/pkcebench/builds").path)
+        #expect(built.contains { $0.hasSuffix("-debug-ownbench.built") })
+        let baseline = try ReportFiles.readSummary(at: package.appendingPathComponent("ab/ab-baseline.csv").path)
+        #expect(baseline.map(\.key.description) == ["sha256/urandom/64"])
     }
 }

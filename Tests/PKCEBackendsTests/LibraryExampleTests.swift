@@ -28,10 +28,16 @@ struct LibraryExampleTests {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent(name)
         process.arguments = Self.snippetArguments[name] ?? []
-        process.standardOutput = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
         try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+        if name == "OwnBackend" {
+            // The backend of the snippet's own, and only it, as --backend mine selects.
+            #expect(printed.contains("sha256/mine/64\n") && !printed.contains("/swift/"))
+        }
     }
 
     /// Arguments for the snippets that read them: OwnBackend is a whole bench, which would

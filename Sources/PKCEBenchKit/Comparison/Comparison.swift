@@ -13,7 +13,7 @@ public struct Comparison: Sendable {
     /// What both runs measured, and so what was compared.
     public let metric: Metric
     /// Facts of the environment that differ between the files: one phrase each, such as
-    /// `openssl 'OpenSSL 3.0.19' → 'OpenSSL 3.2.1'`.
+    /// `openssl library 'OpenSSL 3.0.19' → 'OpenSSL 3.2.1'`.
     public let environmentDifferences: [String]
     /// Which runs were compared, baseline first.
     public let runs: (baseline: RunIdentity, current: RunIdentity)

@@ -22,7 +22,8 @@ public struct RunIdentity: Sendable, Equatable {
 public struct RunData: Sendable {
     /// What to call the run in messages: usually its file's path.
     public let name: String
-    /// Where and how it was measured; `nil` when it has no cases. (A file's first row says.)
+    /// Where and how it was measured; `nil` when it has no cases. (A file's first row says, with
+    /// the library of each backend from that backend's rows.)
     public let environment: RunEnvironment?
     /// The build configurations its cases were measured in: one, except in a file put together
     /// from several runs.

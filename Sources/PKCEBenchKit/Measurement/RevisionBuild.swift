@@ -13,6 +13,8 @@ public struct RevisionBuild: Sendable {
     public let commit: String
     /// The top directory of the repository it was found in.
     public let repository: String
+    /// Where the package is in the repository: empty at its top, `Benchmarks/` for a nested one.
+    public let packagePrefix: String
     /// The build's configuration, `release` or `debug`: that of the `bench` comparing with it.
     public let configuration: String
     /// The executable product built: `bench`, or the name of a package's own executable that
@@ -25,9 +27,11 @@ public struct RevisionBuild: Sendable {
 
     /// The worktree the build is made in: `<cache>/<commit>-<configuration>`.
     public var worktree: URL { cache.appendingPathComponent("\(commit)-\(configuration)") }
+    /// The package in the worktree: the one the current directory is in, at the same place.
+    public var packageDirectory: URL { worktree.appendingPathComponent(packagePrefix) }
     /// The executable the build makes.
     public var executable: String {
-        worktree.appendingPathComponent(".build/\(configuration)/\(product)").path
+        packageDirectory.appendingPathComponent(".build/\(configuration)/\(product)").path
     }
     /// What `swift build` printed, kept for a build that fails.
     public var log: URL { cache.appendingPathComponent("\(commit)-\(configuration).log") }
@@ -69,6 +73,15 @@ public struct RevisionBuild: Sendable {
                 "'\(revision)' names no commit of the repository at \(repository), and bench fetches nothing: "
                     + "fetch it first, such as with git fetch --depth=1 origin \(revision)")
         }
+        // The package whose directory (or a subdirectory of it) this is: its place in the repository.
+        var package = URL(fileURLWithPath: directory).standardizedFileURL
+        while !FileManager.default.fileExists(atPath: package.appendingPathComponent("Package.swift").path),
+            package.pathComponents.count > 1
+        {
+            package.deleteLastPathComponent()
+        }
+        let prefix = try Self.run(git, ["-C", package.path, "rev-parse", "--show-prefix"])
+        self.packagePrefix = prefix.succeeded ? prefix.output.split(separator: "\n").first.map(String.init) ?? "" : ""
         self.revision = revision
         self.commit = String(commit)
         self.repository = repository
@@ -94,7 +107,8 @@ public struct RevisionBuild: Sendable {
         FileManager.default.fileExists(atPath: marker.path) && FileManager.default.isExecutableFile(atPath: executable)
     }
 
-    /// Builds the revision with `swift build -c CONFIGURATION --product PRODUCT`, in its worktree,
+    /// Builds the revision with `swift build -c CONFIGURATION --product PRODUCT`, in its worktree
+    /// (in the package at ``packagePrefix`` there),
     /// unless the build is there already.
     ///
     /// - Parameters:
@@ -123,11 +137,14 @@ public struct RevisionBuild: Sendable {
             }
         }
         progress.info(
-            "building \(name) with swift build -c \(configuration) in \(worktree.path) (its output: \(log.path))")
+            "building \(name) with swift build -c \(configuration) in \(packageDirectory.path) (its output: \(log.path))"
+        )
         let started = MonotonicClock.now()
         let build = try ChildProcess(
             executable: swift,
-            arguments: ["build", "-c", configuration, "--product", product, "--package-path", worktree.path],
+            arguments: [
+                "build", "-c", configuration, "--product", product, "--package-path", packageDirectory.path,
+            ],
             streams: .files(output: log.path, error: log.path))
         guard try build.waitWatching(interruption: interruption),
             FileManager.default.isExecutableFile(atPath: executable)

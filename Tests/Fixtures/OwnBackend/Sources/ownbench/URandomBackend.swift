@@ -5,7 +5,9 @@ import PKCE
 /// SHA-256.
 ///
 /// With `OWNBENCH_WRONG_SHA256=1` in the environment its SHA-256 flips a bit of every digest, as a
-/// backend with a bug would: the harness must then refuse it before timing anything.
+/// backend with a bug would: the harness must then refuse it before timing anything. With
+/// `OWNBENCH_NAME` it takes that name instead of `urandom`, for the test of names the harness
+/// refuses.
 struct URandomBackend: PKCEBackend {
     /// The device, opened once and shared: reads of it are safe from many threads.
     private let device: Int32
@@ -18,7 +20,7 @@ struct URandomBackend: PKCEBackend {
         }
     }
 
-    var name: String { "urandom" }
+    var name: String { ProcessInfo.processInfo.environment["OWNBENCH_NAME"] ?? "urandom" }
 
     var library: String { "/dev/urandom with PKCE's SHA-256" }
 
