@@ -81,7 +81,7 @@ public struct CodeChallenge: Hashable, Sendable {
     /// The `S256` challenge whose SHA-256 digest is the 32 bytes at `digest`: their base64url
     /// encoding.
     init(s256Digest digest: UnsafeRawPointer) {
-        self.storage = .s256(S256Characters { Base64URL.encodeDigest(digest, into: $0.baseAddress!) })
+        self.storage = .s256(S256Characters(digest: digest))
     }
 
     /// Validates a challenge received from elsewhere, such as an authorization request or the
@@ -139,7 +139,7 @@ public struct CodeChallenge: Hashable, Sendable {
             digest.initializeMemory(as: UInt8.self, repeating: 0)
             backend.sha256(UnsafeRawBufferPointer(characters), into: digest)
             let digest = UnsafeRawPointer(digest.baseAddress!)
-            return S256Characters { Base64URL.encodeDigest(digest, into: $0.baseAddress!) }
+            return S256Characters(digest: digest)
         }
     }
 }

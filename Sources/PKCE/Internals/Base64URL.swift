@@ -99,31 +99,46 @@ enum Base64URL {
         return UnsafePointer(pairs)
     }()
 
-    /// Encodes a 32-byte SHA-256 digest as the 43 characters of an `S256` challenge.
+    /// The 43 characters of the `S256` challenge of a SHA-256 hash value, eight to a word.
     ///
-    /// What ``encode(_:into:)`` does for 32 bytes, with every length known and two characters per
-    /// lookup: the compiler unrolls it into 21 loads and stores of character pairs and one of a
-    /// single character, with no loop or length checks left. Every challenge, derived or
-    /// verified, passes through here.
+    /// `hashWord(i)` is Hᵢ of FIPS 180-4 §6.2.2 as a number, whose four big-endian bytes are bytes
+    /// 4i…4i + 3 of the digest. The result is six words whose bytes in memory, in order, are the
+    /// characters, the last five bytes zero.
+    ///
+    /// Every 12 bits are two characters from one lookup; the characters stay in registers until
+    /// the caller stores the words, and nothing is read back from memory: loads of bytes just
+    /// stored in smaller pieces wait for the stores. Every challenge, derived or verified, passes
+    /// through here.
     @inlinable @inline(__always)
-    static func encodeDigest(_ digest: UnsafeRawPointer, into characters: UnsafeMutablePointer<UInt8>) {
+    static func digestCharacters(
+        hashWord: (Int) -> UInt32
+    ) -> (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) {
         let pairs = Self.pairs
-        let output = UnsafeMutableRawPointer(characters)
-        // Bytes 0…29, six at a time: eight characters from each big-endian 64-bit load, whose last
-        // two bytes belong to the next group (the last load ends exactly at byte 31).
-        for group in 0..<5 {
-            let word = UInt64(bigEndian: digest.loadUnaligned(fromByteOffset: group &* 6, as: UInt64.self))
+        @inline(__always) func word(_ i: Int) -> UInt64 { UInt64(hashWord(i)) }
+        // Eight characters from the top 48 bits of a 64-bit group: four pairs, the first character
+        // in the lowest byte.
+        @inline(__always) func eight(_ group: UInt64) -> UInt64 {
+            var text: UInt64 = 0
             for pair in 0..<4 {
-                let value = Int(truncatingIfNeeded: word &>> (52 &- 12 &* pair)) & 0xFFF
-                output.storeBytes(of: pairs[value], toByteOffset: group &* 8 &+ pair &* 2, as: UInt16.self)
+                let value = Int(truncatingIfNeeded: group &>> (52 &- 12 &* UInt64(pair))) & 0xFFF
+                text |= UInt64(UInt16(littleEndian: pairs[value])) &<< (16 &* UInt64(pair))
             }
+            return text.littleEndian
         }
+        // Bytes 6g…6g + 7 of the digest, as a big-endian number, for g = 0…4: the last ends at
+        // byte 31.
+        let groups = (
+            word(0) &<< 32 | word(1),
+            word(1) &<< 48 | word(2) &<< 16 | word(3) &>> 16,
+            word(3) &<< 32 | word(4),
+            word(4) &<< 48 | word(5) &<< 16 | word(6) &>> 16,
+            word(6) &<< 32 | word(7)
+        )
         // Bytes 30 and 31: 16 bits, three characters, the last padded with two zero bits.
-        let tail =
-            Int(digest.load(fromByteOffset: 30, as: UInt8.self)) << 8
-            | Int(digest.load(fromByteOffset: 31, as: UInt8.self))
-        output.storeBytes(of: pairs[tail &>> 4], toByteOffset: 40, as: UInt16.self)
-        characters[42] = alphabet.utf8Start[(tail &<< 2) & 0x3F]
+        let tail = Int(truncatingIfNeeded: word(7)) & 0xFFFF
+        let last = UInt64(alphabet.utf8Start[(tail &<< 2) & 0x3F])
+        let end = UInt64(UInt16(littleEndian: pairs[tail &>> 4])) | last &<< 16
+        return (eight(groups.0), eight(groups.1), eight(groups.2), eight(groups.3), eight(groups.4), end.littleEndian)
     }
 
     /// Whether `byte` is in the base64url alphabet.

@@ -22,6 +22,19 @@ struct S256Characters: Hashable, Sendable {
         }
     }
 
+    /// The characters of the challenge of a SHA-256 hash value, whose word `i` is `hashWord(i)`:
+    /// Hᵢ of FIPS 180-4 §6.2.2, the digest's bytes 4i…4i + 3 read as a big-endian number.
+    @inlinable @inline(__always)
+    init(hashWord: (Int) -> UInt32) {
+        words = Base64URL.digestCharacters(hashWord: hashWord)
+    }
+
+    /// The characters of the challenge of the 32-byte SHA-256 digest at `digest`.
+    @inlinable @inline(__always)
+    init(digest: UnsafeRawPointer) {
+        self.init { UInt32(bigEndian: digest.loadUnaligned(fromByteOffset: $0 &* 4, as: UInt32.self)) }
+    }
+
     /// Calls `body` with the characters.
     @inlinable
     func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
