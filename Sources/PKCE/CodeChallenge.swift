@@ -78,10 +78,10 @@ public struct CodeChallenge: Hashable, Sendable {
         }
     }
 
-    /// The `S256` challenge whose SHA-256 digest is the 32 bytes at `digest`: their base64url
-    /// encoding.
-    init(s256Digest digest: UnsafeRawPointer) {
-        self.storage = .s256(S256Characters(digest: digest))
+    /// The `S256` challenge made of `characters`.
+    @inline(__always)
+    init(s256 characters: S256Characters) {
+        self.storage = .s256(characters)
     }
 
     /// Validates a challenge received from elsewhere, such as an authorization request or the
