@@ -38,18 +38,18 @@ enum SHA256 {
     static func hash(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
         precondition(digest.count >= sha256ByteCount, "a SHA-256 digest needs 32 bytes")
         var state = State()
-        // One stack buffer: the message schedule's last 16 words, a copy of the message's current
-        // block, then up to two padded blocks.
-        withUnsafeTemporaryAllocation(byteCount: 64 + 64 + 128, alignment: 16) { scratch in
+        // One stack buffer: the message schedule's last 16 words, up to two padded blocks, then a
+        // copy of the message's current block.
+        withUnsafeTemporaryAllocation(byteCount: 64 + 128 + 64, alignment: 16) { scratch in
             let schedule = scratch.baseAddress!.bindMemory(to: UInt32.self, capacity: 16)
-            let copy = scratch.baseAddress! + 64
+            let copy = scratch.baseAddress! + 64 + 128
             // Padding (§5.1.1): the bytes after the last whole block, a 1 bit, zeros, and the
             // message length in bits as a 64-bit big-endian integer, filling one block, or two
             // when fewer than 9 bytes are left in the first.
             let wholeBlocks = message.count / 64
             let remaining = message.count - wholeBlocks * 64
             let tailBlocks = remaining < 56 ? 1 : 2
-            let tail = UnsafeMutableRawBufferPointer(rebasing: scratch[128..<(128 + tailBlocks * 64)])
+            let tail = UnsafeMutableRawBufferPointer(rebasing: scratch[64..<(64 + tailBlocks * 64)])
             tail.initializeMemory(as: UInt8.self, repeating: 0)
             if remaining > 0 {
                 tail.copyMemory(from: UnsafeRawBufferPointer(rebasing: message[(wholeBlocks * 64)...]))
@@ -58,12 +58,13 @@ enum SHA256 {
             tail.storeBytes(of: (UInt64(message.count) &* 8).bigEndian, toByteOffset: tail.count - 8, as: UInt64.self)
 
             // One loop over the message's blocks and then the tail's, so that the compression
-            // function, unrolled, is inlined once. Its loads of a block's words then read the tail,
-            // just written, on some passes and the message on others; each of the message's blocks
-            // is copied first, so that they always read bytes just written. Read in place, the
-            // first block of a message of 64 bytes or more took about 150 ns more on an AMD EPYC
-            // (Performance.md has the figures), most likely because the processor, predicting
-            // from the tail's passes, held those loads back behind earlier stores.
+            // function, unrolled, is inlined once. Each of the message's blocks is copied to the
+            // stack with `copyMemory` and compressed from there. Read in place, a message's first
+            // block took about 150 ns more on an AMD EPYC (Zen 5), so that 64 bytes took 1.6 times
+            // as long as 63 (Performance.md has the figures). Why is not settled: this machine has
+            // no hardware counters. It is the bytes read back through memory that matter: copied
+            // inline, 16 bytes at a time, the compiler forwards the copy's loads to the words and
+            // the step comes back.
             for block in 0..<(wholeBlocks + tailBlocks) {
                 let start: UnsafeRawPointer
                 if block < wholeBlocks {
@@ -75,7 +76,10 @@ enum SHA256 {
                 compress(&state, block: start, schedule: schedule)
             }
             // The buffer holds the message, or words made from it: a verifier is a secret.
-            zeroize(UnsafeMutableRawBufferPointer(rebasing: scratch[..<(128 + tailBlocks * 64)]))
+            zeroize(UnsafeMutableRawBufferPointer(rebasing: scratch[..<(64 + tailBlocks * 64)]))
+            if wholeBlocks > 0 {
+                zeroize(UnsafeMutableRawBufferPointer(start: copy, count: 64))
+            }
         }
         digest.storeBytes(of: state.a.bigEndian, toByteOffset: 0, as: UInt32.self)
         digest.storeBytes(of: state.b.bigEndian, toByteOffset: 4, as: UInt32.self)
