@@ -56,14 +56,15 @@ struct SelectionTests {
     func keys() throws {
         let sha = CaseKey(backend: "wrong-digest", operation: .sha256, size: 64, threads: 1)
         let challenge = CaseKey(backend: "swift", operation: .challenge, size: 43, threads: 1)
-        let absent = CaseKey(backend: "swift", operation: .sha256, size: 3, threads: 1)
+        // A size no operation measures by default: a key names it, and it is measured.
+        let small = CaseKey(backend: "swift", operation: .sha256, size: 3, threads: 1)
         let backends: [any PKCEBackend] = [SwiftBackend(), WrongDigestBackend()]
-        let selection = Selection(keys: [sha, challenge, absent, sha])
-        #expect(selection.keys == [sha, challenge, absent])
-        #expect(try selection.cases(from: backends).map(\.key) == [challenge, sha])
+        let selection = Selection(keys: [sha, challenge, small, sha])
+        #expect(selection.keys == [sha, challenge, small])
+        #expect(try selection.cases(from: backends).map(\.key) == [challenge, small, sha])
         var narrowed = selection
         narrowed.skips = ["^challenge/"]
-        #expect(try narrowed.cases(from: backends).map(\.key) == [sha])
+        #expect(try narrowed.cases(from: backends).map(\.key) == [small, sha])
         let matches = try selection.rowMatcher()
         #expect(matches(sha) && !matches(CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1)))
 
@@ -88,6 +89,16 @@ struct SelectionTests {
         #expect(sides.executable(of: .baseline) == "/x/bench" && sides.executable(of: .current) == "/x/bench")
         #expect(sides.comparedBackend == "swift-vs-wrong-digest")
         #expect([sides.name(of: .baseline), sides.name(of: .current)] == ["wrong-digest", "swift"])
+
+        // Sizes that are no operation's defaults: every case has its counterpart (`bench pair
+        // --size 0,3` once measured only the current side of them).
+        let sized = Selection(
+            backends: ["swift"], operations: [.sha256, .challenge], scopedSizes: [.sha256: [0, 3], .challenge: [43]])
+        let sizedCurrent = try sized.cases(from: backends)
+        #expect(sizedCurrent.count == 3)
+        #expect(
+            Set(try sides.selection(sized, on: .baseline, for: sizedCurrent).cases(from: backends).map(\.key))
+                == Set(sizedCurrent.map { sides.key(of: $0.key, on: .baseline) }))
 
         let builds = Sides.builds(baseline: "/main/bench", current: "/x/bench")
         let selection = Selection(filters: ["/64$"])

@@ -82,9 +82,14 @@ public struct Selection: Sendable, Equatable, Codable {
         return BenchmarkOperation.allCases
     }
 
-    /// The sizes measured of `operation`.
+    /// The sizes measured of `operation`: those given for it, or for every operation, or else
+    /// those its ``keys`` name (a key names its size, which need not be a default one), or else
+    /// its default sizes.
     public func sizes(of operation: BenchmarkOperation) -> [Int] {
-        scopedSizes[operation] ?? (sizes.isEmpty ? operation.defaultSizes : sizes)
+        if let scoped = scopedSizes[operation] { return scoped }
+        if !sizes.isEmpty { return sizes }
+        if !keys.isEmpty { return keys.filter { $0.operation == operation }.map(\.size).uniqued().sorted() }
+        return operation.defaultSizes
     }
 
     /// Checks the selection against the backends there are.
