@@ -41,6 +41,19 @@ struct VerifierCharacters: Sendable {
         }
     }
 
+    /// The characters of the verifier at `verifier`, read where they lie.
+    ///
+    /// `CodeVerifier.withUTF8(_:)` on an element of an array first copies the element, all
+    /// 128 bytes of storage, to the stack; reading a verifier's last bytes back from that copy
+    /// waits for the copy's stores.
+    @inline(__always)
+    static func bytes(of verifier: UnsafePointer<CodeVerifier>) -> UnsafeRawBufferPointer {
+        let characters = UnsafeRawPointer(verifier) + MemoryLayout<CodeVerifier>.offset(of: \.characters)!
+        let count = characters.load(fromByteOffset: MemoryLayout<Self>.offset(of: \.storedCount)!, as: UInt8.self)
+        return UnsafeRawBufferPointer(
+            start: characters + MemoryLayout<Self>.offset(of: \.words)!, count: Int(count))
+    }
+
     /// Calls `body` with the characters.
     @inlinable
     func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {

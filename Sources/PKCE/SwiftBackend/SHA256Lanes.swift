@@ -46,9 +46,12 @@ enum SHA256Lanes {
                         blocks in
                         // Zeros to begin with, so that no lane's block is read before it is written.
                         blocks.initializeMemory(as: UInt8.self, repeating: 0)
-                        for start in stride(from: 0, to: verifiers.count, by: V.scalarCount) {
-                            let group = verifiers[start..<min(start + V.scalarCount, verifiers.count)]
-                            hash(group, blocks: blocks, scratch: scratch, into: challenges.baseAddress! + start)
+                        verifiers.withUnsafeBufferPointer { verifiers in
+                            for start in stride(from: 0, to: verifiers.count, by: V.scalarCount) {
+                                hash(
+                                    verifiers.baseAddress! + start, count: min(V.scalarCount, verifiers.count - start),
+                                    blocks: blocks, scratch: scratch, into: challenges.baseAddress! + start)
+                            }
                         }
                         // The blocks hold verifiers; the schedule and the state, words made from them.
                         zeroize(blocks)
@@ -92,14 +95,15 @@ enum SHA256Lanes {
         }
     }
 
-    /// Hashes up to `V.scalarCount` verifiers and initializes their challenges at `challenges`.
+    /// Hashes the `verifierCount` verifiers at `verifiers`, at most `V.scalarCount`, and
+    /// initializes their challenges at `challenges`.
     ///
     /// Each lane's message is padded in `blocks` (§5.1.1), then all lanes are compressed block by
     /// block; a lane whose message ends before the others' takes its challenge from its last
     /// block, and the other lanes carry on.
     @inline(__always)
     private static func hash<V: SHA256LaneVector>(
-        _ verifiers: ArraySlice<CodeVerifier>,
+        _ verifiers: UnsafePointer<CodeVerifier>, count verifierCount: Int,
         blocks: UnsafeMutableRawBufferPointer,
         scratch: Scratch<V>,
         into challenges: UnsafeMutablePointer<CodeChallenge>
@@ -110,15 +114,13 @@ enum SHA256Lanes {
         var mostBlocks = 0
         for lane in 0..<V.scalarCount {
             let padded = UnsafeMutableRawBufferPointer(rebasing: blocks[(lane * laneBytes)..<((lane + 1) * laneBytes)])
-            guard lane < verifiers.count else {
+            guard lane < verifierCount else {
                 // No message: a lane of zeros, hashed and never read.
                 padded.initializeMemory(as: UInt8.self, repeating: 0)
                 blockCounts[lane] = 0
                 continue
             }
-            let count = verifiers[verifiers.startIndex + lane].withUTF8 { message in
-                pad(UnsafeRawBufferPointer(message), into: padded.baseAddress!)
-            }
+            let count = pad(VerifierCharacters.bytes(of: verifiers + lane), into: padded.baseAddress!)
             blockCounts[lane] = count
             mostBlocks = max(mostBlocks, count)
         }
@@ -132,7 +134,7 @@ enum SHA256Lanes {
             // l is lane l of vector i.
             state.store(to: scratch.state)
             let words = UnsafeRawPointer(scratch.state)
-            for lane in 0..<verifiers.count where blockCounts[lane] == block + 1 {
+            for lane in 0..<verifierCount where blockCounts[lane] == block + 1 {
                 let characters = S256Characters { i in
                     words.load(fromByteOffset: (i * V.scalarCount + lane) * 4, as: UInt32.self)
                 }
