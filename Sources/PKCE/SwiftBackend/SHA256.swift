@@ -51,20 +51,33 @@ enum SHA256 {
             let tailBlocks = remaining < 56 ? 1 : 2
             let tail = UnsafeMutableRawBufferPointer(rebasing: scratch[64..<(64 + tailBlocks * 64)])
             tail.initializeMemory(as: UInt8.self, repeating: 0)
-            if remaining > 0 {
-                tail.copyMemory(from: UnsafeRawBufferPointer(rebasing: message[(wholeBlocks * 64)...]))
+            // The remaining bytes and 0x80, a word (four bytes) at a time, so that each word the
+            // compression loads from the tail was written by one store.
+            var offset = 0
+            var last: UInt32 = 0
+            if remaining > 0, let start = message.baseAddress {
+                let rest = start + wholeBlocks &* 64
+                while offset &+ 4 <= remaining {
+                    let word = rest.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                    tail.storeBytes(of: word, toByteOffset: offset, as: UInt32.self)
+                    offset &+= 4
+                }
+                for index in 0..<(remaining &- offset) {
+                    last |= UInt32(rest.load(fromByteOffset: offset &+ index, as: UInt8.self)) &<< (8 &* UInt32(index))
+                }
             }
-            tail[remaining] = 0x80
+            last |= 0x80 &<< (8 &* UInt32(remaining &- offset))
+            tail.storeBytes(of: last.littleEndian, toByteOffset: offset, as: UInt32.self)
             tail.storeBytes(of: (UInt64(message.count) &* 8).bigEndian, toByteOffset: tail.count - 8, as: UInt64.self)
 
             // One loop over the message's blocks and then the tail's, so that the compression
             // function, unrolled, is inlined once. Each of the message's blocks is copied to the
-            // stack with `copyMemory` and compressed from there. Read in place, a message's first
-            // block took about 150 ns more on an AMD EPYC (Zen 5), so that 64 bytes took 1.6 times
-            // as long as 63 (Performance.md has the figures). Why is not settled: this machine has
-            // no hardware counters. It is the bytes read back through memory that matter: copied
-            // inline, 16 bytes at a time, the compiler forwards the copy's loads to the words and
-            // the step comes back.
+            // stack with `copyMemory` and compressed from there, and the tail is written a word at
+            // a time. Both were measured, not derived (this machine has no hardware counters;
+            // Performance.md has the figures): on an AMD EPYC (Zen 5), with the blocks read in
+            // place, every message of two blocks or more took about 150 ns more, and with the
+            // tail copied by `copyMemory`, lengths such as 1, 16 and 65 bytes took up to 1.5
+            // times as long in some processes.
             for block in 0..<(wholeBlocks + tailBlocks) {
                 let start: UnsafeRawPointer
                 if block < wholeBlocks {
