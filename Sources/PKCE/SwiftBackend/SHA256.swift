@@ -51,12 +51,17 @@ enum SHA256 {
             let tailBlocks = remaining < 56 ? 1 : 2
             let tail = UnsafeMutableRawBufferPointer(rebasing: scratch[64..<(64 + tailBlocks * 64)])
             tail.initializeMemory(as: UInt8.self, repeating: 0)
-            // The remaining bytes and 0x80, a word (four bytes) at a time, so that each word the
-            // compression loads from the tail was written by one store.
+            // The remaining bytes and 0x80, 16 bytes and then a word (four bytes) at a time, so that
+            // each word the compression loads from the tail was written by one store.
             var offset = 0
             var last: UInt32 = 0
             if remaining > 0, let start = message.baseAddress {
                 let rest = start + wholeBlocks &* 64
+                while offset &+ 16 <= remaining {
+                    let bytes = rest.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+                    tail.storeBytes(of: bytes, toByteOffset: offset, as: SIMD16<UInt8>.self)
+                    offset &+= 16
+                }
                 while offset &+ 4 <= remaining {
                     let word = rest.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
                     tail.storeBytes(of: word, toByteOffset: offset, as: UInt32.self)
