@@ -77,12 +77,9 @@ enum SHA256 {
 
             // One loop over the message's blocks and then the tail's, so that the compression
             // function, unrolled, is inlined once. Each of the message's blocks is copied to the
-            // stack with `copyMemory` and compressed from there, and the tail is written a word at
-            // a time. Both were measured, not derived (this machine has no hardware counters;
-            // Performance.md has the figures): on an AMD EPYC (Zen 5), with the blocks read in
-            // place, every message of two blocks or more took about 150 ns more, and with the
-            // tail copied by `copyMemory`, lengths such as 1, 16 and 65 bytes took up to 1.5
-            // times as long in some processes.
+            // stack with `copyMemory` and compressed from there, and the tail is written in whole
+            // words. Both were measured, not derived: without them, some lengths took far longer
+            // on an AMD EPYC (Zen 5). Performance.md has the figures and what is known of why.
             for block in 0..<(wholeBlocks + tailBlocks) {
                 let start: UnsafeRawPointer
                 if block < wholeBlocks {

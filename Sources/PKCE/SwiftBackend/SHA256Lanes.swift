@@ -64,7 +64,8 @@ enum SHA256Lanes {
     }
 
     /// Where the vectors of a call live: one temporary allocation, cut in four, the round
-    /// constants first and then the parts that hold words made from verifiers.
+    /// constants first and then the parts that hold words made from verifiers; and, in an
+    /// allocation of their own, the lanes' block counts.
     fileprivate struct Scratch<V: SHA256LaneVector> {
         /// How many vectors the parts take.
         static var count: Int { 64 + 16 + 8 + 16 }
@@ -151,8 +152,8 @@ extension SHA256Lanes {
     /// Blocks past the message's last are compressed while longer messages in other lanes go on,
     /// and never read: whatever they hold, a previous group's verifier or the zeros the call began
     /// with, is wiped at the end. The bytes move inline, 32 at a time (the last move overlapping
-    /// the one before), and the zeros go in as whole blocks before the message: calls to `memcpy`
-    /// and `memset` for so few bytes cost more than the moves.
+    /// the one before), and the zeros go in as whole blocks before the message, with no call to
+    /// `memcpy` or `memset` for so few bytes.
     ///
     /// - Precondition: `message` has 32 to 128 bytes; a verifier has 43 to 128 characters.
     @inline(__always)
@@ -206,7 +207,10 @@ extension SHA256Lanes {
                 }
                 swap(&from, &to)
             }
+            // The words were loaded in the host's byte order; SHA-256's are big-endian.
+            #if _endian(little)
             for t in 0..<lanes { schedule[t] = V.byteSwapped(schedule[t]) }
+            #endif
         }
     }
 }

@@ -10,8 +10,8 @@ public struct Selection: Sendable, Equatable, Codable {
     public var backends: [String]
     /// Operations; empty for all, or, when only scoped sizes are given, the operations they name.
     public var operations: [BenchmarkOperation]
-    /// Sizes for every selected operation that ``scopedSizes`` does not name; empty for each
-    /// operation's defaults.
+    /// Sizes for every selected operation that ``scopedSizes`` does not name; empty for the sizes
+    /// ``keys`` name, or, without keys, each operation's defaults.
     public var sizes: [Int]
     /// Sizes for one operation each (`--size sha256:1024`), in place of ``sizes`` and the defaults.
     public var scopedSizes: [BenchmarkOperation: [Int]]
