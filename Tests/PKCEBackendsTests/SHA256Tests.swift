@@ -1,3 +1,4 @@
+@testable import PKCE
 import PKCEBackends
 import Testing
 
@@ -20,6 +21,34 @@ struct SHA256Tests {
             #expect(digest == digests[0], "\(backend.name) differs from \(backends[0].name) at \(length) bytes")
         }
         #expect(digests[0].count == 32)
+    }
+
+    /// On x86-64 the pure-Swift hash computes its message schedule in vector registers; the
+    /// scalar schedule, which other machines use, is checked here too, against the same vectors
+    /// and against the path this machine uses.
+    @Test("The pure-Swift hash's scalar schedule: FIPS 180-4 vectors", arguments: Vectors.fips180)
+    func scalarSchedule(vector: Vectors.SHA256Vector) {
+        #expect(hex(Self.digest(of: vector.message, scalar: true)) == vector.digest)
+    }
+
+    @Test("The pure-Swift hash's two schedules agree", arguments: lengths)
+    func schedulesAgree(length: Int) {
+        let input = message(ofLength: length)
+        #expect(Self.digest(of: input, scalar: true) == Self.digest(of: input, scalar: false))
+    }
+
+    private static func digest(of message: [UInt8], scalar: Bool) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        message.withUnsafeBytes { message in
+            digest.withUnsafeMutableBytes {
+                if scalar {
+                    SHA256.hashWithScalarSchedule(message, into: $0)
+                } else {
+                    SHA256.hash(message, into: $0)
+                }
+            }
+        }
+        return digest
     }
 
     @Test("The digest lands in the caller's buffer, and only in its first 32 bytes", arguments: backends)

@@ -28,14 +28,49 @@ enum SHA256 {
         )
 
     /// The working state: the eight 32-bit words H0…H7 of FIPS 180-4 §6.2.
-    private struct State {
+    struct State {
         // The first 32 bits of the fractional parts of the square roots of the first 8 primes (§5.3.3).
         var a: UInt32 = 0x6a09_e667, b: UInt32 = 0xbb67_ae85, c: UInt32 = 0x3c6e_f372, d: UInt32 = 0xa54f_f53a
         var e: UInt32 = 0x510e_527f, f: UInt32 = 0x9b05_688c, g: UInt32 = 0x1f83_d9ab, h: UInt32 = 0x5be0_cd19
     }
 
     /// Hashes `message` and writes the 32-byte digest to the start of `digest`.
+    ///
+    /// On x86-64 the message schedule is computed in vector registers
+    /// (``compressWithVectorSchedule(_:block:)``); elsewhere, a word at a time
+    /// (``compress(_:block:schedule:)``).
     static func hash(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
+        #if arch(x86_64)
+        hash(message, into: digest, schedule: .vector)
+        #else
+        hash(message, into: digest, schedule: .scalar)
+        #endif
+    }
+
+    /// ``hash(_:into:)`` with the schedule computed a word at a time, as on machines other than
+    /// x86-64: what tests call to check that path where it is not the one used.
+    static func hashWithScalarSchedule(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
+        hash(message, into: digest, schedule: .scalar)
+    }
+
+    /// How the compression function computes the message schedule.
+    private enum Schedule {
+        /// A word at a time, in the integer units: ``compress(_:block:schedule:)``.
+        case scalar
+        /// Four words at a time, in SSE2 registers: ``compressWithVectorSchedule(_:block:)``,
+        /// x86-64 only.
+        case vector
+    }
+
+    /// Pads `message` and compresses its blocks. Always inlined, so that `schedule` is a constant
+    /// and the compression function is inlined into the loop over the blocks: called through a
+    /// closure instead, it was not, and was slower.
+    @inline(__always)
+    private static func hash(
+        _ message: UnsafeRawBufferPointer,
+        into digest: UnsafeMutableRawBufferPointer,
+        schedule kind: Schedule
+    ) {
         precondition(digest.count >= sha256ByteCount, "a SHA-256 digest needs 32 bytes")
         var state = State()
         // One stack buffer: the message schedule's last 16 words, up to two padded blocks, then a
@@ -88,6 +123,12 @@ enum SHA256 {
                 } else {
                     start = UnsafeRawPointer(tail.baseAddress!) + (block &- wholeBlocks) &* 64
                 }
+                #if arch(x86_64)
+                if kind == .vector {
+                    compressWithVectorSchedule(&state, block: start)
+                    continue
+                }
+                #endif
                 compress(&state, block: start, schedule: schedule)
             }
             // The buffer holds the message, or words made from it: a verifier is a secret.
@@ -275,30 +316,40 @@ enum SHA256 {
     /// round's a ⊕ b is the next round's b ⊕ c, so the majority costs three operations, not five.
     /// The sums are grouped so that the terms ready first are added first: h and the round's
     /// constant and word do not depend on the previous round, Σ1 comes last (faster than the
-    /// order of the standard's formula). Σ0 and Σ1 keep their three independent rotations;
-    /// nesting them (ROTR¹³ = ROTR² ∘ ROTR¹¹) saves copies but lengthens the chain, and was slower.
+    /// order of the standard's formula). Σ1 keeps its three independent rotations: nesting them
+    /// saves register copies but lengthens the chain from e to the next e, and was slower.
+    ///
+    /// `sigma0` computes Σ0: three independent rotations (``bigSigma0(_:)``) unless the caller
+    /// measured a nested form faster.
     @inline(__always)
-    private static func round(
+    static func round(
         _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
         _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32,
-        _ constantPlusWord: UInt32, _ bXorC: inout UInt32
+        _ constantPlusWord: UInt32, _ bXorC: inout UInt32,
+        sigma0 bigSigma0: (UInt32) -> UInt32 = bigSigma0
     ) {
         let sigma1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
         let choose = g ^ (e & (f ^ g))  // (e ∧ f) ⊕ (¬e ∧ g)
         let t1 = (h &+ constantPlusWord &+ choose) &+ sigma1
-        let sigma0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+        let sigma0 = bigSigma0(a)
         let aXorB = a ^ b
         let majority = b ^ (aXorB & bXorC)  // (a ∧ b) ⊕ (a ∧ c) ⊕ (b ∧ c)
         bXorC = aXorB
         d = d &+ t1
         h = t1 &+ (sigma0 &+ majority)
     }
+
+    /// Σ0 of §4.1.2, as three independent rotations.
+    @inline(__always)
+    static func bigSigma0(_ x: UInt32) -> UInt32 {
+        x.rotatedRight(2) ^ x.rotatedRight(13) ^ x.rotatedRight(22)
+    }
 }
 
 extension UInt32 {
     /// ROTR^n(x) of FIPS 180-4 §3.2.
     @inline(__always)
-    fileprivate func rotatedRight(_ count: UInt32) -> UInt32 {
+    func rotatedRight(_ count: UInt32) -> UInt32 {
         self &>> count | self &<< (32 &- count)
     }
 }
