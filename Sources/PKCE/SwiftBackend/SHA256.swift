@@ -1,8 +1,9 @@
 /// SHA-256 as FIPS 180-4 §6.2 defines it, over a message held in memory.
 ///
-/// Nothing is allocated on the heap: the state lives in locals, the message schedule's last 16 words,
-/// a copy of the block being compressed and the padded final blocks in a stack buffer, which is
-/// wiped before returning.
+/// Nothing is allocated on the heap: the state lives in locals; a copy of the block being
+/// compressed, the padded final blocks and, except on x86-64, the message schedule's last 16 words
+/// in a stack buffer, which is wiped before returning. On x86-64 the schedule lives in vector
+/// registers (`SHA256+VectorSchedule.swift`).
 enum SHA256 {
     /// The round constants K₀…K₆₃ (§4.2.2): the first 32 bits of the fractional parts of the cube
     /// roots of the first 64 primes.
