@@ -1,7 +1,8 @@
-#if arch(x86_64)
+#if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
 // The compiler's own declarations of the SSE2 instructions, which every x86-64 processor has:
-// no library is linked.
-import _Builtin_intrinsics.intel
+// no library is linked. (Windows toolchains have lacked the module: there, and on every other
+// architecture, the scalar schedule is used.)
+internal import _Builtin_intrinsics.intel
 
 extension SHA256 {
     /// Four words of the message schedule, in one SSE2 register.
@@ -13,9 +14,9 @@ extension SHA256 {
     /// and Gopal, "Fast SHA-256 Implementations on Intel Architecture Processors", 2012). The
     /// integer units then have only the rounds to do.
     ///
-    /// Swift's `SIMD4` operators compute shifts lane by lane, and the compiler then keeps a
-    /// rotation in scalar registers, where x86-64 has a rotate instruction and SSE2 has none: so
-    /// the shifts here are the SSE2 instructions themselves. Without SSSE3's byte shuffle, the
+    /// Swift's `SIMD4` operators compute shifts lane by lane, and the compiler (Swift 6.3.1)
+    /// then keeps a rotation in scalar registers, where x86-64 has a rotate instruction and SSE2
+    /// has none: so the shifts here are the SSE2 instructions themselves. Without SSSE3's byte shuffle, the
     /// words are loaded and byte-swapped one at a time. The schedule lives in registers, not in a
     /// buffer of 16 words.
     @inline(__always)
@@ -32,8 +33,9 @@ extension SHA256 {
         var (a, b, c, d, e, f, g, h) = (state.a, state.b, state.c, state.d, state.e, state.f, state.g, state.h)
         var bXorC = b ^ c
         let k = roundConstants
-        // Four rounds at a time, each after the next four words of the schedule: the roles of
-        // a…h come back to where they started every eight rounds.
+        // Four rounds at a time: rounds t…t+3 take K + W_t…W_t+3, and run after W_t+16…W_t+19
+        // are computed in the register that held W_t…W_t+3. The roles of a…h come back to where
+        // they started every eight rounds.
         var kw = w0 &+ Words(k.0, k.1, k.2, k.3)
         w0 = nextWords(w0, w1, w2, w3)
         fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, kw, &bXorC)
@@ -133,6 +135,7 @@ extension SHA256 {
     /// rotates it in the lower lane.
     @inline(__always)
     private static func smallSigma1(ofLanes02 words: Words) -> Words {
+        assert(words[0] == words[1] && words[2] == words[3], "σ1 by 64-bit shifts needs each word twice")
         let x = unsafeBitCast(words, to: __m128i.self)
         let rotated = _mm_xor_si128(_mm_srli_epi64(x, 17), _mm_srli_epi64(x, 19))
         return unsafeBitCast(_mm_xor_si128(rotated, _mm_srli_epi32(x, 10)), to: Words.self)

@@ -28,7 +28,9 @@ enum SHA256 {
             0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2
         )
 
-    /// The working state: the eight 32-bit words H0…H7 of FIPS 180-4 §6.2.
+    /// The working state: the eight 32-bit words H0…H7 of FIPS 180-4 §6.2. (This type, ``round``,
+    /// ``bigSigma0(_:)`` and `UInt32.rotatedRight(_:)` are internal, not private, because
+    /// `SHA256+VectorSchedule.swift` uses them.)
     struct State {
         // The first 32 bits of the fractional parts of the square roots of the first 8 primes (§5.3.3).
         var a: UInt32 = 0x6a09_e667, b: UInt32 = 0xbb67_ae85, c: UInt32 = 0x3c6e_f372, d: UInt32 = 0xa54f_f53a
@@ -41,7 +43,7 @@ enum SHA256 {
     /// (``compressWithVectorSchedule(_:block:)``); elsewhere, a word at a time
     /// (``compress(_:block:schedule:)``).
     static func hash(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
-        #if arch(x86_64)
+        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
         hash(message, into: digest, schedule: .vector)
         #else
         hash(message, into: digest, schedule: .scalar)
@@ -55,7 +57,7 @@ enum SHA256 {
     }
 
     /// How the compression function computes the message schedule.
-    private enum Schedule {
+    private enum ScheduleKind {
         /// A word at a time, in the integer units: ``compress(_:block:schedule:)``.
         case scalar
         /// Four words at a time, in SSE2 registers: ``compressWithVectorSchedule(_:block:)``,
@@ -63,21 +65,21 @@ enum SHA256 {
         case vector
     }
 
-    /// Pads `message` and compresses its blocks. Always inlined, so that `schedule` is a constant
-    /// and the compression function is inlined into the loop over the blocks: called through a
-    /// closure instead, it was not, and was slower.
+    /// Pads `message` and compresses its blocks. Always inlined, so that `kind` is a constant and
+    /// the compression function is inlined into the loop over the blocks: passed as a closure
+    /// instead, it was not, and was slower.
     @inline(__always)
     private static func hash(
         _ message: UnsafeRawBufferPointer,
         into digest: UnsafeMutableRawBufferPointer,
-        schedule kind: Schedule
+        schedule kind: ScheduleKind
     ) {
         precondition(digest.count >= sha256ByteCount, "a SHA-256 digest needs 32 bytes")
         var state = State()
-        // One stack buffer: the message schedule's last 16 words, up to two padded blocks, then a
-        // copy of the message's current block.
+        // One stack buffer: the scalar message schedule's last 16 words (unused by the vector
+        // one), up to two padded blocks, then a copy of the message's current block.
         withUnsafeTemporaryAllocation(byteCount: 64 + 128 + 64, alignment: 16) { scratch in
-            let schedule = scratch.baseAddress!.bindMemory(to: UInt32.self, capacity: 16)
+            let scheduleWords = scratch.baseAddress!.bindMemory(to: UInt32.self, capacity: 16)
             let copy = scratch.baseAddress! + 64 + 128
             // Padding (§5.1.1): the bytes after the last whole block, a 1 bit, zeros, and the
             // message length in bits as a 64-bit big-endian integer, filling one block, or two
@@ -124,13 +126,13 @@ enum SHA256 {
                 } else {
                     start = UnsafeRawPointer(tail.baseAddress!) + (block &- wholeBlocks) &* 64
                 }
-                #if arch(x86_64)
+                #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
                 if kind == .vector {
                     compressWithVectorSchedule(&state, block: start)
                     continue
                 }
                 #endif
-                compress(&state, block: start, schedule: schedule)
+                compress(&state, block: start, schedule: scheduleWords)
             }
             // The buffer holds the message, or words made from it: a verifier is a secret.
             zeroize(UnsafeMutableRawBufferPointer(rebasing: scratch[..<(64 + tailBlocks * 64)]))
@@ -327,12 +329,12 @@ enum SHA256 {
         _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
         _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32,
         _ constantPlusWord: UInt32, _ bXorC: inout UInt32,
-        sigma0 bigSigma0: (UInt32) -> UInt32 = bigSigma0
+        sigma0 computeSigma0: (UInt32) -> UInt32 = SHA256.bigSigma0
     ) {
         let sigma1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
         let choose = g ^ (e & (f ^ g))  // (e ∧ f) ⊕ (¬e ∧ g)
         let t1 = (h &+ constantPlusWord &+ choose) &+ sigma1
-        let sigma0 = bigSigma0(a)
+        let sigma0 = computeSigma0(a)
         let aXorB = a ^ b
         let majority = b ^ (aXorB & bXorC)  // (a ∧ b) ⊕ (a ∧ c) ⊕ (b ∧ c)
         bXorC = aXorB
