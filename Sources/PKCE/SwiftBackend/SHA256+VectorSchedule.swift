@@ -77,14 +77,7 @@ extension SHA256 {
         fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, w1 &+ Words(k.52, k.53, k.54, k.55), &bXorC)
         fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, w2 &+ Words(k.56, k.57, k.58, k.59), &bXorC)
         fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, w3 &+ Words(k.60, k.61, k.62, k.63), &bXorC)
-        state.a &+= a
-        state.b &+= b
-        state.c &+= c
-        state.d &+= d
-        state.e &+= e
-        state.f &+= f
-        state.g &+= g
-        state.h &+= h
+        state.add(a, b, c, d, e, f, g, h)
     }
 
     /// Rounds t…t+3, given K_t…K_t+3 plus W_t…W_t+3.

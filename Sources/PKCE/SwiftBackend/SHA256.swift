@@ -35,6 +35,21 @@ enum SHA256 {
         // The first 32 bits of the fractional parts of the square roots of the first 8 primes (§5.3.3).
         var a: UInt32 = 0x6a09_e667, b: UInt32 = 0xbb67_ae85, c: UInt32 = 0x3c6e_f372, d: UInt32 = 0xa54f_f53a
         var e: UInt32 = 0x510e_527f, f: UInt32 = 0x9b05_688c, g: UInt32 = 0x1f83_d9ab, h: UInt32 = 0x5be0_cd19
+
+        /// Adds a block's working variables a…h to the state (§6.2.2 step 4).
+        @inline(__always)
+        mutating func add(
+            _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: UInt32
+        ) {
+            self.a &+= a
+            self.b &+= b
+            self.c &+= c
+            self.d &+= d
+            self.e &+= e
+            self.f &+= f
+            self.g &+= g
+            self.h &+= h
+        }
     }
 
     /// Hashes `message` and writes the 32-byte digest to the start of `digest`.
@@ -291,14 +306,7 @@ enum SHA256 {
         round(d, e, f, &g, h, a, b, &c, k.61 &+ w[13], &bXorC)
         round(c, d, e, &f, g, h, a, &b, k.62 &+ w[14], &bXorC)
         round(b, c, d, &e, f, g, h, &a, k.63 &+ w[15], &bXorC)
-        state.a &+= a
-        state.b &+= b
-        state.c &+= c
-        state.d &+= d
-        state.e &+= e
-        state.f &+= f
-        state.g &+= g
-        state.h &+= h
+        state.add(a, b, c, d, e, f, g, h)
     }
 
     /// Word t + 16 of the message schedule (§6.2.2 step 1), in the place of word t, which round t
