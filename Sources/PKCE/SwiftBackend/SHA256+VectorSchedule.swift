@@ -16,9 +16,9 @@ extension SHA256 {
     ///
     /// Swift's `SIMD4` operators compute shifts lane by lane, and the compiler (Swift 6.3.1)
     /// then keeps a rotation in scalar registers, where x86-64 has a rotate instruction and SSE2
-    /// has none: so the shifts here are the SSE2 instructions themselves. Without SSSE3's byte shuffle, the
-    /// words are loaded and byte-swapped one at a time. The schedule lives in registers, not in a
-    /// buffer of 16 words.
+    /// has none: so the shifts here are the SSE2 instructions themselves. The block's words are
+    /// read as big-endian integers (SSE2 lacks SSSE3's byte shuffle; the compiler combines the
+    /// loads as it can). The schedule lives in registers, not in a buffer of 16 words.
     @inline(__always)
     static func compressWithVectorSchedule(_ state: inout State, block: UnsafeRawPointer) {
         @inline(__always)
