@@ -31,13 +31,8 @@ public enum BackendNames {
     /// Whether `name` follows the rule.
     public static func isValid(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
-        guard let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first),
-            bytes.count <= maximumLength
-        else { return false }
-        return bytes.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
-        }
+        let letters = UInt8(ascii: "a")...UInt8(ascii: "z"), digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        guard let first = bytes.first, letters.contains(first), bytes.count <= maximumLength else { return false }
+        return bytes.allSatisfy { letters.contains($0) || digits.contains($0) || "-_.".utf8.contains($0) }
     }
 }

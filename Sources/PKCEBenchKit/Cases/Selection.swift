@@ -51,10 +51,6 @@ public struct Selection: Sendable, Equatable, Codable {
         self.threads = threads
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case backends, operations, sizes, scopedSizes, filters, skips, keys, threads
-    }
-
     /// Decodes a selection through ``init(backends:operations:sizes:scopedSizes:filters:skips:keys:threads:)``,
     /// so that a decoded one counts each name once, as one made in memory does. (The worker that
     /// receives it still validates it: it may come from another build, whose selection may have no

@@ -25,9 +25,7 @@ enum SystemFacts {
 
     /// `uname -r`.
     static func kernelRelease() -> String {
-        var names = utsname()
-        uname(&names)
-        return withUnsafeBytes(of: names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        unameField(\.release)
     }
 
     /// The short commit of the git checkout in `directory` (by default the current one), `-dirty`
@@ -43,9 +41,14 @@ enum SystemFacts {
     }
 
     private static func machine() -> String {
+        unameField(\.machine)
+    }
+
+    /// A field of `uname(2)`'s answer, as a string.
+    private static func unameField<Field>(_ field: KeyPath<utsname, Field>) -> String {
         var names = utsname()
         uname(&names)
-        return withUnsafeBytes(of: names.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return withUnsafeBytes(of: names[keyPath: field]) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
     private static func cpuInfoValue(_ key: String) -> String? {

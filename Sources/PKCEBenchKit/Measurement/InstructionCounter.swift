@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Counts each case's instructions per operation under Callgrind: exact, repeatable figures for
 /// gating CI on a shared machine, where timings are noisy and hardware counters are missing.
 ///
@@ -47,18 +41,17 @@ public struct InstructionCounter {
             throw BenchError(.usage, "--metric instructions counts on one thread; leave out --threads")
         }
         try requireCountable(targetCPU: targetCPU, of: "this build")
-        guard let valgrind = executableInPath("valgrind") else {
-            throw BenchError(
-                .toolMissing,
-                "--metric instructions needs valgrind, which is not installed (apt-get install -y valgrind)")
-        }
-        guard let objcopy = executableInPath("objcopy") else {
-            throw BenchError(
-                .toolMissing,
-                "--metric instructions needs objcopy, which is not installed (apt-get install -y binutils)")
+        func tool(_ name: String, package: String) throws(BenchError) -> String {
+            guard let path = executableInPath(name) else {
+                throw BenchError(
+                    .toolMissing,
+                    "--metric instructions needs \(name), which is not installed (apt-get install -y \(package))")
+            }
+            return path
         }
         return InstructionCounter(
-            valgrind: valgrind, objcopy: objcopy, executable: executable, interruption: interruption)
+            valgrind: try tool("valgrind", package: "valgrind"), objcopy: try tool("objcopy", package: "binutils"),
+            executable: executable, interruption: interruption)
     }
 
     /// Checks that a build compiled for `targetCPU` can run under Valgrind.

@@ -62,13 +62,6 @@ public struct SuiteMeasurement {
         // anything else.
         try CorrectnessGate.require(backends, usedBy: cases)
         defer { progress.finish() }
-        return try measureChecked(cases)
-    }
-
-    /// Measures the cases, whose backends passed the gate, as ``source`` says.
-    private func measureChecked(_ cases: [BenchmarkCase]) throws(BenchError) -> (
-        measurements: [CaseMeasurement], cpuFlags: String?
-    ) {
         switch source {
         case .inProcess(let allocationCounter):
             var sampler = Sampler(cases: cases, plan: plan, observer: progress, interruption: interruption)

@@ -18,10 +18,6 @@ public struct SamplingPlan: Sendable, Equatable, Codable {
         self.samples = samples
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case warmup, sampleTime, samples
-    }
-
     /// Decodes a plan, refusing one that ``init(warmup:sampleTime:samples:)`` would not make.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -75,10 +75,6 @@ public struct WorkerService {
                     // A job arrives unchecked: the run that sent it may be another build.
                     try job.selection.validate(available: backends.map(\.name))
                     cases = try job.selection.cases(from: backends)
-                } catch {
-                    return refuse(error)
-                }
-                do {
                     if job.check { try CorrectnessGate.require(backends, usedBy: cases) }
                 } catch {
                     return refuse(error)
