@@ -16,7 +16,7 @@ struct SVG {
         x: Double, y: Double, width: Double, height: Double, fill: String, attributes: [(String, String)] = [],
         title: String? = nil
     ) {
-        let extra = attributes.map { " \($0.0)=\"\(Self.escape($0.1))\"" }.joined()
+        let extra = Self.attributes(attributes)
         let open =
             "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(Self.number(width))\" "
             + "height=\"\(Self.number(height))\" fill=\"\(fill)\"\(extra)"
@@ -31,7 +31,7 @@ struct SVG {
 
     mutating func polyline(_ points: [(Double, Double)], stroke: String, attributes: [(String, String)] = []) {
         let coordinates = points.map { "\(Self.number($0.0)),\(Self.number($0.1))" }.joined(separator: " ")
-        let extra = attributes.map { " \($0.0)=\"\(Self.escape($0.1))\"" }.joined()
+        let extra = Self.attributes(attributes)
         elements.append(
             "<polyline points=\"\(coordinates)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"2\"\(extra)/>")
     }
@@ -44,7 +44,7 @@ struct SVG {
 
     /// Opens a container such as `g`; ``close(_:)`` ends it.
     mutating func open(_ name: String, attributes: [(String, String)] = []) {
-        elements.append("<\(name)" + attributes.map { " \($0.0)=\"\(Self.escape($0.1))\"" }.joined() + ">")
+        elements.append("<\(name)\(Self.attributes(attributes))>")
     }
 
     /// Ends the container ``open(_:attributes:)`` began.
@@ -75,7 +75,7 @@ struct SVG {
 
     /// The `<svg>` element alone, to place inside an HTML page.
     func element(title: String, attributes: [(String, String)] = []) -> String {
-        let extra = attributes.map { " \($0.0)=\"\(Self.escape($0.1))\"" }.joined()
+        let extra = Self.attributes(attributes)
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.number(width))" height="\(Self.number(height))" \
             viewBox="0 0 \(Self.number(width)) \(Self.number(height))" font-family="Helvetica, Arial, sans-serif"\(extra)>
@@ -87,18 +87,16 @@ struct SVG {
     }
 
     static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        text.map { entities[$0] ?? String($0) }.joined()
+    }
+
+    private static let entities: [Character: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;",
+    ]
+
+    /// ` name="value"` for each attribute, the values escaped.
+    private static func attributes(_ attributes: [(String, String)]) -> String {
+        attributes.map { " \($0.0)=\"\(escape($0.1))\"" }.joined()
     }
 
     static func number(_ value: Double) -> String {

@@ -44,33 +44,26 @@ struct AtomicFiles {
         }
     }
 
-    /// Renames every staged file into place.
+    /// Writes each of `files`, a destination and its contents, so that all appear or none does:
+    /// all are staged, then renamed into place.
     ///
-    /// - Throws: ``BenchError`` (73) when a rename fails; the files not yet renamed are removed.
-    mutating func commit() throws(BenchError) {
-        defer { discard() }
-        while !pending.isEmpty {
-            let (temporary, final) = pending[0]
-            guard rename(temporary.path, final.path) == 0 else {
-                throw .cannotWrite(final.path, String(cString: strerror(errno)))
-            }
-            pending.removeFirst()
-        }
-    }
-
-    /// Writes each of `files`, a destination and its contents, so that all appear or none does.
-    ///
-    /// - Throws: ``BenchError`` (73) when one cannot be written; the files staged are removed.
+    /// - Throws: ``BenchError`` (73) when one cannot be written or renamed; the files staged and not
+    ///   yet renamed are removed.
     static func writeAll(_ files: [(URL, String)]) throws(BenchError) {
         var staged = AtomicFiles()
         defer { staged.discard() }
         for (url, contents) in files {
             try staged.stage(contents, at: url)
         }
-        try staged.commit()
+        while let (temporary, final) = staged.pending.first {
+            guard rename(temporary.path, final.path) == 0 else {
+                throw .cannotWrite(final.path, String(cString: strerror(errno)))
+            }
+            staged.pending.removeFirst()
+        }
     }
 
-    /// Removes every staged file that was not committed.
+    /// Removes every staged file that was not renamed into place.
     mutating func discard() {
         for (temporary, _) in pending {
             unlink(temporary.path)

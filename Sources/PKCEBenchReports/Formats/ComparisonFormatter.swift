@@ -154,20 +154,15 @@ public enum ComparisonFormatter {
     /// How the statistical verdicts were reached, in one line.
     private static func verdictRule(_ comparison: Comparison, threshold: String) -> String {
         let looks = comparison.looks.looks
-        let unit: String
-        let spent: String
-        let open: String
-        if comparison.pairing == .byProcess {
-            unit =
+        let (unit, spent, open) =
+            comparison.pairing == .byProcess
+            ? (
                 "each pair of processes counts once, by the median ratio of its back-to-back samples, and a case "
-                + "by the 20% trimmed mean of its pairs"
-            spent = looks > 1 ? ", alpha and the bound split over \(looks) looks" : ""
-            open = "still open after \(comparison.looks.pairs(atLook: looks)) pairs"
-        } else {
-            unit = "each measuring process counts once, by its fastest sample"
-            spent = ""
-            open = "neither"
-        }
+                    + "by the 20% trimmed mean of its pairs",
+                looks > 1 ? ", alpha and the bound split over \(looks) looks" : "",
+                "still open after \(comparison.looks.pairs(atLook: looks)) pairs"
+            )
+            : ("each measuring process counts once, by its fastest sample", "", "neither")
         return "verdicts: \(unit); regressed: at least \(threshold) slower and significantly slower at alpha over "
             + "all cases together (Holm\(spent)); unchanged: the upper 95% bound lies below +\(threshold); "
             + "improved: below it, and at least \(threshold) faster, significantly; inconclusive: \(open); "
