@@ -3,10 +3,23 @@ import PKCEBenchKit
 import PKCEBenchReports
 
 /// A new, empty directory under the system's temporary directory: tests write nowhere else.
+///
+/// It lies in one directory per test process, which goes when the process exits, so that a test
+/// run leaves nothing behind, whichever tests clean up after themselves.
 public func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("pkcebench-\(UUID().uuidString)")
+    TestProcessDirectory.removedAtExit
+    let url = TestProcessDirectory.url.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
+}
+
+private enum TestProcessDirectory {
+    static let url = FileManager.default.temporaryDirectory.appendingPathComponent("pkcebench-\(UUID().uuidString)")
+
+    /// Registers the removal once, when the first directory is made.
+    static let removedAtExit: Void = {
+        atexit { try? FileManager.default.removeItem(at: TestProcessDirectory.url) }
+    }()
 }
 
 /// Runs made up from a seeded generator: realistic noise, but the same numbers on every test run.
