@@ -62,7 +62,7 @@ struct JSONContractTests {
             (["baseline", "--backend", "swift", "--operation", "random", "--quick", "--output", "saved"], [0]),
             (["compare", counted, counted], [0]),
             (["history", "--output", "out"], [0]),
-            (["ab", me, "--output", "ab"] + one, [0, 2]),
+            (["ab", me, "--output", "ab", "--threshold", "50"] + one, [0, 2]),
             (
                 ["pair", "sodium", "openssl", "--operation", "sha256", "--size", "64", "--quick", "--output", "pair"],
                 [0, 1, 2]
