@@ -68,6 +68,8 @@ struct ABAgainstTests {
         try WorkflowTests.run(
             ["git", "clone", "--quiet", "--depth=1", "file://\(WorkflowTests.root.path)", clone.path], in: directory,
             environment: environment)
+        // The clone's branch is the checkout's, which need not be main.
+        try WorkflowTests.run(["git", "checkout", "--quiet", "-B", "main"], in: clone, environment: environment)
         try WorkflowTests.run(["git", "checkout", "--quiet", "-b", "feature"], in: clone, environment: environment)
         let arguments =
             ["ab", "--against", "main", "--output", directory.appendingPathComponent("out").path] + Self.small

@@ -60,18 +60,16 @@ struct HardeningTests {
         }
     }
 
-    /// The probe that compares two secrets with `==`, as this build made it; in CI also the
-    /// release build's, which `.ci/run` builds first, since an optimiser's early exit would show
-    /// there.
+    /// The probe that compares two secrets with `==`, as this build made it, and the release
+    /// build's, since an optimiser's early exit would show there: whenever one is built, and
+    /// always in CI, where `.ci/run` builds it first.
     static var compareProbes: [URL] {
         let bundle = Bundle.main.bundleURL
         let products = bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
-        var probes = [products.appendingPathComponent("PKCECompareProbe")]
-        if ProcessInfo.processInfo.environment["CI"] != nil {
-            probes.append(
-                products.deletingLastPathComponent().appendingPathComponent("release/PKCECompareProbe"))
-        }
-        return probes
+        let release = products.deletingLastPathComponent().appendingPathComponent("release/PKCECompareProbe")
+        let releaseIsBuilt = FileManager.default.isExecutableFile(atPath: release.path)
+        let required = ProcessInfo.processInfo.environment["CI"] != nil
+        return [products.appendingPathComponent("PKCECompareProbe")] + (releaseIsBuilt || required ? [release] : [])
     }
 
     static let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first {
