@@ -145,11 +145,14 @@ func fakeBench(
 /// Runs a tool other than `bench` (a validator, a browser) to its end.
 ///
 /// - Returns: Its exit status and standard output; its standard error is discarded.
-func runTool(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String) {
+func runTool(
+    _ executable: URL, _ arguments: [String], environment: [String: String]? = nil
+) throws -> (status: Int32, stdout: String) {
     let process = Process()
     let output = Pipe()
     process.executableURL = executable
     process.arguments = arguments
+    process.environment = environment
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()

@@ -50,10 +50,18 @@ struct HTMLPageTests {
 
     /// Runs Chromium on `arguments` and the page, and returns its standard output.
     static func chromium(_ arguments: [String], page: URL) throws -> String {
+        // Its profile, caches and certificate store go to a temporary home, not the user's.
+        let home = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"] { environment[name] = home.path }
         let (status, text) = try runTool(
             URL(fileURLWithPath: try #require(chromium)),
-            ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,2000"]
-                + arguments + [page.absoluteString])
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,2000",
+                "--user-data-dir=\(home.appendingPathComponent("profile").path)",
+            ] + arguments + [page.absoluteString],
+            environment: environment)
         #expect(status == 0, "chromium exited \(status)")
         return text
     }

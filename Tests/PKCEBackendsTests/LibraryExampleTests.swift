@@ -28,6 +28,11 @@ struct LibraryExampleTests {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent(name)
         process.arguments = Self.snippetArguments[name] ?? []
+        // A snippet that writes files (OwnBackend is a whole bench) writes them there.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkcebench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        process.currentDirectoryURL = directory
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -38,6 +43,11 @@ struct LibraryExampleTests {
             // The backend of the snippet's own, and only it, as --backend mine selects.
             #expect(printed.contains("sha256/mine/64\n") && !printed.contains("/swift/"))
         }
+    }
+
+    @Test("Snippets/ is found: the test above passes trivially over no snippets")
+    func snippetsFound() {
+        #expect(Self.snippetNames.contains("OwnBackend"))
     }
 
     /// Arguments for the snippets that read them: OwnBackend is a whole bench, which would
