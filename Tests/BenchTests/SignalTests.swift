@@ -44,6 +44,22 @@ struct SignalTests {
         #expect(try snapshot(results.url) == before, "the results directory changed")
     }
 
+    @Test("Started with SIGCHLD ignored, as a parent's setting passes through exec: the workers' exits are read")
+    func childSignalIgnored() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let me = productsDirectory.appendingPathComponent("bench").path
+        // Bash's empty trap ignores SIGCHLD (dash's does not), and exec keeps it ignored in bench.
+        let result = try bench(
+            [
+                "-c", "trap '' CHLD; exec \"$0\" \"$@\"", me, "--quick", "--backend", "swift", "--operation", "random",
+                "--processes", "2", "--output", "out",
+            ], in: directory, executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try ReportFiles.readSummary(at: directory.appendingPathComponent("out/latest.csv").path)
+        #expect(rows.count == 1 && rows.allSatisfy(\.isOK))
+    }
+
     /// Every file in a directory, hidden ones included, with its contents.
     private func snapshot(_ directory: URL) throws -> [String: Data] {
         var files: [String: Data] = [:]

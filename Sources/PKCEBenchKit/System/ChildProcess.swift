@@ -161,8 +161,9 @@ final class ChildProcess {
         if let finished { return finished }
         var status: Int32 = 0
         let result = waitpid(pid, &status, WNOHANG)
-        guard result == pid else { return nil }
-        finished = Self.status(status)
+        if result == 0 || (result < 0 && errno == EINTR) { return nil }
+        // As in wait(): anything but its status means the child is gone, reaped or never ours.
+        finished = result == pid ? Self.status(status) : .signalled(SIGKILL)
         return finished
     }
 

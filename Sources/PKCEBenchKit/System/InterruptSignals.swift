@@ -16,7 +16,7 @@ private let pendingSignal = Atomic<Int32>(0)
 /// the next sample, and the command exits with 128 + the signal's number without writing. A
 /// second signal while the first is pending stops the process at once.
 public enum InterruptSignals {
-    /// Catches SIGINT and SIGTERM from now on.
+    /// Catches SIGINT and SIGTERM from now on, and gives SIGCHLD its default action.
     ///
     /// Call it before starting threads: it also unblocks both signals on the calling thread, which
     /// threads started later inherit: a parent may spawn this process with them blocked (the test
@@ -27,6 +27,9 @@ public enum InterruptSignals {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        // A parent that ignores SIGCHLD passes that on through exec, and the kernel would then reap
+        // this process's children itself: no worker's exit status could be read.
+        signal(SIGCHLD, SIG_DFL)
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber) { received in
                 let (exchanged, _) = pendingSignal.compareExchange(
