@@ -159,7 +159,12 @@ struct MeasurementOptions: ParsableArguments {
         guard value.isFinite, allowZero ? value >= 0 : value > 0, value <= 60_000 else {
             throw BenchError(.usage, "\(option) must be \(lowest) and at most 60000 milliseconds, not \(value)")
         }
-        return .nanoseconds(Int64(value * 1e6))
+        // Below a nanosecond the duration is zero, which the workers would refuse one by one.
+        let nanoseconds = Int64(value * 1e6)
+        guard allowZero || nanoseconds > 0 else {
+            throw BenchError(.usage, "\(option) must be at least 0.000001 milliseconds (1 ns), not \(value)")
+        }
+        return .nanoseconds(nanoseconds)
     }
 }
 

@@ -58,6 +58,10 @@ struct UsageErrorTests {
                 "bench: --sample-time must be more than 0 and at most 60000 milliseconds, not -1.0 (see 'bench --help')"
         ),
         BadArguments(
+            arguments: ["--sample-time", "0.0000001"],
+            message:
+                "bench: --sample-time must be at least 0.000001 milliseconds (1 ns), not 1e-07 (see 'bench --help')"),
+        BadArguments(
             arguments: ["--warmup", "-5"],
             message: "bench: --warmup must be at least 0 and at most 60000 milliseconds, not -5.0 (see 'bench --help')"),
         BadArguments(
