@@ -33,7 +33,8 @@ struct AtomicFiles {
             while offset < buffer.count {
                 let result = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if result < 0 && errno == EINTR { continue }
-                guard result > 0 else { return errno }
+                // write(2) returns 0 only when it cannot go on, and then sets no errno.
+                guard result > 0 else { return result == 0 ? EIO : errno }
                 offset += result
             }
             return fsync(descriptor) == 0 ? 0 : errno
