@@ -1,4 +1,5 @@
 import Foundation
+import PKCE
 @testable import PKCEBenchKit
 @testable import PKCEBenchReports
 import PKCEBenchTestSupport
@@ -130,6 +131,39 @@ struct InstructionCountTests {
         try "totals: 0\n".write(
             to: directory.appendingPathComponent("callgrind.out"), atomically: true, encoding: .utf8)
         #expect(try InstructionCounter.profileTotals(in: directory) == [500, 900, 1300, 7])
+    }
+
+    @Test("A worker's account of its counted calls is checked before it meets the profiles: 70, never a trap")
+    func accountChecked() throws {
+        let cases = [
+            BenchmarkCase(backend: SwiftBackend(), operation: .sha256, size: 64),
+            BenchmarkCase(backend: SwiftBackend(), operation: .random, size: 32),
+        ]
+        func account(_ calls: [(calls: Int, iterations: Int, failure: String?)]) -> CountedCalls {
+            CountedCalls(
+                cpuFlags: "",
+                cases: zip(cases, calls).map {
+                    CountedCalls.Case(key: $0.key, iterations: $1.iterations, calls: $1.calls, failure: $1.failure)
+                })
+        }
+        // Two calls of 10 and 20 iterations, then a case that failed after one call.
+        let measured = try InstructionCounter.measurements(
+            of: cases, from: account([(2, 10, nil), (1, 10, "broken")]), profiles: [100, 150, 40])
+        #expect(measured.map(\.instructionsPerOperation) == [5, nil])
+        #expect(measured.map(\.failure) == [nil, "broken"])
+
+        let malformed: [[(calls: Int, iterations: Int, failure: String?)]] = [
+            [(-1, 10, nil), (2, 10, nil)],  // fewer than none
+            [(1, 10, nil), (1, 10, nil)],  // the right total, split wrongly
+            [(2, 0, nil), (2, 10, nil)],  // no iterations to divide by
+            [(Int.max, 10, "x"), (Int.max, 10, "x")],  // a total that overflows
+        ]
+        for calls in malformed {
+            let error = try #require(throws: BenchError.self) {
+                try InstructionCounter.measurements(of: cases, from: account(calls), profiles: [1, 2, 3, 4])
+            }
+            #expect(error.status == .backendFailed)
+        }
     }
 
     @Test("The inputs of the cases are the same in every process, and valid verifiers")

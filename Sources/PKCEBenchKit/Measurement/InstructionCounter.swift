@@ -150,7 +150,30 @@ public struct InstructionCounter {
                 "--collect-atstart=no", "--toggle-collect=\(CountedCalls.function)",
                 "--dump-after=\(CountedCalls.function)", "--log-file=\(log)", stripped, "worker",
             ], check: false, name: "the worker of \(executable) under Callgrind", log: log)
-        var totals = try Self.profileTotals(in: directory)[...]
+        let profiles = try Self.profileTotals(in: directory)
+        return (try Self.measurements(of: cases, from: account, profiles: profiles), account.cpuFlags)
+    }
+
+    /// Each case's instructions per operation, from the worker's account of its counted calls and
+    /// the totals of Callgrind's profiles, one per call in the same order: the difference between
+    /// a case's two calls (N and 2N iterations) over N, which leaves out the call's fixed cost.
+    ///
+    /// - Throws: ``BenchError`` (70) when the account and the profiles disagree. The account may come
+    ///   from another build's worker (`bench ab`), so it is checked before it is used.
+    static func measurements(of cases: [BenchmarkCase], from account: CountedCalls, profiles: [UInt64])
+        throws(BenchError) -> [CaseMeasurement]
+    {
+        guard
+            account.cases.allSatisfy({
+                $0.failure != nil ? (0...2).contains($0.calls) : $0.calls == 2 && $0.iterations > 0
+            })
+        else {
+            throw BenchError(
+                .backendFailed,
+                "the worker's account of its counted calls is malformed: a case makes two, of at least one "
+                    + "iteration, unless it failed")
+        }
+        var totals = profiles[...]
         guard account.cases.map(\.calls).reduce(0, +) == totals.count else {
             throw BenchError(
                 .backendFailed,
@@ -176,7 +199,7 @@ public struct InstructionCounter {
                     benchmark.key, reason: "its count did not grow with its iterations (\(short), \(long))",
                     metric: .instructions)
         }
-        return (cases.compactMap { counts[$0.key] }, account.cpuFlags)
+        return cases.compactMap { counts[$0.key] }
     }
 
     /// The instruction totals of Callgrind's profiles `callgrind.out.1`, `.2`, …, in dump order.
