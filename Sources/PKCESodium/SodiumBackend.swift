@@ -47,10 +47,12 @@ public struct SodiumBackend: PKCEBackend {
     /// Computes SHA-256 with `crypto_hash_sha256`.
     public func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
         precondition(digest.count >= sha256ByteCount, "a SHA-256 digest needs 32 bytes")
-        // crypto_hash_sha256 always returns 0.
-        _ = crypto_hash_sha256(
+        // crypto_hash_sha256 returns 0 in every libsodium so far; a non-zero status would leave the
+        // digest unwritten.
+        let status = crypto_hash_sha256(
             digest.baseAddress!.assumingMemoryBound(to: UInt8.self),
             message.baseAddress?.assumingMemoryBound(to: UInt8.self),
             UInt64(message.count))
+        precondition(status == 0, "libsodium's crypto_hash_sha256 failed")
     }
 }
