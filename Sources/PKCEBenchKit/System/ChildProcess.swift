@@ -46,22 +46,30 @@ final class ChildProcess {
     init(
         executable: String, arguments: [String], streams: Streams = .file("/dev/null"), environment: [String]? = nil
     ) throws(BenchError) {
+        // The first failure of the calls that set the child up, which then is not started.
+        var setupStatus: Int32 = 0
+        func setUp(_ status: Int32) {
+            if setupStatus == 0 { setupStatus = status }
+        }
         var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
+        setUp(posix_spawn_file_actions_init(&actions))
         defer { posix_spawn_file_actions_destroy(&actions) }
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
         switch streams {
         case .file(let path):
-            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            setUp(posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0))
+            setUp(posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600))
         case .files(let output, let error):
-            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            setUp(posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0))
+            setUp(
+                posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600))
             if error == output {
-                posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
+                setUp(posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO))
             } else {
-                posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, error, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+                setUp(
+                    posix_spawn_file_actions_addopen(
+                        &actions, STDERR_FILENO, error, O_WRONLY | O_CREAT | O_TRUNC, 0o600))
             }
         case .pipes(let standardError):
             // Socket pairs rather than pipes: made close-on-exec atomically (Glibc's module lacks
@@ -77,11 +85,12 @@ final class ChildProcess {
                 close(toChild[1])
                 throw BenchError(.backendFailed, "cannot make a socket pair: \(String(cString: strerror(errno)))")
             }
-            posix_spawn_file_actions_adddup2(&actions, toChild[0], STDIN_FILENO)
-            posix_spawn_file_actions_adddup2(&actions, fromChild[1], STDOUT_FILENO)
+            setUp(posix_spawn_file_actions_adddup2(&actions, toChild[0], STDIN_FILENO))
+            setUp(posix_spawn_file_actions_adddup2(&actions, fromChild[1], STDOUT_FILENO))
             if let standardError {
-                posix_spawn_file_actions_addopen(
-                    &actions, STDERR_FILENO, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+                setUp(
+                    posix_spawn_file_actions_addopen(
+                        &actions, STDERR_FILENO, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600))
             }
         }
         defer {
@@ -92,7 +101,7 @@ final class ChildProcess {
 
         // The child starts with default handlers and nothing blocked, whatever this process set.
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        setUp(posix_spawnattr_init(&attributes))
         defer { posix_spawnattr_destroy(&attributes) }
         var none = sigset_t()
         sigemptyset(&none)
@@ -101,9 +110,9 @@ final class ChildProcess {
         sigaddset(&handled, SIGINT)
         sigaddset(&handled, SIGTERM)
         sigaddset(&handled, SIGPIPE)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &handled)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        setUp(posix_spawnattr_setsigmask(&attributes, &none))
+        setUp(posix_spawnattr_setsigdefault(&attributes, &handled))
+        setUp(posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -111,9 +120,11 @@ final class ChildProcess {
         defer { envp.forEach { free($0) } }
         var pid = pid_t()
         let status =
-            environment == nil
-            ? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-            : posix_spawn(&pid, executable, &actions, &attributes, argv, &envp)
+            setupStatus != 0
+            ? setupStatus
+            : environment == nil
+                ? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+                : posix_spawn(&pid, executable, &actions, &attributes, argv, &envp)
         guard status == 0 else {
             if toChild[1] >= 0 { close(toChild[1]) }
             if fromChild[0] >= 0 { close(fromChild[0]) }
