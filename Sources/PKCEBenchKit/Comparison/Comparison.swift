@@ -154,9 +154,12 @@ public struct Comparison: Sendable {
         self.environmentDifferences = Self.differences(baseline.environment, current.environment, metric: metric)
         self.runs = (RunIdentity(baseline), RunIdentity(current))
         self.currentSummaries = current.summaries
+        let baselineRows = Dictionary(uniqueKeysWithValues: baseline.summaries.map { ($0.key, $0) })
+        let currentRows = Dictionary(uniqueKeysWithValues: current.summaries.map { ($0.key, $0) })
+        let keys = Set(baselineRows.keys).union(currentRows.keys).sorted()
         guard metric == .time else {
             self.disturbance = []
-            self.cases = Self.compareCounts(baseline, current, criteria)
+            self.cases = keys.map { Self.compareCount($0, baselineRows[$0], currentRows[$0], criteria) }
             return
         }
         self.disturbance = [baseline, current].compactMap { run in
@@ -169,9 +172,6 @@ public struct Comparison: Sendable {
             return Statistics(spreads).map { (run.name, $0.median) }
         }
 
-        let baselineRows = Dictionary(uniqueKeysWithValues: baseline.summaries.map { ($0.key, $0) })
-        let currentRows = Dictionary(uniqueKeysWithValues: current.summaries.map { ($0.key, $0) })
-        let keys = Set(baselineRows.keys).union(currentRows.keys).sorted()
         let decisions: [GateDecision?]
         switch pairing {
         case .byProcess:
@@ -181,7 +181,9 @@ public struct Comparison: Sendable {
             decisions = SequentialGate.replay(figures, schedule: looks, criteria: criteria)
         case .independent:
             let estimates = keys.map { key in
-                Self.independentEstimate(baseline.samplesByProcess(of: key), current.samplesByProcess(of: key))
+                ChangeEstimate.independent(
+                    baseline: Self.fastestByProcess(baseline.samplesByProcess(of: key) ?? [:]),
+                    current: Self.fastestByProcess(current.samplesByProcess(of: key) ?? [:]))
             }
             decisions = SequentialGate.decide(estimates, look: 1, of: 1, criteria: criteria)
         }
@@ -216,15 +218,6 @@ public struct Comparison: Sendable {
             figures[pair] = Statistics(turns)?.median
         }
         return figures
-    }
-
-    /// The change between two runs made apart, from each process's fastest sample.
-    private static func independentEstimate(_ baseline: [Int: [Double]]?, _ current: [Int: [Double]]?)
-        -> ChangeEstimate?
-    {
-        guard let baseline, let current else { return nil }
-        return .independent(
-            baseline: fastestByProcess(baseline), current: fastestByProcess(current))
     }
 
     /// Each process's fastest sample, in process order, so that sums come out the same every time.
@@ -272,31 +265,25 @@ public struct Comparison: Sendable {
             decision.verdict ?? .inconclusive, change: decision.estimate.change, method: method, decision: decision)
     }
 
-    /// Instruction counts case by case: exact, so the change itself decides, against the threshold.
-    private static func compareCounts(
-        _ baseline: RunData, _ current: RunData, _ criteria: ComparisonCriteria
-    ) -> [CaseComparison] {
-        let baselineRows = Dictionary(uniqueKeysWithValues: baseline.summaries.map { ($0.key, $0) })
-        let currentRows = Dictionary(uniqueKeysWithValues: current.summaries.map { ($0.key, $0) })
-        return Set(baselineRows.keys).union(currentRows.keys).sorted().map { key in
-            let old = baselineRows[key]
-            let new = currentRows[key]
-            func result(_ verdict: Verdict, change: Double? = nil, method: ComparisonMethod = .none) -> CaseComparison {
-                CaseComparison(
-                    key: key, baselineMedian: nil, currentMedian: nil, change: change, interval: nil, detectable: nil,
-                    pValue: nil, method: method, verdict: verdict, baselineInstructions: old?.instructionsPerOperation,
-                    currentInstructions: new?.instructionsPerOperation)
-            }
-            guard let old else { return result(.onlyInCurrent) }
-            guard let new else { return result(.onlyInBaseline) }
-            guard old.isOK, let before = old.instructionsPerOperation else { return result(.failedInBaseline) }
-            guard new.isOK, let after = new.instructionsPerOperation else { return result(.failedInCurrent) }
-            let change = relativeChange(from: before, to: after)
-            let verdict: Verdict =
-                change >= criteria.threshold && change > 0
-                ? .regressed : change <= -criteria.threshold && change < 0 ? .improved : .unchanged
-            return result(verdict, change: change, method: .instructions)
+    /// Instruction counts of one case: exact, so the change itself decides, against the threshold.
+    private static func compareCount(
+        _ key: CaseKey, _ old: CaseSummary?, _ new: CaseSummary?, _ criteria: ComparisonCriteria
+    ) -> CaseComparison {
+        func result(_ verdict: Verdict, change: Double? = nil, method: ComparisonMethod = .none) -> CaseComparison {
+            CaseComparison(
+                key: key, baselineMedian: nil, currentMedian: nil, change: change, interval: nil, detectable: nil,
+                pValue: nil, method: method, verdict: verdict, baselineInstructions: old?.instructionsPerOperation,
+                currentInstructions: new?.instructionsPerOperation)
         }
+        guard let old else { return result(.onlyInCurrent) }
+        guard let new else { return result(.onlyInBaseline) }
+        guard old.isOK, let before = old.instructionsPerOperation else { return result(.failedInBaseline) }
+        guard new.isOK, let after = new.instructionsPerOperation else { return result(.failedInCurrent) }
+        let change = relativeChange(from: before, to: after)
+        let verdict: Verdict =
+            change >= criteria.threshold && change > 0
+            ? .regressed : change <= -criteria.threshold && change < 0 ? .improved : .unchanged
+        return result(verdict, change: change, method: .instructions)
     }
 
     private static func relativeChange(from baseline: Double, to current: Double) -> Double {

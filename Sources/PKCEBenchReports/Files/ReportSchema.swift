@@ -180,7 +180,7 @@ public enum ReportSchema {
     private static func measure<Row>(
         _ name: String, _ field: WritableKeyPath<Row, Double?> & Sendable, decimals: Int
     ) -> Column<Row> {
-        Column(name: name, encode: { $0[keyPath: field].map { format($0, decimals: decimals) } ?? "" }) {
+        Column(name: name, encode: { format($0[keyPath: field], decimals: decimals) }) {
             row, value throws(FieldError) in
             row[keyPath: field] = value.isEmpty ? nil : try number(value)
         }
@@ -208,8 +208,9 @@ public enum ReportSchema {
         return stored
     }
 
-    static func format(_ value: Double, decimals: Int) -> String {
-        String(format: "%.\(decimals)f", value)
+    /// A figure in a CSV cell; an empty cell when there is none.
+    static func format(_ value: Double?, decimals: Int) -> String {
+        value.map { String(format: "%.\(decimals)f", $0) } ?? ""
     }
 
     // MARK: - Reading and writing

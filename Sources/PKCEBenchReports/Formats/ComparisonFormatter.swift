@@ -186,16 +186,16 @@ public enum ComparisonFormatter {
     }
 
     private static func fields(_ item: CaseComparison, metric: Metric) -> [String] {
-        func percent(_ value: Double?) -> String { value.map { ReportSchema.format($0 * 100, decimals: 2) } ?? "" }
+        func percent(_ value: Double?) -> String { ReportSchema.format(value.map { $0 * 100 }, decimals: 2) }
         return [
             item.key.backend, item.key.operation.rawValue, String(item.key.size), String(item.key.threads),
-            item.baselineMedian.map { ReportSchema.format($0, decimals: 3) } ?? "",
-            item.currentMedian.map { ReportSchema.format($0, decimals: 3) } ?? "",
+            ReportSchema.format(item.baselineMedian, decimals: 3),
+            ReportSchema.format(item.currentMedian, decimals: 3),
             percent(item.change), percent(item.interval?.lowerBound), percent(item.interval?.upperBound),
             percent(item.detectable), item.pValue.map { String(format: "%.6g", $0) } ?? "", item.method.rawValue,
             item.verdict.rawValue, metric.rawValue,
-            item.baselineInstructions.map { ReportSchema.format($0, decimals: 3) } ?? "",
-            item.currentInstructions.map { ReportSchema.format($0, decimals: 3) } ?? "",
+            ReportSchema.format(item.baselineInstructions, decimals: 3),
+            ReportSchema.format(item.currentInstructions, decimals: 3),
         ]
     }
 

@@ -57,11 +57,7 @@ public enum HistoryFormatter {
         let header = [
             "operation", "size", "threads", "backend", "run_id", "commit", "ns_median", "ns_min", "change_pct",
         ]
-        let rows = trends.flatMap { trend in
-            trend.points.map { point in
-                (trend.key, point)
-            }
-        }
+        let rows = trends.flatMap { trend in trend.points.map { (trend.key, $0) } }
         switch format {
         case .csv:
             return CSV.encode(
@@ -69,9 +65,9 @@ public enum HistoryFormatter {
                 records: rows.map { key, point in
                     [
                         key.operation.rawValue, String(key.size), String(key.threads), key.backend, point.runID,
-                        point.commit, point.median.map { ReportSchema.format($0, decimals: 3) } ?? "",
-                        point.fastest.map { ReportSchema.format($0, decimals: 3) } ?? "",
-                        point.change.map { ReportSchema.format($0 * 100, decimals: 2) } ?? "",
+                        point.commit, ReportSchema.format(point.median, decimals: 3),
+                        ReportSchema.format(point.fastest, decimals: 3),
+                        ReportSchema.format(point.change.map { $0 * 100 }, decimals: 2),
                     ]
                 }, lineEnding: .lf)
         case .json:
