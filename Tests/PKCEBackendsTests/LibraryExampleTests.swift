@@ -29,7 +29,8 @@ struct LibraryExampleTests {
         process.executableURL = productsDirectory.appendingPathComponent(name)
         process.arguments = Self.snippetArguments[name] ?? []
         // A snippet that writes files (OwnBackend is a whole bench) writes them there.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkcebench-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pkcebench-snippet-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         process.currentDirectoryURL = directory

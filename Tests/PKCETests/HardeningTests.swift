@@ -61,15 +61,20 @@ struct HardeningTests {
     }
 
     /// The probe that compares two secrets with `==`, as this build made it, and the release
-    /// build's, since an optimiser's early exit would show there: whenever one is built, and
-    /// always in CI, where `.ci/run` builds it first.
+    /// build's, since an optimiser's early exit would show there: always in CI, where `.ci/run`
+    /// builds it first, and elsewhere when it is built and no older than this build's, so not left
+    /// from an older tree.
     static var compareProbes: [URL] {
         let bundle = Bundle.main.bundleURL
         let products = bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
+        let probe = products.appendingPathComponent("PKCECompareProbe")
         let release = products.deletingLastPathComponent().appendingPathComponent("release/PKCECompareProbe")
-        let releaseIsBuilt = FileManager.default.isExecutableFile(atPath: release.path)
+        func modified(_ url: URL) -> Date? {
+            try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
+        }
+        let releaseIsCurrent = modified(release).map { $0 >= modified(probe) ?? .distantFuture } ?? false
         let required = ProcessInfo.processInfo.environment["CI"] != nil
-        return [products.appendingPathComponent("PKCECompareProbe")] + (releaseIsBuilt || required ? [release] : [])
+        return [probe] + (required || releaseIsCurrent ? [release] : [])
     }
 
     static let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first {
