@@ -1,5 +1,23 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
+
+// MARK: - The SHA extensions
+
+/// The compiler flags that let PKCESHAExtensions use the x86 SHA instructions (and SSSE3's byte
+/// shuffle), set on an x86-64 machine: there is no per-architecture setting, so a build for
+/// another architecture there (an Intel Mac building for iOS) gets them too. They are clang's
+/// `-target-feature`, which such a build ignores with a warning, where `-msha` would stop it.
+/// Elsewhere the module is compiled without them and holds no SHA path: the code asks
+/// `canImport(CPKCESystem.SHAExtensions)`, so an x86-64 slice built on an Arm Mac compiles too, with
+/// the portable path only. Unsafe flags need swift-tools-version 6.2 in a package used as a
+/// versioned dependency.
+#if arch(x86_64)
+let shaExtensionFlags = ["+sha", "+ssse3"].flatMap {
+    ["-Xcc", "-Xclang", "-Xcc", "-target-feature", "-Xcc", "-Xclang", "-Xcc", $0]
+}
+#else
+let shaExtensionFlags: [String] = []
+#endif
 
 let package = Package(
     name: "PKCEBench",
@@ -48,7 +66,14 @@ let package = Package(
 
         // MARK: - The library and its backends
 
-        .target(name: "PKCE", dependencies: ["CPKCESystem"]),
+        // SHA-256's compression function on the CPU's SHA instructions, in Swift through the
+        // compiler's intrinsics. Only this module is compiled for them (`shaExtensionFlags`), and PKCE
+        // calls it only after CPUID has found them, so nothing else is compiled for a CPU the program
+        // may not run on.
+        .target(
+            name: "PKCESHAExtensions", dependencies: ["CPKCESystem"],
+            swiftSettings: [.unsafeFlags(shaExtensionFlags)]),
+        .target(name: "PKCE", dependencies: ["CPKCESystem", "PKCESHAExtensions"]),
         .target(name: "PKCEOpenSSL", dependencies: ["PKCE", "CPKCEOpenSSL"]),
         .target(name: "PKCESodium", dependencies: ["PKCE", "CPKCESodium"]),
         .target(name: "PKCECrypto", dependencies: ["PKCE", .product(name: "Crypto", package: "swift-crypto")]),
@@ -117,6 +142,7 @@ let package = Package(
 if Context.environment["PKCEBENCH_FUZZ"] != nil {
     let fuzzTargets: [(String, [Target.Dependency])] = [
         ("FuzzVerifier", ["PKCE"]), ("FuzzChallenge", ["PKCE"]), ("FuzzTokenEndpoint", ["PKCE"]),
+        ("FuzzSHA256", ["PKCE"]),
         ("FuzzCSV", ["PKCEBenchKit", "PKCEBenchReports"]),
     ]
     for (name, dependencies) in fuzzTargets {

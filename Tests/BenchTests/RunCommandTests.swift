@@ -271,4 +271,35 @@ struct RunCommandTests {
         #expect(rows.first?.environment.libraries["openssl"]?.hasPrefix("OpenSSL ") == true)
         #expect(rows.first?.environment.libraries["openssl"]?.contains("OPENSSL_ia32cap") == false)
     }
+
+    #if arch(x86_64)
+    @Test(
+        "The pure-Swift backend's rows record its hash's path, and PKCE_SWIFT_SHA256=portable forces the portable one")
+    func swiftHashPath() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let flags = Set(cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ") ?? [])
+        let automatic = flags.contains("sha_ni") && flags.contains("ssse3") ? "SHA extensions" : "SSE2 schedule"
+        var environment = ProcessInfo.processInfo.environment
+        for (variable, expected) in [
+            (nil, "PKCE (pure Swift, \(automatic))"),
+            ("portable", "PKCE (pure Swift, SSE2 schedule, PKCE_SWIFT_SHA256=portable)"),
+            ("sha-extensions", "PKCE (pure Swift, \(automatic))"),
+        ] {
+            environment["PKCE_SWIFT_SHA256"] = variable
+            let result = try bench(
+                [
+                    "--quick", "--backend", "swift", "--operation", "sha256,challenge-batch", "--size",
+                    "sha256:64,challenge-batch:43",
+                    "--output", "out",
+                ],
+                in: directory, environment: environment)
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let rows = try ReportFiles.readSummary(at: directory.appendingPathComponent("out/latest.csv").path)
+            #expect(rows.count == 2)
+            #expect(rows.allSatisfy { $0.environment.libraries == ["swift": expected] }, "\(variable ?? "unset")")
+        }
+    }
+    #endif
 }

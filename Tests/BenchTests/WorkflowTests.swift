@@ -131,7 +131,7 @@ struct WorkflowTests {
         try Self.run(["git", "checkout", "--quiet", "-b", "slower", "main"], in: author, environment: environment)
         let backend = author.appendingPathComponent("Sources/PKCE/SwiftBackend/SwiftBackend.swift")
         let source = try String(contentsOf: backend, encoding: .utf8)
-        let hash = "        SHA256.hash(message, into: digest)\n"
+        let hash = "        SHA256.hash(message, into: digest, on: implementation)\n"
         try #require(source.contains(hash), "the regression to inject: SwiftBackend.sha256 hashes twice")
         try source.replacingOccurrences(of: hash, with: hash + hash).write(
             to: backend, atomically: true, encoding: .utf8)

@@ -1,4 +1,5 @@
 import Foundation
+@testable import PKCE
 import PKCEBackends
 import Testing
 
@@ -14,7 +15,11 @@ func libraries() throws {
     let libraries = Dictionary(uniqueKeysWithValues: backends.map { ($0.name, $0.library) })
     #expect(libraries["openssl"]?.hasPrefix("OpenSSL 3.") == true)
     #expect(libraries["sodium"].map { $0.wholeMatch(of: /libsodium \d+\.\d+\.\d+/) != nil } == true)
-    #expect(libraries["swift"] == "PKCE (pure Swift)")
+    // The pure-Swift hash names the path it runs on, and the variable that forced one.
+    let path = SHA256.Implementation.selected
+    let forced = SHA256.Implementation.isPortableForced ? ", PKCE_SWIFT_SHA256=portable" : ""
+    #expect(libraries["swift"] == "PKCE (pure Swift, \(path.name)\(forced))")
+    #expect(SwiftBackend.portable.library == "PKCE (pure Swift, \(SHA256.Implementation.portable.name)\(forced))")
     // A mask that hides CPU features from OpenSSL (and BoringSSL) is recorded with the name.
     let mask = ProcessInfo.processInfo.environment["OPENSSL_ia32cap"].map { " (OPENSSL_ia32cap=\($0))" }
     #expect(libraries["crypto"] == "swift-crypto" + (mask ?? ""))

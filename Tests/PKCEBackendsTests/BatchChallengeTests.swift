@@ -16,10 +16,16 @@ struct BatchChallengeTests {
         verifiers.map { CodeChallenge(verifier: $0, using: SwiftBackend()).value }
     }
 
-    /// The pure-Swift batch with `lanes` lanes, whichever the compile target would pick.
+    /// The pure-Swift batch's widths that this machine runs: two messages at a time on the SHA
+    /// instructions where the CPU has them, and 4, 8 and 16 SIMD lanes, whichever the compile
+    /// target would pick.
+    static let widths = (SHA256.Implementation.shaExtensions.isAvailable ? [2] : []) + [4, 8, 16]
+
+    /// The pure-Swift batch with `lanes` lanes (2: ``SHA256Pairs``).
     static func batch(_ verifiers: [CodeVerifier], lanes: Int) -> [String] {
         let challenges =
             switch lanes {
+            case 2: SHA256Pairs.challenges(for: verifiers)
             case 4: SHA256Lanes.challenges(for: verifiers, lanes: SIMD4<UInt32>.self)
             case 8: SHA256Lanes.challenges(for: verifiers, lanes: SIMD8<UInt32>.self)
             default: SHA256Lanes.challenges(for: verifiers, lanes: SIMD16<UInt32>.self)
@@ -52,9 +58,9 @@ struct BatchChallengeTests {
         }
     }
 
-    /// Batches of 0 to 40 verifiers of mixed lengths: every remainder modulo 4, 8 and 16 lanes.
+    /// Batches of 0 to 40 verifiers of mixed lengths: every remainder modulo 2, 4, 8 and 16 lanes.
     @Test(
-        "Each lane width, batches that do not fill the lanes, lanes ending at different blocks", arguments: [4, 8, 16],
+        "Each lane width, batches that do not fill the lanes, lanes ending at different blocks", arguments: widths,
         0...40)
     func laneWidths(lanes: Int, count: Int) throws {
         // Lengths of one, two and three blocks side by side, so that lanes finish at different blocks.
@@ -63,13 +69,13 @@ struct BatchChallengeTests {
         #expect(Self.batch(verifiers, lanes: lanes) == Self.oneAtATime(verifiers))
     }
 
-    @Test("Each lane width on one verifier of every length 43…128", arguments: [4, 8, 16])
+    @Test("Each lane width on one verifier of every length 43…128", arguments: widths)
     func laneWidthsEveryLength(lanes: Int) throws {
         let everyLength = try Self.everyLength()
         #expect(Self.batch(everyLength, lanes: lanes) == Self.oneAtATime(everyLength))
     }
 
-    @Test("Each lane width on batches of one length, for every length 43…128", arguments: [4, 8, 16])
+    @Test("Each lane width on batches of one length, for every length 43…128", arguments: widths)
     func laneWidthsUniform(lanes: Int) throws {
         for length in CodeVerifier.allowedLengths {
             let verifiers = try (0..<(lanes + 3)).map { _ in

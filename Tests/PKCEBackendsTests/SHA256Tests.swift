@@ -23,32 +23,86 @@ struct SHA256Tests {
         #expect(digests[0].count == 32)
     }
 
-    /// On x86-64 the pure-Swift hash computes its message schedule in vector registers; the
-    /// scalar schedule, which other machines use, is checked here too, against the same vectors
-    /// and against the path this machine uses.
-    @Test("The pure-Swift hash's scalar schedule: FIPS 180-4 vectors", arguments: Vectors.fips180)
-    func scalarSchedule(vector: Vectors.SHA256Vector) {
-        #expect(hex(Self.digest(of: vector.message, scalar: true)) == vector.digest)
+    /// Each path of the pure-Swift hash that this machine runs: the SHA instructions where the CPU
+    /// has them, and the portable path(s), whichever the backend selected.
+    static let swiftPaths = SHA256.Implementation.allCases.filter(\.isAvailable)
+
+    /// Every SHA-256 under test: each backend's, and each path of the pure-Swift hash.
+    static let underTest =
+        backends.map { backend in SHA256UnderTest(testDescription: backend.name) { backend.sha256($0) } }
+        + swiftPaths.map { path in
+            SHA256UnderTest(testDescription: "swift on \(path.name)") { digest(of: $0, on: path) }
+        }
+
+    @Test("NIST CAVS vectors: every message length to 64 bytes, and long messages", arguments: underTest)
+    func cavs(sha256: SHA256UnderTest) {
+        for vector in Vectors.cavs {
+            #expect(hex(sha256.hash(vector.message)) == vector.digest, "\(vector.message.count) bytes")
+        }
     }
 
-    #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
-    @Test("The pure-Swift hash's two schedules agree", arguments: lengths)
-    func schedulesAgree(length: Int) {
+    /// SHAVS §6.4: each checkpoint's digest is the seed of the next 1,000 hashes, each of the last
+    /// three digests concatenated.
+    @Test("NIST CAVS Monte Carlo test: 100,000 chained hashes", arguments: underTest)
+    func cavsMonte(sha256: SHA256UnderTest) {
+        var seed = Vectors.cavsMonte.seed
+        for checkpoint in Vectors.cavsMonte.checkpoints {
+            var (first, second, third) = (seed, seed, seed)
+            for _ in 0..<1000 {
+                (first, second, third) = (second, third, sha256.hash(first + second + third))
+            }
+            seed = third
+            #expect(hex(seed) == checkpoint)
+        }
+    }
+
+    @Test("Each path of the pure-Swift hash: FIPS 180-4 vectors", arguments: swiftPaths, Vectors.fips180)
+    func pathVectors(path: SHA256.Implementation, vector: Vectors.SHA256Vector) {
+        #expect(hex(Self.digest(of: vector.message, on: path)) == vector.digest)
+    }
+
+    @Test("Each path of the pure-Swift hash agrees with the scalar one", arguments: lengths)
+    func pathsAgree(length: Int) {
         let input = message(ofLength: length)
-        #expect(Self.digest(of: input, scalar: true) == Self.digest(of: input, scalar: false))
+        let scalar = Self.digest(of: input, on: .scalarSchedule)
+        for path in Self.swiftPaths {
+            #expect(Self.digest(of: input, on: path) == scalar, "\(path.name)")
+        }
     }
-    #endif
 
-    private static func digest(of message: [UInt8], scalar: Bool) -> [UInt8] {
+    /// A machine whose kernel reports the SHA extensions runs them, so that the tests above do not
+    /// pass on a build that lost the path.
+    @Test(
+        "On a CPU with SHA extensions, the pure-Swift hash runs on them unless told otherwise",
+        .enabled(if: kernelReportsSHAExtensions, "the kernel reports no sha_ni and ssse3 for this CPU"))
+    func selectsSHAExtensions() {
+        #expect(SHA256.Implementation.shaExtensions.isAvailable)
+        let forced = SHA256.Implementation.isPortableForced
+        #expect(SHA256.Implementation.selected == (forced ? .portable : .shaExtensions))
+    }
+
+    /// Whether `/proc/cpuinfo` lists `sha_ni` and `ssse3` (`false` where there is no such file).
+    static let kernelReportsSHAExtensions: Bool = {
+        guard let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+            let flags = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
+        else { return false }
+        let set = Set(flags.split(separator: " "))
+        return set.contains("sha_ni") && set.contains("ssse3")
+    }()
+
+    @Test("PKCE_SWIFT_SHA256=portable chooses the portable path; nothing else does")
+    func choice() {
+        let portable = SHA256.Implementation.portable
+        #expect(SHA256.Implementation.choose(forcingPortable: false, shaExtensionsAvailable: true) == .shaExtensions)
+        #expect(SHA256.Implementation.choose(forcingPortable: true, shaExtensionsAvailable: true) == portable)
+        #expect(SHA256.Implementation.choose(forcingPortable: false, shaExtensionsAvailable: false) == portable)
+        #expect(SHA256.Implementation.choose(forcingPortable: true, shaExtensionsAvailable: false) == portable)
+    }
+
+    private static func digest(of message: [UInt8], on path: SHA256.Implementation) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
         message.withUnsafeBytes { message in
-            digest.withUnsafeMutableBytes {
-                if scalar {
-                    SHA256.hashWithScalarSchedule(message, into: $0)
-                } else {
-                    SHA256.hash(message, into: $0)
-                }
-            }
+            digest.withUnsafeMutableBytes { SHA256.hash(message, into: $0, using: path) }
         }
         return digest
     }
@@ -63,4 +117,10 @@ struct SHA256Tests {
         #expect(hex(Array(digest[..<32])) == Vectors.fips180[1].digest)
         #expect(digest[32...].allSatisfy { $0 == 0xAA })
     }
+}
+
+/// A SHA-256 function under test, named for the test's arguments.
+struct SHA256UnderTest: CustomTestStringConvertible, Sendable {
+    let testDescription: String
+    let hash: @Sendable ([UInt8]) -> [UInt8]
 }

@@ -32,9 +32,73 @@ enum Vectors {
         let vectors: [S256Encoding]
     }
 
+    /// A message and its SHA-256 from a NIST CAVS response file.
+    struct CAVSVector: CustomTestStringConvertible, Sendable {
+        let message: [UInt8]
+        let digest: String
+
+        var testDescription: String { "\(message.count) bytes" }
+    }
+
+    /// The Monte Carlo test of a NIST CAVS response file: the seed, and the digest at each of the
+    /// 100 checkpoints, each 1,000 hashes after the last.
+    struct CAVSMonte: Sendable {
+        let seed: [UInt8]
+        let checkpoints: [String]
+    }
+
     static let fips180 = load(SHA256File.self, from: "sha256-fips-180-4").vectors
+    /// NIST's SHA-256 validation vectors (CAVS 11.0, "SHAVS", byte-oriented), as the Cryptographic
+    /// Algorithm Validation Program published them and pyca/cryptography's `cryptography_vectors`
+    /// package ships them: every message length from 0 to 64 bytes, and 64 messages of 163 to
+    /// 6,400 bytes.
+    static let cavs = loadCAVS("SHA256ShortMsg") + loadCAVS("SHA256LongMsg")
+    static let cavsMonte: CAVSMonte = {
+        let fields = rspFields(of: "SHA256Monte")
+        return CAVSMonte(
+            seed: bytes(fields.first { $0.name == "Seed" }!.value),
+            checkpoints: fields.filter { $0.name == "MD" }.map(\.value))
+    }()
     static let appendixB = load(AppendixB.self, from: "rfc7636-appendix-b")
     static let s256Encodings = load(S256EncodingFile.self, from: "s256-encoding").vectors
+
+    /// The `Len`, `Msg` and `MD` fields of a response file, as vectors; `Len` is in bits, and a
+    /// message of length 0 is written as `00`.
+    private static func loadCAVS(_ name: String) -> [CAVSVector] {
+        var vectors: [CAVSVector] = []
+        var length = 0
+        var message: [UInt8] = []
+        for field in rspFields(of: name) {
+            switch field.name {
+            case "Len": length = Int(field.value)! / 8
+            case "Msg": message = Array(bytes(field.value).prefix(length))
+            case "MD": vectors.append(CAVSVector(message: message, digest: field.value))
+            default: break
+            }
+        }
+        return vectors
+    }
+
+    /// The `NAME = VALUE` lines of `Vectors/NAME.rsp`, in order (comments and `[L = 32]` aside).
+    private static func rspFields(of name: String) -> [(name: String, value: String)] {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "rsp", subdirectory: "Vectors"),
+            let text = try? String(contentsOf: url, encoding: .ascii)
+        else {
+            fatalError("test vector file \(name).rsp is missing from the test bundle")
+        }
+        return text.split(whereSeparator: \.isNewline).compactMap { line in
+            let parts = line.split(separator: "=", maxSplits: 1)
+            guard !line.hasPrefix("#"), !line.hasPrefix("["), parts.count == 2 else { return nil }
+            return (parts[0].trimmingCharacters(in: .whitespaces), parts[1].trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    private static func bytes(_ hex: String) -> [UInt8] {
+        let digits = Array(hex.utf8)
+        return stride(from: 0, to: digits.count, by: 2).map {
+            UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)!
+        }
+    }
 
     private static func load<T: Decodable>(_ type: T.Type, from name: String) -> T {
         do {

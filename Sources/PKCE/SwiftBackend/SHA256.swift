@@ -1,9 +1,13 @@
+internal import PKCESHAExtensions
+
 /// SHA-256 as FIPS 180-4 §6.2 defines it, over a message held in memory.
 ///
-/// Nothing is allocated on the heap: the state lives in locals; a copy of the block being
-/// compressed, the padded final blocks and, except on x86-64, the message schedule's last 16 words
-/// in a stack buffer, which is wiped before returning. On x86-64 the schedule lives in vector
-/// registers (`SHA256+VectorSchedule.swift`).
+/// The compression function runs on the CPU's SHA instructions where it has them
+/// (`PKCESHAExtensions`), else on the portable path (``Implementation``). Nothing is allocated on
+/// the heap: the state lives in locals; the padded final blocks and, on the portable paths, a copy
+/// of the block being compressed and, except on x86-64, the message schedule's last 16 words in a
+/// stack buffer, which is wiped before returning. On x86-64 the portable schedule lives in vector
+/// registers (`SHA256+VectorSchedule.swift`), and the SHA instructions' in theirs.
 enum SHA256 {
     /// The round constants K₀…K₆₃ (§4.2.2): the first 32 bits of the fractional parts of the cube
     /// roots of the first 64 primes.
@@ -52,42 +56,63 @@ enum SHA256 {
         }
     }
 
-    /// Hashes `message` and writes the 32-byte digest to the start of `digest`.
+    /// ``hash(_:into:on:)`` on a path that may not be available: what tests call to check each
+    /// path this machine can run.
     ///
-    /// On x86-64 the message schedule is computed in vector registers
-    /// (``compressWithVectorSchedule(_:block:)``); elsewhere, a word at a time
-    /// (``compress(_:block:schedule:)``).
-    static func hash(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
-        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
-        hash(message, into: digest, schedule: .vector)
-        #else
-        hash(message, into: digest, schedule: .scalar)
-        #endif
+    /// - Precondition: `implementation.isAvailable`.
+    static func hash(
+        _ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer,
+        using implementation: Implementation
+    ) {
+        precondition(implementation.isAvailable, "\(implementation.name) cannot run here")
+        hash(message, into: digest, on: implementation)
     }
 
-    /// ``hash(_:into:)`` with the schedule computed a word at a time, as on machines other than
-    /// x86-64: what tests call to check that path where it is not the one used.
-    static func hashWithScalarSchedule(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
-        hash(message, into: digest, schedule: .scalar)
+    /// Hashes `message` and writes the 32-byte digest to the start of `digest`, on
+    /// `implementation`, which must be available (``Implementation/selected`` always is).
+    @inline(__always)
+    static func hash(
+        _ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer, on implementation: Implementation
+    ) {
+        switch implementation {
+        case .shaExtensions: hashOnSHAExtensions(message, into: digest)
+        case .vectorSchedule: hashWithVectorSchedule(message, into: digest)
+        case .scalarSchedule: hashWithScalarSchedule(message, into: digest)
+        }
     }
 
-    /// How the compression function computes the message schedule.
-    private enum ScheduleKind {
-        /// A word at a time, in the integer units: ``compress(_:block:schedule:)``.
-        case scalar
-        /// Four words at a time, in SSE2 registers: ``compressWithVectorSchedule(_:block:)``,
-        /// x86-64 only.
-        case vector
+    // One function per path, never inlined into the caller's: inlined together, the paths shared
+    // one frame, and the portable one took up to 10% longer for short messages than it did alone.
+
+    @inline(never)
+    private static func hashOnSHAExtensions(
+        _ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer
+    ) {
+        hash(message, into: digest, compression: .shaExtensions)
+    }
+
+    @inline(never)
+    private static func hashWithVectorSchedule(
+        _ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer
+    ) {
+        hash(message, into: digest, compression: .vectorSchedule)
+    }
+
+    @inline(never)
+    private static func hashWithScalarSchedule(
+        _ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer
+    ) {
+        hash(message, into: digest, compression: .scalarSchedule)
     }
 
     /// Pads `message` and compresses its blocks. Always inlined, so that `kind` is a constant and
-    /// the compression function is inlined into the loop over the blocks: passed as a closure
-    /// instead, it was not, and was slower.
+    /// the portable compression function is inlined into the loop over the blocks: passed as a
+    /// closure instead, it was not, and was slower.
     @inline(__always)
     private static func hash(
         _ message: UnsafeRawBufferPointer,
         into digest: UnsafeMutableRawBufferPointer,
-        schedule kind: ScheduleKind
+        compression kind: Implementation
     ) {
         precondition(digest.count >= sha256ByteCount, "a SHA-256 digest needs 32 bytes")
         var state = State()
@@ -128,6 +153,18 @@ enum SHA256 {
             tail.storeBytes(of: last.littleEndian, toByteOffset: offset, as: UInt32.self)
             tail.storeBytes(of: (UInt64(message.count) &* 8).bigEndian, toByteOffset: tail.count - 8, as: UInt64.self)
 
+            if kind == .shaExtensions {
+                // Two calls into the module compiled for the instructions, which read the
+                // message's blocks where they are.
+                var words = state.words
+                if wholeBlocks > 0 {
+                    SHA256Extensions.compress(&words, blocks: message.baseAddress!, count: wholeBlocks)
+                }
+                SHA256Extensions.compress(&words, blocks: tail.baseAddress!, count: tailBlocks)
+                state = State(words)
+                zeroize(UnsafeMutableRawBufferPointer(rebasing: scratch[..<(64 + tailBlocks * 64)]))
+                return
+            }
             // One loop over the message's blocks and then the tail's, so that the compression
             // function, unrolled, is inlined once. Each of the message's blocks is copied to the
             // stack with `copyMemory` and compressed from there, and the tail is written in whole
@@ -142,7 +179,7 @@ enum SHA256 {
                     start = UnsafeRawPointer(tail.baseAddress!) + (block &- wholeBlocks) &* 64
                 }
                 #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
-                if kind == .vector {
+                if kind == .vectorSchedule {
                     compressWithVectorSchedule(&state, block: start)
                     continue
                 }

@@ -153,11 +153,11 @@ extension SHA256Lanes {
     /// and never read: whatever they hold, a previous group's verifier or the zeros the call began
     /// with, is wiped at the end. The bytes move inline, 32 at a time (the last move overlapping
     /// the one before), and the zeros go in as whole blocks before the message, with no call to
-    /// `memcpy` or `memset` for so few bytes.
+    /// `memcpy` or `memset` for so few bytes. ``SHA256Pairs`` pads its two messages the same way.
     ///
     /// - Precondition: `message` has 32 to 128 bytes; a verifier has 43 to 128 characters.
     @inline(__always)
-    fileprivate static func pad(_ message: UnsafeRawBufferPointer, into lane: UnsafeMutableRawPointer) -> Int {
+    static func pad(_ message: UnsafeRawBufferPointer, into lane: UnsafeMutableRawPointer) -> Int {
         let length = message.count
         assert((32...CodeVerifier.allowedLengths.upperBound).contains(length), "a lane takes 32 to 128 bytes")
         let count = (length + 9 + 63) / 64

@@ -4,14 +4,33 @@
 /// others are not installed, and the reference the benchmark's correctness gate compares the
 /// others against.
 public struct SwiftBackend: PKCEBackend {
-    /// Creates the backend; it holds no state.
-    public init() {}
+    /// The path of the hash: read once per process, and kept here, so that a hash asks no more
+    /// than a field which it takes.
+    private let implementation: SHA256.Implementation
+
+    /// Creates the backend.
+    public init() {
+        implementation = .selected
+    }
+
+    private init(implementation: SHA256.Implementation) {
+        self.implementation = implementation
+    }
+
+    /// The backend on its portable path, whatever the CPU has: the reference that the benchmark's
+    /// correctness gate and the fuzzers check every backend against, this one's path on the SHA
+    /// instructions included.
+    package static var portable: SwiftBackend { SwiftBackend(implementation: .portable) }
 
     /// `swift`.
     public var name: String { "swift" }
 
-    /// `PKCE (pure Swift)`: this module's own SHA-256, versioned with the package.
-    public var library: String { "PKCE (pure Swift)" }
+    /// This module's own SHA-256, versioned with the package, and the path its compression
+    /// function takes in this process: `PKCE (pure Swift, SHA extensions)` on a CPU with SHA
+    /// instructions, `PKCE (pure Swift, SSE2 schedule)` on other x86-64 CPUs, `PKCE (pure Swift,
+    /// scalar)` elsewhere; with `, PKCE_SWIFT_SHA256=portable` after the path when that variable
+    /// forced it.
+    public var library: String { "PKCE (pure Swift, \(implementation.recordedName))" }
 
     /// Fills `buffer` from the kernel's CSPRNG with `getentropy(3)`, which Linux and Apple
     /// platforms both have.
@@ -24,19 +43,22 @@ public struct SwiftBackend: PKCEBackend {
         try SystemRandom.fill(buffer)
     }
 
-    /// Derives the `S256` challenges of `verifiers` with a SHA-256 that hashes several verifiers
-    /// at once, one per lane of a SIMD vector: 4 on baseline x86-64, 16 when built with
-    /// `-Xswiftc -target-cpu -Xswiftc native` on a CPU with AVX-512.
+    /// Derives the `S256` challenges of `verifiers` with a SHA-256 that hashes several verifiers at
+    /// once: two on a CPU's SHA instructions; else one per lane of a SIMD vector, 4 on baseline
+    /// x86-64, 16 when built with `-Xswiftc -target-cpu -Xswiftc native` on a CPU with AVX-512.
     ///
     /// - Parameter verifiers: The verifiers, in any number.
     /// - Returns: One challenge per verifier, in order: the same as ``CodeChallenge/init(verifier:method:using:)``
     ///   gives one at a time.
     public func challenges(for verifiers: [CodeVerifier]) -> [CodeChallenge] {
-        SHA256Lanes.challenges(for: verifiers)
+        switch implementation {
+        case .shaExtensions: SHA256Pairs.challenges(for: verifiers)
+        case .vectorSchedule, .scalarSchedule: SHA256Lanes.challenges(for: verifiers)
+        }
     }
 
     /// Computes SHA-256 in Swift (FIPS 180-4), with no heap allocation.
     public func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
-        SHA256.hash(message, into: digest)
+        SHA256.hash(message, into: digest, on: implementation)
     }
 }
