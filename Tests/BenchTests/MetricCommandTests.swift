@@ -56,6 +56,11 @@ struct MetricCommandTests {
         environment["SWIFT_BACKTRACE"] = "enable=no"
         environment["PKCEBENCH_TEST_PADDING"] = String(repeating: "x", count: 500)
         var runs: [[SummaryRow]] = []
+        #if arch(x86_64)
+        let portablePath = "SSE2 schedule"
+        #else
+        let portablePath = "scalar"
+        #endif
         for (name, environment) in [("a", nil), ("b", environment)] {
             let result = try bench(
                 ["--metric", "instructions", "--output", name, "--format", "csv"] + selection, in: directory,
@@ -70,6 +75,11 @@ struct MetricCommandTests {
                     $0.summary.metric == .instructions && ($0.summary.instructionsPerOperation ?? 0) > 100
                 })
             #expect(rows.allSatisfy { $0.summary.median == nil && !$0.environment.cpuFlags.contains("avx512f") })
+            // The worker's own account of the path it took, not what bench sees natively.
+            #expect(rows.allSatisfy { !$0.environment.cpuFlags.contains("sha_ni") })
+            #expect(
+                rows.filter { $0.key.backend == "swift" }.map { $0.environment.libraries["swift"] }
+                    == Array(repeating: "PKCE (pure Swift, \(portablePath), PKCE_SWIFT_SHA256=portable)", count: 2))
         }
         #expect(runs[0].map(\.summary.instructionsPerOperation) == runs[1].map(\.summary.instructionsPerOperation))
 

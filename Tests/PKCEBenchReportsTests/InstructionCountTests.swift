@@ -141,7 +141,7 @@ struct InstructionCountTests {
         ]
         func account(_ calls: [(calls: Int, iterations: Int, failure: String?)]) -> CountedCalls {
             CountedCalls(
-                cpuFlags: "",
+                cpuFlags: "", libraries: nil,
                 cases: zip(cases, calls).map {
                     CountedCalls.Case(key: $0.key, iterations: $1.iterations, calls: $1.calls, failure: $1.failure)
                 })

@@ -17,6 +17,10 @@ public struct CountedCalls: Sendable, Equatable, Codable {
 
     /// The CPU features CPUID reported to the worker.
     public var cpuFlags: String
+    /// The `PKCEBackend.library` of each counted case's backend, as the worker saw it under
+    /// Valgrind, whose CPU has none of the SHA extensions: the pure-Swift hash names its portable
+    /// path there. `nil` from a worker that predates the field.
+    public var libraries: [String: String]?
     /// The cases, in the order their calls were made.
     public var cases: [Case]
 
@@ -40,6 +44,7 @@ public struct CountedCalls: Sendable, Equatable, Codable {
         // allocates, since the heap's state moves the count of the cases that allocate.
         var account = CountedCalls(
             cpuFlags: cpuidFlags(),
+            libraries: Dictionary(cases.map { ($0.backend.name, $0.backend.library) }) { first, _ in first },
             cases: cases.map { .init(key: $0.key, iterations: iterations(for: $0.key), calls: 0) })
         for (index, benchmark) in cases.enumerated() {
             let iterations = account.cases[index].iterations
@@ -62,6 +67,21 @@ public struct CountedCalls: Sendable, Equatable, Codable {
         let features = CPKCEHarness_cpuidFeatures()
         return zip(SystemFacts.relevantFlags, [1, 2, 4]).filter { features & $0.1 != 0 }.map(\.0)
             .joined(separator: " ")
+    }
+}
+
+/// What a counted worker saw under Valgrind, which a report of its counts records in place of
+/// what `bench` sees natively: another CPU, on which some backends take other paths.
+public struct CountedEnvironment: Sendable, Equatable {
+    /// The CPU features CPUID reported: those of `sha_ni avx2 avx512f` present.
+    public var cpuFlags: String
+    /// Each counted backend's library, with the path it took; `nil` from an older worker.
+    public var libraries: [String: String]?
+
+    /// Writes these facts over `environment`'s.
+    public func record(in environment: inout RunEnvironment) {
+        environment.cpuFlags = cpuFlags
+        environment.libraries.merge(libraries ?? [:]) { _, counted in counted }
     }
 }
 

@@ -90,10 +90,10 @@ public struct ABMeasurement {
     /// baseline's first worker checks its own.
     ///
     /// - Returns: Each side's cases' measurements, without the cases it does not have (a case a
-    ///   newer build added), and, when counted, the CPU features its worker saw under Valgrind.
+    ///   newer build added), and, when counted, what its worker saw under Valgrind.
     /// - Throws: ``BenchError``: 70 when a worker fails; 130 or 143 when a signal stopped the run.
     public func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> BothSides<
-        (measurements: [CaseMeasurement], cpuFlags: String?)
+        (measurements: [CaseMeasurement], counted: CountedEnvironment?)
     > {
         switch source {
         case .instructions(let counter):
@@ -103,7 +103,7 @@ public struct ABMeasurement {
                 counter.executable = sides.executable(of: side)
                 let counted = try counter.measure(
                     cases, selection: sides.selection(selection, on: side, for: cases), check: side == .baseline)
-                return (counted.measurements, counted.cpuFlags)
+                return (counted.measurements, counted.counted)
             }
         case .pairedProcesses:
             // One CPU for both sides' samples; several threads per case need several CPUs.

@@ -79,8 +79,10 @@ public struct InstructionCounter {
     /// `SWIFT_DETERMINISTIC_HASHING=1`: a debug build's loops hash, and would count differently
     /// from one run to the next. `OPENSSL_ia32cap` passes through when set: it chooses the code that
     /// OpenSSL (and swift-crypto's BoringSSL) runs, and the report records it.
+    /// `PKCE_SWIFT_SHA256=portable` holds the pure-Swift hash to its portable path, the one counts
+    /// compare across hosts: Valgrind 3.19's CPU has no SHA extensions, and a later one might.
     static var workerEnvironment: [String] {
-        ["SWIFT_BACKTRACE=enable=no", "SWIFT_DETERMINISTIC_HASHING=1", "LC_ALL=C"]
+        ["SWIFT_BACKTRACE=enable=no", "SWIFT_DETERMINISTIC_HASHING=1", "LC_ALL=C", "PKCE_SWIFT_SHA256=portable"]
             + (ProcessInfo.processInfo.environment["OPENSSL_ia32cap"].map { ["OPENSSL_ia32cap=\($0)"] } ?? [])
     }
 
@@ -93,13 +95,13 @@ public struct InstructionCounter {
     ///     first, natively, and the count fails if one fails: for a build that `bench` has not
     ///     checked itself.
     /// - Returns: One measurement per case the worker has, in the order of `cases` (another
-    ///   build's worker may lack a case a newer build added), and the CPU features the worker saw
-    ///   under Valgrind (`sha_ni avx2 avx512f`, those present).
+    ///   build's worker may lack a case a newer build added), and what the worker saw under
+    ///   Valgrind.
     /// - Throws: ``BenchError``: 130 or 143 when a signal stopped the run; 70 when the worker or
     ///   Valgrind failed, or Callgrind's profiles do not match the calls the worker made; 73 when
     ///   the temporary directory cannot be made.
     public func measure(_ cases: [BenchmarkCase], selection: Selection, check: Bool = false) throws(BenchError) -> (
-        measurements: [CaseMeasurement], cpuFlags: String
+        measurements: [CaseMeasurement], counted: CountedEnvironment
     ) {
         let directory = try makeScratchDirectory(for: "Callgrind's profiles")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -151,7 +153,10 @@ public struct InstructionCounter {
                 "--dump-after=\(CountedCalls.function)", "--log-file=\(log)", stripped, "worker",
             ], check: false, name: "the worker of \(executable) under Callgrind", log: log)
         let profiles = try Self.profileTotals(in: directory)
-        return (try Self.measurements(of: cases, from: account, profiles: profiles), account.cpuFlags)
+        return (
+            try Self.measurements(of: cases, from: account, profiles: profiles),
+            CountedEnvironment(cpuFlags: account.cpuFlags, libraries: account.libraries)
+        )
     }
 
     /// Each case's instructions per operation, from the worker's account of its counted calls and

@@ -51,12 +51,11 @@ public struct SuiteMeasurement {
     /// A backend that fails the correctness gate refuses the whole run before anything is timed.
     /// A case that fails while measured is failed; the others complete.
     ///
-    /// - Returns: One measurement per case and, when counted, the CPU features the worker saw
-    ///   under Valgrind.
+    /// - Returns: One measurement per case and, when counted, what the worker saw under Valgrind.
     /// - Throws: ``BenchError``: 70 when a backend fails the gate (naming it and the first input it
     ///   gets wrong) or the Callgrind worker failed; 130 or 143 when a signal stopped the run.
     public func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> (
-        measurements: [CaseMeasurement], cpuFlags: String?
+        measurements: [CaseMeasurement], counted: CountedEnvironment?
     ) {
         // Correctness before speed: a backend that gives a wrong answer is not timed, nor is
         // anything else.
@@ -85,7 +84,7 @@ public struct SuiteMeasurement {
         case .instructions(let counter):
             progress.info("counting the instructions of \(cases.count) case(s) under Callgrind")
             let counted = try counter.measure(cases, selection: narrowed(to: cases))
-            return (counted.measurements, counted.cpuFlags)
+            return (counted.measurements, counted.counted)
         }
     }
 

@@ -97,8 +97,8 @@ public struct ABRunner {
             var environment =
                 side == .current
                 ? current : ABMeasurement.environment(of: baselineFacts, at: baselineExecutable, beside: current)
-            // Counted rows record the CPU features each worker saw under Valgrind.
-            if let cpuFlags = measured[side].cpuFlags { environment.cpuFlags = cpuFlags }
+            // Counted rows record the CPU features and libraries each worker saw under Valgrind.
+            measured[side].counted?.record(in: &environment)
             return RunReport(environment: environment, measurements: measured[side].measurements)
         }
         let comparison = try Comparison(

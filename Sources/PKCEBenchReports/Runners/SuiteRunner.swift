@@ -61,8 +61,8 @@ public struct SuiteRunner {
         Self.warnIfDebug(environment, progress: measurement.progress)
         let measured = try measurement.measure(cases)
         let measurements = measured.measurements
-        // Counted rows record the CPU features the worker saw under Valgrind.
-        if let cpuFlags = measured.cpuFlags { environment.cpuFlags = cpuFlags }
+        // Counted rows record the CPU features and libraries the worker saw under Valgrind.
+        measured.counted?.record(in: &environment)
         let report = RunReport(environment: environment, measurements: measurements)
 
         var comparison: Comparison?
