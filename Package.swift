@@ -49,7 +49,8 @@ let package = Package(
         // MARK: - C libraries
 
         // The PKCE module's calls into the C library, portable to Linux and Apple platforms:
-        // getentropy(3), a wipe the compiler cannot remove, and the SIMD width the compiler targets.
+        // getentropy(3), a wipe the compiler cannot remove, and the SIMD width the compiler targets;
+        // and CPKCESystem.SHAExtensions, which imports only where the compiler may emit them.
         .systemLibrary(name: "CPKCESystem"),
         // The harness's: CPU affinity (Linux only), what the compiler targets, CPUID.
         .systemLibrary(name: "CPKCEHarness"),
