@@ -7,8 +7,9 @@ internal import _Builtin_intrinsics.intel
 // `sha256_ni_asm.S` use it: `sha256rnds2` does two rounds, `sha256msg1` and `sha256msg2` compute
 // four words of the message schedule. The state lives in two registers in the order the round
 // instruction takes it, ABEF and CDGH (A in the highest lane), and the message schedule in four
-// registers of four words. Nothing is stored to memory, so nothing made from the message is left
-// there to wipe.
+// registers of four words. The code stores nothing to memory itself; the compiler keeps one
+// message's state and schedule in registers, and spills the state saved at the start of each block
+// when two messages run together (SecretsInMemory.md).
 extension SHA256Extensions {
     static func compressOnSHAExtensions(_ state: inout SIMD8<UInt32>, blocks: UnsafeRawPointer, count: Int) {
         var message = MessageInFlight(state)

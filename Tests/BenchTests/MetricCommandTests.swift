@@ -76,7 +76,6 @@ struct MetricCommandTests {
                 })
             #expect(rows.allSatisfy { $0.summary.median == nil && !$0.environment.cpuFlags.contains("avx512f") })
             // The worker's own account of the path it took, not what bench sees natively.
-            #expect(rows.allSatisfy { !$0.environment.cpuFlags.contains("sha_ni") })
             #expect(
                 rows.filter { $0.key.backend == "swift" }.map { $0.environment.libraries["swift"] }
                     == Array(repeating: "PKCE (pure Swift, \(portablePath), PKCE_SWIFT_SHA256=portable)", count: 2))

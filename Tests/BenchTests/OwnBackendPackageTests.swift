@@ -1,4 +1,5 @@
 import Foundation
+import PKCE
 import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing
@@ -52,7 +53,7 @@ struct OwnBackendPackageTests {
         #expect(rows.filter { $0.key.backend == "urandom" }.count == rows.count / 2)
         // Each row records its backend's library, the package's own backend's too.
         for row in rows {
-            let expected = row.key.backend == "urandom" ? "/dev/urandom with PKCE's SHA-256" : "PKCE (pure Swift)"
+            let expected = row.key.backend == "urandom" ? "/dev/urandom with PKCE's SHA-256" : SwiftBackend().library
             #expect(row.environment.libraries == [row.key.backend: expected])
         }
         for file in ["results/latest.samples.csv", "results/latest.html", "results/latest.svg", "run.json"] {

@@ -272,7 +272,7 @@ struct RunCommandTests {
         #expect(rows.first?.environment.libraries["openssl"]?.contains("OPENSSL_ia32cap") == false)
     }
 
-    #if arch(x86_64)
+    #if os(Linux) && arch(x86_64)
     @Test(
         "The pure-Swift backend's rows record its hash's path, and PKCE_SWIFT_SHA256=portable forces the portable one")
     func swiftHashPath() throws {

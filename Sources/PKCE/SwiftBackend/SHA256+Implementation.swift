@@ -25,7 +25,7 @@ extension SHA256 {
 
         /// The path this process uses: the SHA instructions when this build holds them and the CPU
         /// has them, unless ``environmentVariable`` is `portable`; else the architecture's
-        /// portable path. Read once, at the first hash.
+        /// portable path. Read once, at the first `SwiftBackend()`.
         static let selected = choose(
             forcingPortable: isPortableForced, shaExtensionsAvailable: Implementation.shaExtensions.isAvailable)
 
@@ -46,7 +46,7 @@ extension SHA256 {
         }
 
         /// The path as `PKCEBackend.library` records it: its ``name``, and the environment variable
-        /// when that chose it.
+        /// when this is the selected path and the variable is `portable`.
         var recordedName: String {
             self == Self.selected && Self.isPortableForced ? "\(name), \(Self.environmentVariable)=portable" : name
         }
@@ -63,7 +63,7 @@ extension SHA256 {
         /// Whether this build and this CPU can run it.
         var isAvailable: Bool {
             switch self {
-            case .shaExtensions: SHA256Extensions.isCompiled && CPUFeatures.hasSHAExtensions
+            case .shaExtensions: CPUFeatures.hasSHAExtensions && SHA256Extensions.isCompiled
             case .vectorSchedule: Self.portable == .vectorSchedule
             case .scalarSchedule: true
             }

@@ -1,8 +1,8 @@
 /// The default backend: SHA-256 written in Swift, randomness from the kernel through `getentropy(3)`.
 ///
 /// It needs no C library beyond the system's C library, so it is the backend to use when the
-/// others are not installed, and the reference the benchmark's correctness gate compares the
-/// others against.
+/// others are not installed; on its portable path (``portable``), it is the reference the
+/// benchmark's correctness gate compares every backend against.
 public struct SwiftBackend: PKCEBackend {
     /// The path of the hash: read once per process, and kept here, so that a hash asks no more
     /// than a field which it takes.
@@ -28,8 +28,8 @@ public struct SwiftBackend: PKCEBackend {
     /// This module's own SHA-256, versioned with the package, and the path its compression
     /// function takes in this process: `PKCE (pure Swift, SHA extensions)` on a CPU with SHA
     /// instructions, `PKCE (pure Swift, SSE2 schedule)` on other x86-64 CPUs, `PKCE (pure Swift,
-    /// scalar)` elsewhere; with `, PKCE_SWIFT_SHA256=portable` after the path when that variable
-    /// forced it.
+    /// scalar)` elsewhere; with `, PKCE_SWIFT_SHA256=portable` after the path when that variable is
+    /// set to `portable`.
     public var library: String { "PKCE (pure Swift, \(implementation.recordedName))" }
 
     /// Fills `buffer` from the kernel's CSPRNG with `getentropy(3)`, which Linux and Apple
