@@ -64,7 +64,7 @@ public enum SyntheticRun {
             runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: build, targetCPU: targetCPU,
             cpu: "Test CPU",
             cpuFlags: "sha_ni avx2", cores: 2, kernel: kernel, swift: "6.3.1",
-            libraries: ["openssl": openssl, "sodium": "libsodium 1.0.18", "swift": "PKCE (pure Swift, SHA extensions)"])
+            libraries: ["openssl": openssl, "sodium": "libsodium 1.0.18", "swift": "PKCE (pure Swift)"])
         let measurements = keys.enumerated().map { index, key in
             let base = 100.0 + 37.0 * Double(index)
             let biases = (0..<processes).map { _ in 1 + processBias * generator.nextGaussian() }
