@@ -137,7 +137,7 @@ extension ABRunner {
             output: ResultsDirectory(path: directory.path), format: try format.format(),
             currentFacts: .current(libraries: libraries),
             environment: { RunEnvironment.capture(libraries: libraries) },
-            standardOutput: { print($0, terminator: "") })
+            standardOutput: { Terminal.write($0) })
         exports = try format.exports()
     }
 }

@@ -136,7 +136,7 @@ struct BenchCommand: ParsableCommand {
     }
 
     static func fail(_ message: String, status: Int32) -> Never {
-        FileHandle.standardError.write(Data("bench: \(message)\n".utf8))
+        Terminal.note(message)
         Foundation.exit(status)
     }
 }

@@ -41,10 +41,10 @@ struct Compare: ParsableCommand {
         let criteria = try criteria.criteria(defaultThreshold: metric.defaultThreshold)
         let comparison = try Comparison(baseline: baseline, current: current, criteria: criteria)
         for warning in comparison.warnings {
-            FileHandle.standardError.write(Data("bench: \(warning)\n".utf8))
+            Terminal.note(warning)
         }
         try exports.write { ComparisonFormatter.render(comparison, as: $0) }
-        print(ComparisonFormatter.render(comparison, as: format), terminator: "")
+        Terminal.write(ComparisonFormatter.render(comparison, as: format))
         try comparison.status.exitUnlessOK()
     }
 }

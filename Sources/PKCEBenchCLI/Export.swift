@@ -35,11 +35,8 @@ struct Export: ParsableCommand {
         let rows = try ReportFiles.readSummary(at: path)
         let failed = Exporter.failedCases(rows)
         if !failed.isEmpty {
-            FileHandle.standardError.write(
-                Data(
-                    "bench: warning: \(failed.count) failed case(s) left out: \(failed.joined(separator: ", "))\n".utf8)
-            )
+            Terminal.note("warning: \(failed.count) failed case(s) left out: \(failed.joined(separator: ", "))")
         }
-        print(Exporter.render(rows, as: format), terminator: "")
+        Terminal.write(Exporter.render(rows, as: format))
     }
 }

@@ -41,6 +41,6 @@ struct History: ParsableCommand {
             try ReportFiles.write(svg, to: chart)
         }
         try exports.write { HistoryFormatter.render(trends, as: $0) }
-        print(HistoryFormatter.render(trends, as: format), terminator: "")
+        Terminal.write(HistoryFormatter.render(trends, as: format))
     }
 }

@@ -35,7 +35,7 @@ extension SuiteRunner {
                 interruption: { InterruptSignals.received }),
             results: results, format: format,
             environment: { RunEnvironment.capture(libraries: libraries) },
-            standardOutput: { print($0, terminator: "") })
+            standardOutput: { Terminal.write($0) })
     }
 }
 

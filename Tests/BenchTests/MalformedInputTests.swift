@@ -81,6 +81,24 @@ struct MalformedInputTests {
                 ":6: the record has \(ReportSchema.summaryColumnNames.count + 1) fields; the header has \(ReportSchema.summaryColumnNames.count)"
         ),
         BadFile(
+            name: "a terminal escape sequence for a backend's name",
+            contents: editedSummary { lines in
+                var fields = lines[3].components(separatedBy: ",")
+                fields[5] = "\u{1B}]0;owned\u{07}swift"
+                lines[3] = fields.joined(separator: ",")
+            },
+            message:
+                ":4: column backend (6): '\\u{1B}]0;owned\\u{07}swift' is not a backend's name: 1 to 32 lowercase letters, "
+                + "digits, '-', '_' and '.', starting with a letter"),
+        BadFile(
+            name: "a size its operation does not take",
+            contents: editedSummary { lines in
+                var fields = lines[1].components(separatedBy: ",")
+                fields[7] = "7"
+                lines[1] = fields.joined(separator: ",")
+            },
+            message: ":2: column size (8): '7' is not a size of verifier (43 to 128)"),
+        BadFile(
             name: "an unterminated quote",
             contents: editedSummary { lines in lines[2] = "\"" + lines[2] },
             message: ":3:1: the quoted field opened here is never closed"),

@@ -28,6 +28,15 @@ public enum BackendNames {
         }
     }
 
+    /// Whether `name` can stand in a report's `backend` column: a name that follows the rule, or
+    /// the name of a pair of backends that `bench pair` compares, `BACKEND-vs-BASELINE`, each of
+    /// which follows it.
+    public static func isValidInReport(_ name: String) -> Bool {
+        if isValid(name) { return true }
+        guard let separator = name.firstRange(of: "-vs-") else { return false }
+        return isValid(String(name[..<separator.lowerBound])) && isValid(String(name[separator.upperBound...]))
+    }
+
     /// Whether `name` follows the rule.
     public static func isValid(_ name: String) -> Bool {
         let bytes = Array(name.utf8)

@@ -36,13 +36,11 @@ public struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Creates an error.
     ///
-    /// Control characters in `message` (a newline in a field quoted from a file, say) are written
-    /// as escapes, so that the message stays one line.
+    /// Characters in `message` that a terminal would act on or hide (a newline in a field quoted
+    /// from a file, say) are written as escapes, so that the message stays one visible line.
     public init(_ status: ExitStatus, _ message: String) {
         self.status = status
-        self.message = message.unicodeScalars.map { scalar in
-            scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
-        }.joined()
+        self.message = printable(message)
     }
 
     /// The message.
@@ -67,6 +65,26 @@ public struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func cannotWrite(_ path: String, _ reason: String) -> BenchError {
         BenchError(.cannotWrite, "cannot write \(path): \(reason)")
     }
+}
+
+/// `text` with every Unicode scalar that a terminal would act on rather than show written as an
+/// escape (`\u{1B}`): controls (an escape sequence's ESC, a carriage return), and format and
+/// separator characters (a right-to-left override, a zero-width space). With `keepingLines`,
+/// newlines and tabs stay, for a table of several lines.
+package func printable(_ text: String, keepingLines: Bool = false) -> String {
+    var result = ""
+    result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+    for scalar in text.unicodeScalars {
+        switch scalar.properties.generalCategory {
+        case .control where keepingLines && (scalar == "\n" || scalar == "\t"):
+            result.unicodeScalars.append(scalar)
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
+            result += scalar.escaped(asASCII: true)
+        default:
+            result.unicodeScalars.append(scalar)
+        }
+    }
+    return result
 }
 
 /// How a harness message names `error`: a `PKCEError` by its

@@ -60,7 +60,8 @@ public final class ProgressPrinter {
     /// A warning or a failure: a line of its own, in every style, clearing the progress line
     /// first when it is redrawn.
     public func note(_ line: String) {
-        write((style == .redraw ? "\r\u{1B}[K" : "") + line + "\n")
+        // The line may quote a worker's or a file's text: shown, never obeyed.
+        write((style == .redraw ? "\r\u{1B}[K" : "") + printable(line) + "\n")
     }
 
     /// What the run is doing or has done (the files it wrote, what it counts): a line of its own,

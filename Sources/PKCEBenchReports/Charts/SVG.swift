@@ -86,13 +86,27 @@ struct SVG {
             """
     }
 
+    /// `text` for an SVG or HTML text node or attribute value, Unicode scalar by scalar: a `"`
+    /// followed by a combining mark is one `Character`, but still ends an attribute. Scalars that
+    /// XML 1.0 does not allow at all (controls other than tab, newline and carriage return;
+    /// U+FFFE and U+FFFF) become U+FFFD.
     static func escape(_ text: String) -> String {
-        text.map { entities[$0] ?? String($0) }.joined()
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                result.unicodeScalars.append("\u{FFFD}")
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
-
-    private static let entities: [Character: String] = [
-        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;",
-    ]
 
     /// ` name="value"` for each attribute, the values escaped.
     private static func attributes(_ attributes: [(String, String)]) -> String {

@@ -45,7 +45,7 @@ public enum ReportSchema {
         schemaColumn(\.schema),
         text("run_id", \.environment.runID), text("timestamp", \.environment.timestamp),
         text("commit", \.environment.commit), text("build", \.environment.build),
-        text("backend", \.key.backend), operationColumn(\.key.operation), count("size", \.key.size, from: 0),
+        backendColumn(\.key.backend), operationColumn(\.key.operation), sizeColumn(\.key),
         count("threads", \.key.threads),
         // Read before `error`, which fills in the reason of a failed case.
         Column(name: "status", encode: { $0.summary.failure == nil ? SummaryRow.ok : SummaryRow.failed }) {
@@ -108,8 +108,8 @@ public enum ReportSchema {
 
     static let samples: [Column<SampleRow>] = [
         schemaColumn(\.schema),
-        text("run_id", \.runID), text("backend", \.key.backend), operationColumn(\.key.operation),
-        count("size", \.key.size, from: 0),
+        text("run_id", \.runID), backendColumn(\.key.backend), operationColumn(\.key.operation),
+        sizeColumn(\.key),
         count("threads", \.key.threads), count("process", \.sample.process, from: 0), count("sample", \.index, from: 0),
         count("iterations", \.sample.iterations),
         Column(name: "ns_per_op", encode: { format($0.sample.nanosecondsPerOperation, decimals: 3) }) {
@@ -158,6 +158,36 @@ public enum ReportSchema {
                 throw FieldError(message: "'\(value)' is not an operation (\(known))")
             }
             row[keyPath: field] = operation
+        }
+    }
+
+    /// A backend's name, as `BackendNames` takes it, or a pair's, `BACKEND-vs-BASELINE`: what a
+    /// report holds is printed and put in pages, so a name that could not have been written is
+    /// refused, not shown.
+    private static func backendColumn<Row>(_ field: WritableKeyPath<Row, String> & Sendable) -> Column<Row> {
+        Column(name: "backend", encode: { $0[keyPath: field] }) { row, value throws(FieldError) in
+            guard BackendNames.isValidInReport(value) else {
+                throw FieldError(
+                    message: "'\(value.prefix(2 * BackendNames.maximumLength + 4))' is not a backend's name: 1 to "
+                        + "\(BackendNames.maximumLength) lowercase letters, digits, '-', '_' and '.', starting with a letter"
+                )
+            }
+            row[keyPath: field] = value
+        }
+    }
+
+    /// A case's size, read after its operation: a whole number that operation takes.
+    private static func sizeColumn<Row>(_ key: WritableKeyPath<Row, CaseKey> & Sendable) -> Column<Row> {
+        Column(name: "size", encode: { String($0[keyPath: key].size) }) { row, value throws(FieldError) in
+            let operation = row[keyPath: key].operation
+            guard let size = Int(value), operation.allowedSizes.contains(size) else {
+                let sizes = operation.allowedSizes
+                throw FieldError(
+                    message:
+                        "'\(value)' is not a size of \(operation.rawValue) (\(sizes.lowerBound) to \(sizes.upperBound))"
+                )
+            }
+            row[keyPath: key].size = size
         }
     }
 
