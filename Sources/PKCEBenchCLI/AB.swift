@@ -98,7 +98,7 @@ struct AB: ParsableCommand {
         let build = try RevisionBuild(
             revision: against, in: FileManager.default.currentDirectoryPath,
             configuration: BuildConfiguration.current,
-            product: URL(fileURLWithPath: benchExecutable).lastPathComponent, cache: RevisionBuild.defaultCache())
+            product: URL(fileURLWithPath: benchExecutable).lastPathComponent, cache: try RevisionBuild.defaultCache())
         let progress = ProgressPrinter(caseCount: 0, style: progress.style)
         if let seconds = try build.make(progress: progress, interruption: { InterruptSignals.received }) {
             progress.info("built \(build.name) in \(Int(seconds.rounded())) s: \(build.executable)")

@@ -71,6 +71,11 @@ struct ABAgainstTests {
         // The clone's branch is the checkout's, which need not be main.
         try WorkflowTests.run(["git", "checkout", "--quiet", "-B", "main"], in: clone, environment: environment)
         try WorkflowTests.run(["git", "checkout", "--quiet", "-b", "feature"], in: clone, environment: environment)
+        // A worktree of the user's own whose folder is gone: bench must not forget it for them.
+        let own = directory.appendingPathComponent("own-worktree")
+        try WorkflowTests.run(
+            ["git", "worktree", "add", "--quiet", "--detach", own.path, "HEAD"], in: clone, environment: environment)
+        try FileManager.default.removeItem(at: own)
         let arguments =
             ["ab", "--against", "main", "--output", directory.appendingPathComponent("out").path] + Self.small
 
@@ -92,5 +97,17 @@ struct ABAgainstTests {
         let builds = try FileManager.default.contentsOfDirectory(
             atPath: directory.appendingPathComponent("cache/pkcebench/builds").path)
         #expect(builds.filter { $0.hasSuffix(".built") }.count == 1)
+        let worktrees = try WorkflowTests.run(
+            ["git", "worktree", "list", "--porcelain"], in: clone, environment: environment)
+        #expect(worktrees.contains("worktree \(own.path)\n"), "\(worktrees)")
+
+        // The cache removed, and so the build's worktree, which git still records: built again.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("cache"))
+        let third = try bench(arguments, in: clone, environment: environment)
+        #expect(third.status == 0 || third.status == 2, "\(third.stderr)")
+        #expect(third.stderr.contains("building main ("), "\(third.stderr)")
+        let after = try WorkflowTests.run(
+            ["git", "worktree", "list", "--porcelain"], in: clone, environment: environment)
+        #expect(after.contains("worktree \(own.path)\n"), "\(after)")
     }
 }

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A build of a git revision of this package, for `bench ab --against REF`: made in a worktree
 /// outside the source tree, with the configuration of the `bench` that asks for it, and kept by
 /// commit, so that the next comparison with the same commit reuses it.
@@ -91,15 +97,68 @@ public struct RevisionBuild: Sendable {
         self.git = git
     }
 
-    /// Where builds are kept by default: `$XDG_CACHE_HOME/pkcebench/builds`, or
-    /// `~/.cache/pkcebench/builds`.
+    /// Where builds are kept by default: `$XDG_CACHE_HOME/pkcebench/builds`, or else
+    /// `$HOME/.cache/pkcebench/builds`, or else that under the home directory the user database
+    /// gives the user (`getpwuid`): always a directory of the user's, never a shared one such as
+    /// the temporary directory, where another user could plant a build to be run.
     ///
     /// - Parameter environment: The environment that names the directories.
-    public static func defaultCache(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base =
-            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? FileManager.default.temporaryDirectory.path) + "/.cache"
-        return URL(fileURLWithPath: base, isDirectory: true).appendingPathComponent("pkcebench/builds")
+    /// - Throws: ``BenchError`` (73) when there is no home directory of the user's to keep builds
+    ///   in: none is set and the user database's is `/` or does not exist.
+    public static func defaultCache(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(BenchError) -> URL {
+        // The XDG Base Directory specification ignores a relative path.
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            return URL(fileURLWithPath: cache, isDirectory: true).appendingPathComponent("pkcebench/builds")
+        }
+        var home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        if home == nil, let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
+            home = String(cString: directory)
+        }
+        var isDirectory: ObjCBool = false
+        guard let home, URL(fileURLWithPath: home).standardizedFileURL.path != "/",
+            FileManager.default.fileExists(atPath: home, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw .cannotWrite(
+                "the cache of builds",
+                "this user has no home directory to keep them in (\(environment["HOME"] ?? "HOME is unset")); "
+                    + "set XDG_CACHE_HOME to a directory of yours")
+        }
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/pkcebench/builds")
+    }
+
+    /// Checks that nobody but this user (or root) could have planted or changed what is at
+    /// `path`, before it is trusted: `path` and every directory above it are owned by this user or
+    /// by root and writable by no one else, as OpenSSH's `StrictModes` asks of a user's keys. A
+    /// directory that others may write to, but whose sticky bit keeps them from replacing what
+    /// they do not own (`/tmp`), is allowed above an entry of the user's.
+    ///
+    /// - Throws: ``BenchError`` (70) naming the first path that fails, and why.
+    static func requireTrusted(_ path: String) throws(BenchError) {
+        func refuse(_ component: String, _ reason: String) -> BenchError {
+            BenchError(.backendFailed, "refusing to run the build at \(path): \(component) \(reason)")
+        }
+        let user = getuid()
+        var component = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var childIsTrusted = false
+        while true {
+            var status = stat()
+            guard stat(component, &status) == 0 else {
+                throw refuse(component, "cannot be examined (\(String(cString: strerror(errno))))")
+            }
+            guard status.st_uid == user || status.st_uid == 0 else {
+                throw refuse(component, "is owned by user \(status.st_uid), not by you or root")
+            }
+            let othersMayWrite = status.st_mode & (S_IWGRP | S_IWOTH) != 0
+            let isStickyDirectory = status.st_mode & S_IFMT == S_IFDIR && status.st_mode & S_ISVTX != 0
+            if othersMayWrite && !(isStickyDirectory && childIsTrusted) {
+                throw refuse(component, "can be written by others than its owner")
+            }
+            guard component != "/" else { return }
+            childIsTrusted = !othersMayWrite
+            component = URL(fileURLWithPath: component).deletingLastPathComponent().path
+        }
     }
 
     /// Whether the build is there, finished.
@@ -116,10 +175,15 @@ public struct RevisionBuild: Sendable {
     ///   - interruption: Asked while it builds whether a signal asked the run to stop.
     /// - Returns: The seconds the build took, or `nil` when it was there already.
     /// - Throws: ``BenchError``: 69 when `swift` is not on `PATH`; 73 when the cache or the
-    ///   worktree cannot be made; 70 when the build fails (with the last line of its log);
-    ///   130 or 143 when a signal stopped it.
+    ///   worktree cannot be made; 70 when the build fails (with the last line of its log), or a
+    ///   build that is there could have been planted or changed by another user
+    ///   (``requireTrusted(_:)``); 130 or 143 when a signal stopped it.
     public func make(progress: ProgressPrinter, interruption: () -> Int32?) throws(BenchError) -> Double? {
-        guard !isBuilt else { return nil }
+        if isBuilt {
+            try Self.requireTrusted(marker.path)
+            try Self.requireTrusted(executable)
+            return nil
+        }
         guard let swift = InstructionCounter.executableInPath("swift") else {
             throw BenchError(.toolMissing, "bench ab --against needs swift on PATH to build \(name)")
         }
@@ -128,10 +192,13 @@ public struct RevisionBuild: Sendable {
         } catch {
             throw .cannotWrite(cache.path, "the directory for builds cannot be created")
         }
+        // A build made where another user can write could be swapped before it runs.
+        try Self.requireTrusted(cache.path)
         if !FileManager.default.fileExists(atPath: worktree.path) {
-            // Forget worktrees whose folders were removed with the cache, then add this one.
-            _ = try Self.run(git, ["-C", repository, "worktree", "prune"])
-            let added = try Self.run(git, ["-C", repository, "worktree", "add", "--detach", worktree.path, commit])
+            // `--force` takes over this path when git still records it, its folder having been removed
+            // with the cache; `git worktree prune` would forget every missing worktree, the user's too.
+            let added = try Self.run(
+                git, ["-C", repository, "worktree", "add", "--force", "--detach", worktree.path, commit])
             guard added.succeeded else {
                 throw .cannotWrite(worktree.path, "git worktree add failed: \(added.lastLine)")
             }

@@ -1,0 +1,72 @@
+import Foundation
+import PKCEBenchTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Builds another user could plant in the cache of `bench ab --against`: refused, never run.
+@Suite("bench ab --against and the builds another user could plant")
+struct PlantedBuildTests {
+    static let small = ["--backend", "swift", "--operation", "sha256", "--size", "64", "--quick"]
+
+    /// A git repository of one commit, in which `bench ab --against HEAD` finds a build planted in
+    /// its cache: `<commit>-debug` or `-release`, as the running bench was built.
+    static func plantedBuild(in directory: URL) throws -> (repository: URL, cache: URL, ran: URL) {
+        let repository = directory.appendingPathComponent("repository")
+        try FileManager.default.createDirectory(at: repository, withIntermediateDirectories: true)
+        let environment = ["GIT_CONFIG_GLOBAL": directory.appendingPathComponent("gitconfig").path]
+        _ = try WorkflowTests.run(["git", "init", "--quiet", "-b", "main"], in: repository, environment: environment)
+        _ = try WorkflowTests.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "--allow-empty", "-m", "x"],
+            in: repository, environment: environment)
+        let commit = try WorkflowTests.run(["git", "rev-parse", "HEAD"], in: repository, environment: environment)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let configuration = productsDirectory.lastPathComponent
+        let cache = directory.appendingPathComponent("cache")
+        let builds = cache.appendingPathComponent("pkcebench/builds")
+        let products = builds.appendingPathComponent("\(commit)-\(configuration)/.build/\(configuration)")
+        try FileManager.default.createDirectory(at: products, withIntermediateDirectories: true)
+        let ran = directory.appendingPathComponent("ran")
+        let planted = products.appendingPathComponent("bench").path
+        try "#!/bin/sh\ntouch \(ran.path)\nexit 1\n".write(toFile: planted, atomically: true, encoding: .utf8)
+        chmod(planted, 0o755)
+        try commit.write(
+            to: builds.appendingPathComponent("\(commit)-\(configuration)-bench.built"), atomically: true,
+            encoding: .utf8)
+        return (repository, cache, ran)
+    }
+
+    @Test("A build in the cache that another user owns, or that others can write, is refused, not run")
+    func plantedBuildRefused() throws {
+        for plant in ["group-writable", "another user's"] {
+            if plant == "another user's" && getuid() != 0 { continue }  // only root can give a file away
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let (repository, cache, ran) = try Self.plantedBuild(in: directory)
+            let builds = cache.appendingPathComponent("pkcebench/builds").path
+            let entries = try FileManager.default.subpathsOfDirectory(atPath: builds)
+            let executable = builds + "/" + (entries.first { $0.hasSuffix("/bench") } ?? "")
+            if plant == "group-writable" {
+                chmod(builds, 0o775)
+            } else {
+                #expect(chown(executable, 65534, 65534) == 0)
+            }
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_CACHE_HOME"] = cache.path
+            let result = try bench(
+                ["ab", "--against", "HEAD", "--output", directory.appendingPathComponent("out").path] + Self.small,
+                in: repository, environment: environment)
+            #expect(result.status == 70, "\(plant): \(result.stderr)")
+            #expect(result.stderrLines.count == 1, "\(plant): \(result.stderr)")
+            #expect(result.stderr.contains("refusing to run the build at "), "\(plant): \(result.stderr)")
+            let reason =
+                plant == "group-writable" ? "can be written by others than its owner" : "is owned by user 65534"
+            #expect(result.stderr.contains(reason), "\(plant): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: ran.path), "\(plant): the planted build ran")
+        }
+    }
+}
