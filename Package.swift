@@ -143,7 +143,7 @@ let package = Package(
 if Context.environment["PKCEBENCH_FUZZ"] != nil {
     let fuzzTargets: [(String, [Target.Dependency])] = [
         ("FuzzVerifier", ["PKCE"]), ("FuzzChallenge", ["PKCE"]), ("FuzzTokenEndpoint", ["PKCE"]),
-        ("FuzzSHA256", ["PKCE"]),
+        ("FuzzSHA256", ["PKCE"]), ("FuzzWorkerReply", ["PKCEBenchKit"]),
         ("FuzzCSV", ["PKCEBenchKit", "PKCEBenchReports"]),
     ]
     for (name, dependencies) in fuzzTargets {

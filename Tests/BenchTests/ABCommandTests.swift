@@ -156,7 +156,8 @@ struct ABCommandTests {
         let result = try bench(["ab", fake, "--output", output.path] + Self.small)
         #expect(result.status == 70)
         #expect(
-            result.stderrLines.last?.contains("the baseline's worker 1 broke the worker protocol: 'nonsense'") == true)
+            result.stderrLines.last?.contains("the baseline's worker 1 (\(fake)) broke the worker protocol: 'nonsense'")
+                == true)
         #expect(try listing(output).isEmpty)
     }
 

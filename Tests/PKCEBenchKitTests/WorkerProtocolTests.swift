@@ -261,4 +261,47 @@ struct WorkerProtocolTests {
         }
         #expect(decoded == sample)
     }
+
+    @Test("A reply is checked against its request: bounded numbers, the process asked, a case the worker has")
+    func repliesChecked() {
+        let job = WorkerProtocol.Job(
+            selection: Selection(), plan: SamplingPlan(warmup: .zero, sampleTime: .milliseconds(1), samples: 4),
+            process: 2)
+        let key = CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1)
+        func sample(_ iterations: Int = 10, _ nanoseconds: Double = 5, process: Int = 2, allocations: Int? = 0)
+            -> WorkerProtocol.Reply
+        {
+            .sample(
+                Sample(
+                    iterations: iterations, nanosecondsPerOperation: nanoseconds, process: process,
+                    allocations: allocations))
+        }
+        func problem(_ reply: WorkerProtocol.Reply, _ request: WorkerProtocol.Request = .sample(index: 0)) -> String? {
+            WorkerProtocol.problem(with: reply, answering: request, job: job)
+        }
+        #expect(problem(sample()) == nil)
+        #expect(problem(sample(process: 3)) == "a sample of process 3, asked of process 2")
+        #expect(problem(sample(0)) == "a sample of 0 iterations")
+        #expect(problem(sample(Int.max)) == "a sample of \(Int.max) iterations")
+        #expect(problem(sample(10, -1)) == "a sample of -1.0 ns per operation")
+        #expect(problem(sample(10, 0)) == "a sample of 0.0 ns per operation")
+        #expect(problem(sample(allocations: Int.max)) == "a sample of \(Int.max) allocations")
+        #expect(problem(sample(allocations: -1)) == "a sample of -1 allocations")
+        #expect(problem(.failed(index: 0, reason: "x")) == nil)
+        #expect(problem(.failed(index: 5, reason: "x")) == "a failure of case 5, asked for case 0")
+        #expect(
+            problem(.calibrated(cases: [key], failures: [1: "x"]), .calibrate(job)) == "a failure of case 1, of 1 cases"
+        )
+        #expect(problem(.calibrated(cases: [key], failures: [0: "x"]), .calibrate(job)) == nil)
+        #expect(problem(.described(Self.facts)) == "another reply than the request asks for")
+        #expect(problem(.refused(status: 70, message: "no")) == nil)
+        let tooMany = CaseMeasurement(
+            key: key,
+            samples: Array(repeating: Sample(iterations: 1, nanosecondsPerOperation: 1, process: 2), count: 5),
+            failure: nil)
+        #expect(problem(.measured([tooMany]), .measure(job)) == "5 samples of sha256/swift/64, 4 asked")
+        // A reply's line may hold every sample a measure job asks for, and no more than that allows.
+        #expect(WorkerProtocol.lineLimit(answering: .describe, caseCount: 64) == 1 << 20)
+        #expect(WorkerProtocol.lineLimit(answering: .measure(job), caseCount: 64) == (1 << 20) + 64 * 4 * 512)
+    }
 }

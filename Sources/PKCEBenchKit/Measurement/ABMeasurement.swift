@@ -193,14 +193,15 @@ public struct ABMeasurement {
                 let connection = try WorkerConnection(
                     executable: copies.copy(of: sides.executable(of: side), side: side.rawValue),
                     arguments: ["worker"],
-                    name: "\(side == .baseline ? "the baseline's" : "this build's") worker \(pair + 1)",
+                    name: "\(side == .baseline ? "the baseline's" : "this build's") worker \(pair + 1) "
+                        + "(\(sides.executable(of: side)))",
                     standardError: .captured, helloTimeout: WorkerProtocol.helloTimeout, interruption: interruption)
                 let job = WorkerProtocol.Job(
                     selection: sides.selection(selection, on: side, for: cases), plan: plan, process: pair,
                     processes: schedule.pairsPerLook * schedule.looks, check: side == .baseline && pair == 0)
                 let reply = try connection.ask(.calibrate(job), within: readyTimeout)
                 guard case .calibrated(let keys, let failures) = reply else {
-                    throw connection.broken(WorkerProtocol.line(reply))
+                    throw connection.broken(quoting: WorkerProtocol.line(reply))
                 }
                 // Each case's index in the worker; a build that lacks a case (one a newer build
                 // added) cannot measure it, and the comparison lists it as in one build only.
@@ -304,7 +305,7 @@ public struct ABMeasurement {
                 failures[workerIndex] = reason
                 return nil
             default:
-                throw connection.broken(WorkerProtocol.line(reply))
+                throw connection.broken(quoting: WorkerProtocol.line(reply))
             }
         }
     }

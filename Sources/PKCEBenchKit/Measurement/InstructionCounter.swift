@@ -122,7 +122,9 @@ public struct InstructionCounter {
                     environment: log == nil ? nil : Self.workerEnvironment, name: name, standardError: .captured,
                     helloTimeout: 120, interruption: interruption)
                 let reply = try worker.ask(.count(job), within: nil)
-                guard case .counted(let account) = reply else { throw worker.broken(WorkerProtocol.line(reply)) }
+                guard case .counted(let account) = reply else {
+                    throw worker.broken(quoting: WorkerProtocol.line(reply))
+                }
                 // Callgrind writes its last profile as the worker exits: wait for it.
                 try worker.finish(within: 120)
                 return account

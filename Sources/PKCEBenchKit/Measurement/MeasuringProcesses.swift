@@ -71,9 +71,9 @@ public struct MeasuringProcesses {
             executable: command.executable, arguments: command.arguments, name: "measuring process \(job.process + 1)",
             standardError: quiet ? .captured : .shared, helloTimeout: WorkerProtocol.helloTimeout,
             interruption: interruption)
-        let reply = try worker.ask(.measure(job), within: nil)
+        let reply = try worker.ask(.measure(job), within: nil, caseCount: cases.count)
         guard case .measured(let measurements) = reply else {
-            throw worker.broken(WorkerProtocol.line(reply))
+            throw worker.broken(quoting: WorkerProtocol.line(reply))
         }
         // A process that reported and then failed (a sanitizer's report at exit, say) failed.
         try worker.finish(within: WorkerProtocol.helloTimeout)

@@ -55,14 +55,15 @@ public struct CaseMeasurement: Sendable, Codable {
     /// Heap allocations per operation over all samples, or `nil` when any sample was not counted.
     public var allocationsPerOperation: Double? {
         guard !samples.isEmpty else { return nil }
-        var allocations = 0
-        var operations = 0
+        // In floating point: a sum of another build's counts must not trap on overflow.
+        var allocations = 0.0
+        var operations = 0.0
         for sample in samples {
             guard let counted = sample.allocations else { return nil }
-            allocations += counted
-            operations += sample.iterations * key.threads
+            allocations += Double(counted)
+            operations += Double(sample.iterations) * Double(key.threads)
         }
-        return operations > 0 ? Double(allocations) / Double(operations) : nil
+        return operations > 0 ? allocations / operations : nil
     }
 
     /// The median of the samples' iterations: calibration picks them anew in each process. For a

@@ -8,8 +8,10 @@ import Musl
 
 /// A `bench worker` process seen from the run that started it: ``WorkerProtocol`` over its pipes.
 final class WorkerConnection {
-    /// What to call it in messages: `measuring process 2`, `the baseline's worker 3`.
+    /// What to call it in messages: `measuring process 2`, `the baseline's worker 3 (PATH)`.
     let name: String
+    /// The job of the last request that carried one, which later replies answer.
+    private var job: WorkerProtocol.Job?
     private let process: ChildProcess
     private let interruption: () -> Int32?
     private var pending: [UInt8] = []
@@ -50,8 +52,8 @@ final class WorkerConnection {
         process = try ChildProcess(
             executable: executable, arguments: arguments, streams: .pipes(standardError: errors),
             environment: environment)
-        let line = try readLine(within: helloTimeout)
-        guard WorkerProtocol.isHello(line) else { throw broken(line) }
+        let line = try readLine(within: helloTimeout, limit: WorkerProtocol.lineLimit)
+        guard WorkerProtocol.isHello(line) else { throw broken(quoting: line) }
     }
 
     deinit {
@@ -61,13 +63,25 @@ final class WorkerConnection {
     /// Sends `request` and reads the answer, waiting at most `seconds` for it (for ever when `nil`,
     /// though a signal still stops the wait).
     ///
+    /// - Parameter caseCount: How many cases the request's job has, which bounds the reply.
     /// - Throws: As ``init(executable:arguments:environment:name:standardError:helloTimeout:interruption:)``;
     ///   70, naming the worker, with its own message, when it refused the job (a backend failed
-    ///   its correctness check, or the build cannot make the job's selection).
-    func ask(_ request: WorkerProtocol.Request, within seconds: Double?) throws(BenchError) -> WorkerProtocol.Reply {
+    ///   its correctness check, or the build cannot make the job's selection); 70 when the reply is
+    ///   longer than the request allows or wrong (``WorkerProtocol/problem(with:answering:job:)``).
+    func ask(
+        _ request: WorkerProtocol.Request, within seconds: Double?, caseCount: Int = 0
+    ) throws(BenchError) -> WorkerProtocol.Reply {
+        switch request {
+        case .measure(let job), .calibrate(let job), .count(let job): self.job = job
+        case .describe, .sample, .quit: break
+        }
         try send(coder.line(request))
-        let line = try readLine(within: seconds)
-        guard let reply = coder.decode(WorkerProtocol.Reply.self, from: line) else { throw broken(line) }
+        let line = try readLine(
+            within: seconds, limit: WorkerProtocol.lineLimit(answering: request, caseCount: caseCount))
+        guard let reply = coder.decode(WorkerProtocol.Reply.self, from: line) else { throw broken(quoting: line) }
+        if let problem = WorkerProtocol.problem(with: reply, answering: request, job: job) {
+            throw broken(problem)
+        }
         if case .refused(_, let message) = reply {
             _ = awaitExit(within: Self.quitTimeout)
             throw BenchError(.backendFailed, "\(name) refused its job: \(message)")
@@ -76,9 +90,14 @@ final class WorkerConnection {
     }
 
     /// The worker broke the protocol with `line`: it is stopped, and this is the error to throw.
-    func broken(_ line: String) -> BenchError {
+    func broken(quoting line: String) -> BenchError {
+        broken("'\(line.prefix(80))'")
+    }
+
+    /// The worker broke the protocol, as `what` says: it is stopped, and this is the error to throw.
+    private func broken(_ what: String) -> BenchError {
         process.stop(with: SIGKILL)
-        return BenchError(.backendFailed, "\(name) broke the worker protocol: '\(line.prefix(80))'")
+        return BenchError(.backendFailed, "\(name) broke the worker protocol: \(what)")
     }
 
     /// How long a worker has to exit once told to: a worker that neither quits nor sees the end
@@ -120,8 +139,9 @@ final class WorkerConnection {
         guard process.writeInput(Array(line.utf8)) else { throw stopped() }
     }
 
-    /// The next line the worker writes, waiting at most `seconds` for it.
-    private func readLine(within seconds: Double?) throws(BenchError) -> String {
+    /// The next line the worker writes, waiting at most `seconds` for it; a line longer than
+    /// `limit` bytes breaks the protocol before more of it is kept.
+    private func readLine(within seconds: Double?, limit: Int) throws(BenchError) -> String {
         let deadline = seconds.map { MonotonicClock.now() + UInt64($0 * 1e9) }
         var scanned = 0
         while true {
@@ -131,6 +151,10 @@ final class WorkerConnection {
                 return line
             }
             scanned = pending.count
+            guard scanned <= limit else {
+                pending = []
+                throw broken("a line longer than \(limit) bytes")
+            }
             if let signal = interruption() {
                 // A worker waiting for its next request would not see a signal sent to this
                 // process alone (kill, not a terminal's Ctrl-C): stop it for good.
@@ -210,7 +234,7 @@ extension WorkerProtocol {
                 helloTimeout: helloTimeout, interruption: { nil })
             defer { try? worker.finish() }
             let reply = try worker.ask(.describe, within: helloTimeout)
-            guard case .described(let facts) = reply else { throw worker.broken(WorkerProtocol.line(reply)) }
+            guard case .described(let facts) = reply else { throw worker.broken(quoting: WorkerProtocol.line(reply)) }
             return facts
         } catch {
             throw .malformed(

@@ -154,11 +154,11 @@ public enum WorkerProtocol {
     /// processes share. The two messages of a sample, in the exact form this coder writes, are
     /// written and read by hand instead; any other form, an older or newer build's included, goes
     /// through the JSON coders, so the wire format is JSON either way.
-    struct Coder {
+    package struct Coder {
         private let encoder: JSONEncoder
         private let decoder = JSONDecoder()
 
-        init() {
+        package init() {
             encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         }
@@ -184,7 +184,7 @@ public enum WorkerProtocol {
         }
 
         /// A reply as one line: a sample by hand, any other through JSON.
-        func line(_ reply: Reply) -> String {
+        package func line(_ reply: Reply) -> String {
             guard case .sample(let sample) = reply, sample.nanosecondsPerOperation.isFinite else {
                 return json(reply)
             }
@@ -206,7 +206,7 @@ public enum WorkerProtocol {
         }
 
         /// The reply in one line, or `nil` when it is not one.
-        func decode(_ type: Reply.Type, from line: some StringProtocol) -> Reply? {
+        package func decode(_ type: Reply.Type, from line: some StringProtocol) -> Reply? {
             var scanner = Scanner(line)
             if scanner.skip(#"{"sample":{"_0":{"#) {
                 let allocations = scanner.skip(#""allocations":"#) ? scanner.integer() : nil

@@ -1,0 +1,86 @@
+/// What a run accepts from a worker. A worker is another build (`bench ab OTHER`, `--against`),
+/// and a broken or an old one must end the run with "broke the worker protocol" (70), never trap
+/// it on an overflow or fill its memory: every line is bounded, and every number checked before
+/// it is used.
+extension WorkerProtocol {
+    /// The longest line a worker may write, but a ``Reply/measured(_:)`` reply's.
+    package static let lineLimit = 1 << 20
+
+    /// The most bytes one sample may take in a ``Reply/measured(_:)`` reply: about 110 as this
+    /// build writes them, and room for a longer case name and wider numbers.
+    static let sampleBytesLimit = 512
+
+    /// The most iterations one sample may report: a sample of 250 ms at 1 ns an operation is 2²⁸.
+    static let iterationsLimit = 1 << 40
+
+    /// The most allocations one sample may report.
+    static let allocationsLimit = 1 << 52
+
+    /// The longest line the answer to `request` may be, for a job of `caseCount` cases: the
+    /// ``lineLimit``, and for ``Request/measure(_:)`` as much again per sample the job asks for.
+    static func lineLimit(answering request: Request, caseCount: Int) -> Int {
+        guard case .measure(let job) = request else { return lineLimit }
+        let samples = min(job.plan.samples, iterationsLimit)
+        let (bytes, overflow) = caseCount.multipliedReportingOverflow(by: samples * sampleBytesLimit)
+        return overflow ? .max : lineLimit + bytes
+    }
+
+    /// What is wrong with `reply` as the answer to `request`, from a worker whose job is `job`,
+    /// or `nil` when nothing is.
+    ///
+    /// A reply of another kind than the request asks for, a sample of another process than the
+    /// job's, a number of iterations or allocations that could overflow a sum or a product, a time
+    /// that is not a positive number, an index of a case the worker does not have: each is wrong.
+    /// A refusal answers anything.
+    package static func problem(with reply: Reply, answering request: Request, job: Job?) -> String? {
+        switch (request, reply) {
+        case (_, .refused):
+            return nil
+        case (.describe, .described):
+            return nil
+        case (.measure(let job), .measured(let measurements)):
+            for measurement in measurements {
+                guard measurement.samples.count <= job.plan.samples else {
+                    return "\(measurement.samples.count) samples of \(measurement.key), \(job.plan.samples) asked"
+                }
+                guard (1...Selection.maximumThreads).contains(measurement.key.threads) else {
+                    return "a case on \(measurement.key.threads) threads"
+                }
+                if let problem = measurement.samples.lazy.compactMap({ problem(with: $0, process: job.process) }).first
+                {
+                    return problem
+                }
+            }
+            return nil
+        case (.calibrate, .calibrated(let cases, let failures)):
+            let outside = failures.keys.filter { !cases.indices.contains($0) }
+            return outside.isEmpty ? nil : "a failure of case \(outside[0]), of \(cases.count) cases"
+        case (.sample, .sample(let sample)):
+            return problem(with: sample, process: job?.process)
+        case (.sample(let index), .failed(let failed, _)):
+            return failed == index ? nil : "a failure of case \(failed), asked for case \(index)"
+        case (.count, .counted):
+            // InstructionCounter checks the account against Callgrind's profiles.
+            return nil
+        default:
+            return "another reply than the request asks for"
+        }
+    }
+
+    /// What is wrong with `sample`, taken by a worker of `process`.
+    static func problem(with sample: Sample, process: Int?) -> String? {
+        if let process, sample.process != process {
+            return "a sample of process \(sample.process), asked of process \(process)"
+        }
+        guard (1...iterationsLimit).contains(sample.iterations) else {
+            return "a sample of \(sample.iterations) iterations"
+        }
+        guard sample.nanosecondsPerOperation.isFinite, sample.nanosecondsPerOperation > 0 else {
+            return "a sample of \(sample.nanosecondsPerOperation) ns per operation"
+        }
+        if let allocations = sample.allocations, !(0...allocationsLimit).contains(allocations) {
+            return "a sample of \(allocations) allocations"
+        }
+        return nil
+    }
+}
