@@ -128,6 +128,19 @@ struct MalformedInputTests {
         #expect(result.stderrLines == ["bench: \(missing): no such file"])
     }
 
+    @Test("compare: a FIFO as input is 66 within a second, not a wait for a writer")
+    func compareFIFO() throws {
+        let fixture = try Fixture(bad: [])
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let fifo = fixture.directory.appendingPathComponent("fifo.csv").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let started = Date()
+        let result = try bench(["compare", fixture.good, fifo])
+        #expect(Date().timeIntervalSince(started) < 1)
+        #expect(result.status == 66)
+        #expect(result.stderrLines == ["bench: \(fifo): is not a regular file"])
+    }
+
     @Test("compare: a malformed samples file beside a good summary is 65, not silently ignored")
     func compareMalformedSamples() throws {
         let fixture = try Fixture(bad: [])

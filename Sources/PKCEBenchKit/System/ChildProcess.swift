@@ -36,6 +36,10 @@ final class ChildProcess {
     /// With ``Streams/pipes``, the read end of the child's standard output; otherwise -1.
     let output: Int32
 
+    /// How a file for the child's output is opened: a symbolic link planted at its name is not
+    /// followed (`open` fails with `ELOOP`, and the child does not start).
+    private static let outputFlags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW
+
     /// Starts `executable` with `arguments`.
     ///
     /// - Parameters:
@@ -59,17 +63,17 @@ final class ChildProcess {
         switch streams {
         case .file(let path):
             setUp(posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0))
-            setUp(posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600))
+            setUp(posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path, Self.outputFlags, 0o600))
         case .files(let output, let error):
             setUp(posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0))
             setUp(
-                posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600))
+                posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output, Self.outputFlags, 0o600))
             if error == output {
                 setUp(posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO))
             } else {
                 setUp(
                     posix_spawn_file_actions_addopen(
-                        &actions, STDERR_FILENO, error, O_WRONLY | O_CREAT | O_TRUNC, 0o600))
+                        &actions, STDERR_FILENO, error, Self.outputFlags, 0o600))
             }
         case .pipes(let standardError):
             // Socket pairs rather than pipes: made close-on-exec atomically (Glibc's module lacks
@@ -90,7 +94,7 @@ final class ChildProcess {
             if let standardError {
                 setUp(
                     posix_spawn_file_actions_addopen(
-                        &actions, STDERR_FILENO, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600))
+                        &actions, STDERR_FILENO, standardError, Self.outputFlags, 0o600))
             }
         }
         defer {

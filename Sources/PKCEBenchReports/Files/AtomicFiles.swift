@@ -12,17 +12,29 @@ import Musl
 /// Every file is first written in full under a temporary name in its own directory and flushed
 /// to disk; only when all of them are written are they renamed into place, each rename atomic.
 /// A failure before the renames removes the temporary files and leaves the directory as it was.
+///
+/// The temporary name is `.NAME.PID.RANDOM.tmp`, made by `open` with `O_EXCL` and `O_NOFOLLOW`:
+/// a file or link planted at the name another user could guess is never opened, nor written
+/// through. The process ID lets ``removeAbandoned(in:)`` tell a dead run's files from a live one's.
 struct AtomicFiles {
     private var pending: [(temporary: URL, final: URL)] = []
 
-    /// Writes `contents` to a temporary file beside `url`.
+    /// Writes `contents` to a temporary file beside `url`, under a name with `suffix()` in it, and
+    /// another while that name is taken.
     ///
     /// - Throws: ``BenchError`` (73) when the file cannot be written; the files staged before stay
     ///   staged, and ``discard()`` removes them.
-    mutating func stage(_ contents: String, at url: URL) throws(BenchError) {
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    mutating func stage(
+        _ contents: String, at url: URL, suffix: () -> String = { String(UInt64.random(in: 0 ... .max), radix: 36) }
+    ) throws(BenchError) {
+        var temporary: URL
+        var descriptor: Int32
+        repeat {
+            let suffix = suffix()
+            temporary = url.deletingLastPathComponent()
+                .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(suffix).tmp")
+            descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        } while descriptor < 0 && errno == EEXIST
         guard descriptor >= 0 else {
             throw .cannotWrite(url.path, String(cString: strerror(errno)))
         }
@@ -79,8 +91,11 @@ struct AtomicFiles {
     static func removeAbandoned(in directory: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            // `.NAME.PID.RANDOM.tmp`; before the random part, `.NAME.PID.tmp`.
             let parts = name.dropLast(4).split(separator: ".")
-            guard let pid = parts.last.flatMap({ pid_t($0) }), pid > 0 else { continue }
+            guard let pid = parts.dropLast().last.flatMap({ pid_t($0) }) ?? parts.last.flatMap({ pid_t($0) }),
+                pid > 0
+            else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH {
                 unlink(directory.appendingPathComponent(name).path)
             }

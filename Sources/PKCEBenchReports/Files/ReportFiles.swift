@@ -109,7 +109,8 @@ public enum ReportFiles {
         guard !isDirectory.boolValue else {
             throw .missing(path, "is a directory, not a file")
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Not blocking: opening a FIFO would wait for a writer for ever. A regular file reads the same.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw .missing(path, "cannot be read (\(String(cString: strerror(errno))))")
         }

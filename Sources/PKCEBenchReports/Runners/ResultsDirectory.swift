@@ -30,8 +30,9 @@ public struct ResultsDirectory: Sendable {
     }
 
     /// Makes sure reports can be written, before anything is measured: creates the directory when
-    /// it is missing, checks that it is a writable directory, and that `history.csv`, if there,
-    /// can be appended to. Temporary files that a killed run left behind are removed.
+    /// it is missing, checks that it is a writable directory that can be locked, and that
+    /// `history.csv`, if there, can be appended to. Temporary files that a killed run left behind
+    /// are removed.
     ///
     /// - Parameter checkingHistory: Whether the run appends to `history.csv`, which must then read.
     /// - Throws: `BenchError`: 73 when the directory cannot be created or written; 65 when
@@ -54,6 +55,7 @@ public struct ResultsDirectory: Sendable {
         var probe = AtomicFiles()
         defer { probe.discard() }
         try probe.stage("", at: url.appendingPathComponent(".write-probe"))
+        try DirectoryLock.check(url)
 
         if checkingHistory && FileManager.default.fileExists(atPath: history.path) {
             _ = try ReportFiles.readHistory(at: history.path)
