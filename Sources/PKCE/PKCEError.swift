@@ -66,8 +66,67 @@ public enum PKCEError: Error, Hashable, Sendable {
     case challengeMethodNotAllowed(String)
 }
 
+/// The OAuth endpoint a server answers at (RFC 6749 §3): the codes and words of an error depend on it.
+public enum OAuthEndpoint: Sendable, Hashable {
+    /// The authorization endpoint, which reads `code_challenge` and `code_challenge_method`
+    /// (RFC 7636 §4.3) and answers errors in the redirect (RFC 6749 §4.1.2.1).
+    case authorization
+    /// The token endpoint, which reads `code_verifier` and checks it against what was stored with
+    /// the code (RFC 7636 §4.5, §4.6) and answers errors in its response (RFC 6749 §5.2).
+    case token
+}
+
 extension PKCEError {
-    /// The OAuth `error` code a server answers with (RFC 6749 §4.1.2.1 and §5.2).
+    /// The OAuth `error` code at `endpoint`, or `nil` where RFC 6749 has none to give.
+    ///
+    /// | error | at the authorization endpoint (§4.1.2.1) | at the token endpoint (§5.2) |
+    /// |---|---|---|
+    /// | ``missingChallenge``, ``missingChallengeMethod``, ``challengeMethodNotAllowed(_:)``, a malformed `code_challenge` | `invalid_request` (RFC 7636 §4.4.1) | `invalid_grant`: the code was issued without what this server's ``PKCEPolicy`` asks of it now |
+    /// | ``missingVerifier``, a malformed `code_verifier` | `invalid_request` | `invalid_request`: a missing or malformed parameter |
+    /// | ``verifierMismatch``, ``unexpectedVerifier`` | `invalid_request` | `invalid_grant` (RFC 7636 §4.6; RFC 9700 §4.8.2) |
+    /// | ``randomFailure(source:code:)``, ``backendUnavailable(backend:reason:)`` | `server_error` | `nil`: §5.2 has no code for the server's own failure; answer HTTP 500 |
+    ///
+    /// A verifier error cannot happen at the authorization endpoint, and a challenge error at the
+    /// token endpoint only with a code stored before the policy changed; each has the code its
+    /// endpoint's rules give. ``oauthErrorCode`` is this at the authorization endpoint for the
+    /// challenge's errors and at the token endpoint for the verifier's, and `server_error` for the
+    /// server's: the mapping of the library's first release, kept as it was.
+    ///
+    /// - Parameter endpoint: Where the server answers.
+    public func oauthErrorCode(at endpoint: OAuthEndpoint) -> String? {
+        switch (self, endpoint) {
+        case (.randomFailure, .token), (.backendUnavailable, .token):
+            nil
+        case (.randomFailure, .authorization), (.backendUnavailable, .authorization):
+            "server_error"
+        case (.missingChallenge, .token), (.missingChallengeMethod, .token), (.challengeMethodNotAllowed, .token),
+            (.invalidLength(.codeChallenge, _), .token), (.invalidCharacter(.codeChallenge, _, _), .token),
+            (.verifierMismatch, .token), (.unexpectedVerifier, .token):
+            "invalid_grant"
+        default:
+            "invalid_request"
+        }
+    }
+
+    /// The `error_description` at `endpoint`: ``description``, but for the errors that
+    /// ``description`` words for the authorization endpoint, ``missingChallenge``,
+    /// ``missingChallengeMethod`` and ``challengeMethodNotAllowed(_:)``, which at the token endpoint
+    /// say what is wrong with the code.
+    ///
+    /// - Parameter endpoint: Where the server answers.
+    public func description(at endpoint: OAuthEndpoint) -> String {
+        switch (self, endpoint) {
+        case (.missingChallenge, .token):
+            "the authorization code was issued without a code_challenge, and this server requires PKCE"
+        case (.missingChallengeMethod, .token), (.challengeMethodNotAllowed, .token):
+            "the authorization code was issued with a code_challenge_method this server does not accept"
+        default:
+            description
+        }
+    }
+
+    /// The OAuth `error` code a server answers with (RFC 6749 §4.1.2.1 and §5.2), whichever the
+    /// endpoint; ``oauthErrorCode(at:)`` gives the exact one for each.
     ///
     /// | error | code | where |
     /// |---|---|---|
@@ -77,6 +136,8 @@ extension PKCEError {
     /// | ``randomFailure(source:code:)``, ``backendUnavailable(backend:reason:)`` | `server_error` | either: the server failed, not the client |
     ///
     /// Send it with ``description`` as the `error_description`, never ``logDescription``.
+    /// At the token endpoint, ``oauthErrorCode(at:)`` and ``description(at:)`` answer an error of
+    /// the stored challenge with `invalid_grant`, and a failure of the server with no OAuth code.
     public var oauthErrorCode: String {
         switch self {
         case .invalidLength, .invalidCharacter, .missingVerifier, .missingChallenge, .missingChallengeMethod,
@@ -113,7 +174,9 @@ extension PKCEError: CustomStringConvertible {
     ///
     /// It holds only the characters RFC 6749 §5.2 allows there (printable ASCII except `"` and
     /// `\`); any other character, such as one from a rejected parameter, is written as its code
-    /// point: `U+0022` for `"`, `U+005C` for `\`, `U+000A` for a line feed. A rejected
+    /// point: `U+0022` for `"`, `U+005C` for `\`, `U+000A` for a line feed. A forbidden character
+    /// of a parameter is quoted only when it is unreserved (`A–Z a–z 0–9 - . _ ~`, as a `.` in an
+    /// `S256` challenge is), else written as its code point (`U+0026` for `&`); a rejected
     /// `code_challenge_method` is quoted only when it is 1 to 32 unreserved characters.
     ///
     /// A `server_error` (``oauthErrorCode``) says only that the server failed: nothing of the
@@ -142,7 +205,11 @@ extension PKCEError: CustomStringConvertible {
             let allowed = parameter == .codeVerifier ? "43 to 128" : "the length its method requires"
             return "\(parameter.rawValue) has \(length) characters; it must have \(allowed)"
         case .invalidCharacter(let parameter, let character, let position):
-            let shown = Self.isAllowedInDescription(character) ? "'\(character)'" : Self.codePoint(character)
+            // Quoted only when it is harmless wherever the description lands: in a redirect's query
+            // or fragment, `&` or `#` would end it, and in a page `<` would open a tag.
+            let shown =
+                character.isASCII && Unreserved.contains(UInt8(character.value))
+                ? "'\(character)'" : Self.codePoint(character)
             return "\(parameter.rawValue) has the forbidden character \(shown) at position \(position)"
         case .randomFailure(let source, let code):
             return Self.escaped("the random number generator failed: \(source) returned code \(code)")

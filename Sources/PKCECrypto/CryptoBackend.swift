@@ -38,18 +38,24 @@ public struct CryptoBackend: PKCEBackend {
 
     /// Fills `buffer` from `SystemRandomNumberGenerator`, eight bytes at a time.
     ///
+    /// Each word goes from a register into the buffer, the last one byte by byte: copied through
+    /// its own bytes instead, it would be left on the stack, where nothing wipes it.
+    ///
     /// The generator has no error return: the standard library stops the process rather than
     /// return bytes it could not make random, so this never throws.
     public func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {
         var generator = SystemRandomNumberGenerator()
         var offset = 0
+        while buffer.count - offset >= 8 {
+            buffer.storeBytes(of: generator.next(), toByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        guard offset < buffer.count else { return }
+        var word = generator.next()
         while offset < buffer.count {
-            let word = generator.next()
-            let count = min(8, buffer.count - offset)
-            withUnsafeBytes(of: word) { bytes in
-                buffer.baseAddress!.advanced(by: offset).copyMemory(from: bytes.baseAddress!, byteCount: count)
-            }
-            offset += count
+            buffer[offset] = UInt8(truncatingIfNeeded: word)
+            word >>= 8
+            offset += 1
         }
     }
 

@@ -124,7 +124,7 @@ struct CodeVerifierTests {
                 == "code_verifier has the forbidden character U+000A at position 43")
         #expect(
             PKCEError.invalidCharacter(.codeChallenge, character: "=", position: 43).description
-                == "code_challenge has the forbidden character '=' at position 43")
+                == "code_challenge has the forbidden character U+003D at position 43")
         #expect(
             PKCEError.randomFailure(source: "getentropy", code: 38).logDescription
                 == "the random number generator failed: getentropy returned code 38")

@@ -221,6 +221,63 @@ struct HardeningTests {
         }
     }
 
+    @Test("At each endpoint, the code RFC 6749 gives it: invalid_grant for a code issued without what the policy asks")
+    func oauthErrorCodesByEndpoint() {
+        let expected: [(PKCEError, authorization: String?, token: String?)] = [
+            (.missingChallenge, "invalid_request", "invalid_grant"),
+            (.missingChallengeMethod, "invalid_request", "invalid_grant"),
+            (.challengeMethodNotAllowed("plain"), "invalid_request", "invalid_grant"),
+            (.invalidLength(.codeChallenge, length: 42), "invalid_request", "invalid_grant"),
+            (.invalidCharacter(.codeChallenge, character: "+", position: 3), "invalid_request", "invalid_grant"),
+            (.missingVerifier, "invalid_request", "invalid_request"),
+            (.invalidLength(.codeVerifier, length: 42), "invalid_request", "invalid_request"),
+            (.invalidCharacter(.codeVerifier, character: "+", position: 3), "invalid_request", "invalid_request"),
+            (.verifierMismatch, "invalid_request", "invalid_grant"),
+            (.unexpectedVerifier, "invalid_request", "invalid_grant"),
+            // RFC 6749 §5.2 has no code for the server's own failure: the token endpoint answers 500.
+            (.randomFailure(source: "getentropy", code: 38), "server_error", nil),
+            (.backendUnavailable(backend: "openssl", reason: "FIPS mode"), "server_error", nil),
+        ]
+        for (error, authorization, token) in expected {
+            #expect(error.oauthErrorCode(at: .authorization) == authorization, "\(error.logDescription)")
+            #expect(error.oauthErrorCode(at: .token) == token, "\(error.logDescription)")
+            #expect(error.description(at: .authorization) == error.description)
+        }
+        // At the token endpoint the challenge's errors speak of the code, not of the request.
+        #expect(
+            PKCEError.missingChallenge.description(at: .token)
+                == "the authorization code was issued without a code_challenge, and this server requires PKCE")
+        for error in [PKCEError.missingChallengeMethod, .challengeMethodNotAllowed("plain")] {
+            #expect(
+                error.description(at: .token)
+                    == "the authorization code was issued with a code_challenge_method this server does not accept")
+        }
+        #expect(PKCEError.verifierMismatch.description(at: .token) == PKCEError.verifierMismatch.description)
+    }
+
+    @Test(
+        "A forbidden character is quoted only when it is unreserved: never & # < or =", arguments: ["&", "#", "<", "="])
+    func forbiddenCharactersNotQuoted(character: String) throws {
+        let value = String(repeating: "a", count: 20) + character + String(repeating: "a", count: 22)
+        #expect(throws: PKCEError.self) { try CodeVerifier(validating: value) }
+        do {
+            _ = try CodeVerifier(validating: value)
+        } catch {
+            let scalar = character.unicodeScalars.first!.value
+            let codePoint = "U+" + String(format: "%04X", scalar)
+            #expect(error.description == "code_verifier has the forbidden character \(codePoint) at position 20")
+            #expect(!error.description.contains(character))
+        }
+        // An unreserved character that base64url lacks is quoted.
+        let challenge = String(repeating: "a", count: 10) + "." + String(repeating: "a", count: 32)
+        do {
+            _ = try CodeChallenge(validating: challenge, method: .s256)
+            Issue.record("an S256 challenge with a '.' validated")
+        } catch {
+            #expect(error.description == "code_challenge has the forbidden character '.' at position 10")
+        }
+    }
+
     @Test("A server error tells the client nothing of the server; the log text keeps the detail")
     func serverErrorsSayNothing() {
         let errors: [PKCEError] = [
