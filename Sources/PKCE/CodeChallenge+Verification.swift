@@ -116,7 +116,10 @@ extension CodeChallenge {
     ///   - storedChallenge: The challenge stored with the authorization code, if there was one.
     ///   - backend: The backend whose SHA-256 recomputes an `S256` challenge.
     ///   - policy: What the server accepts; by default PKCE is required, with `S256` only.
-    ///   - consumeCode: Marks the authorization code as used in the server's storage.
+    ///   - consumeCode: Marks the authorization code as used in the server's storage, atomically
+    ///     (of two requests with one code, one gets past it), and throws when it was used already;
+    ///     the server then revokes the tokens issued with that code (RFC 6749 §4.1.2). Checking that
+    ///     the code belongs to the client, the redirect URI and expiry is the server's too.
     /// - Returns: As ``verify(presented:against:using:policy:)`` returns.
     /// - Throws: What `consumeCode` throws, and then nothing is checked (a code that could not be
     ///   spent must not be redeemed); otherwise a ``PKCEError`` as
@@ -142,7 +145,8 @@ extension CodeChallenge {
     ///   - storedChallenge: The challenge stored with the authorization code, if there was one.
     ///   - backend: The backend whose SHA-256 recomputes an `S256` challenge.
     ///   - policy: What the server accepts; by default PKCE is required, with `S256` only.
-    ///   - consumeCode: Marks the authorization code as used in the server's storage.
+    ///   - consumeCode: Marks the authorization code as used, as the synchronous form's does:
+    ///     atomically, throwing when it was used already.
     /// - Returns: As ``verify(presented:against:using:policy:)`` returns.
     /// - Throws: What `consumeCode` throws, and then nothing is checked; otherwise a ``PKCEError``.
     public static func verify(

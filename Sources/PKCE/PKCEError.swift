@@ -109,9 +109,9 @@ extension PKCEError {
     }
 
     /// The `error_description` at `endpoint`: ``description``, but for the errors that
-    /// ``description`` words for the authorization endpoint, ``missingChallenge``,
-    /// ``missingChallengeMethod`` and ``challengeMethodNotAllowed(_:)``, which at the token endpoint
-    /// say what is wrong with the code.
+    /// ``description`` words for the authorization request, ``missingChallenge``,
+    /// ``missingChallengeMethod``, ``challengeMethodNotAllowed(_:)`` and a malformed
+    /// `code_challenge`, which at the token endpoint say what is wrong with the code.
     ///
     /// - Parameter endpoint: Where the server answers.
     public func description(at endpoint: OAuthEndpoint) -> String {
@@ -120,6 +120,8 @@ extension PKCEError {
             "the authorization code was issued without a code_challenge, and this server requires PKCE"
         case (.missingChallengeMethod, .token), (.challengeMethodNotAllowed, .token):
             "the authorization code was issued with a code_challenge_method this server does not accept"
+        case (.invalidLength(.codeChallenge, _), .token), (.invalidCharacter(.codeChallenge, _, _), .token):
+            "the authorization code was issued with a malformed code_challenge"
         default:
             description
         }

@@ -127,6 +127,7 @@ extension ABRunner {
         let libraries = CommandContext.libraries
         let pairs = try measurement.processCount(
             standard: ABMeasurement.standardPairs, quick: ABMeasurement.quickPairs)
+        let outputFormat = try format.format()
         self.init(
             measurement: ABMeasurement(
                 backends: CommandContext.backends, selection: selection,
@@ -134,10 +135,10 @@ extension ABRunner {
                 looks: try gate.looks(pairs: pairs, quick: measurement.quick), criteria: criteria, sides: sides,
                 source: source, progress: ProgressPrinter(caseCount: 0, style: progress.style),
                 interruption: { InterruptSignals.received }),
-            output: ResultsDirectory(path: directory.path), format: try format.format(),
+            output: ResultsDirectory(path: directory.path), format: outputFormat,
             currentFacts: .current(libraries: libraries),
             environment: { RunEnvironment.capture(libraries: libraries) },
-            standardOutput: { Terminal.write($0) })
+            standardOutput: { Terminal.write($0, as: outputFormat) })
         exports = try format.exports()
     }
 }

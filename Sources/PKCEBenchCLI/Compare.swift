@@ -44,7 +44,7 @@ struct Compare: ParsableCommand {
             Terminal.note(warning)
         }
         try exports.write { ComparisonFormatter.render(comparison, as: $0) }
-        Terminal.write(ComparisonFormatter.render(comparison, as: format))
+        Terminal.write(ComparisonFormatter.render(comparison, as: format), as: format)
         try comparison.status.exitUnlessOK()
     }
 }

@@ -37,6 +37,6 @@ struct Export: ParsableCommand {
         if !failed.isEmpty {
             Terminal.note("warning: \(failed.count) failed case(s) left out: \(failed.joined(separator: ", "))")
         }
-        Terminal.write(Exporter.render(rows, as: format))
+        Terminal.write(Exporter.render(rows, as: format), as: .json)
     }
 }

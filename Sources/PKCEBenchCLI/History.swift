@@ -41,6 +41,6 @@ struct History: ParsableCommand {
             try ReportFiles.write(svg, to: chart)
         }
         try exports.write { HistoryFormatter.render(trends, as: $0) }
-        Terminal.write(HistoryFormatter.render(trends, as: format))
+        Terminal.write(HistoryFormatter.render(trends, as: format), as: format)
     }
 }

@@ -35,7 +35,7 @@ extension SuiteRunner {
                 interruption: { InterruptSignals.received }),
             results: results, format: format,
             environment: { RunEnvironment.capture(libraries: libraries) },
-            standardOutput: { Terminal.write($0) })
+            standardOutput: { Terminal.write($0, as: format) })
     }
 }
 

@@ -38,8 +38,9 @@ public struct CryptoBackend: PKCEBackend {
 
     /// Fills `buffer` from `SystemRandomNumberGenerator`, eight bytes at a time.
     ///
-    /// Each word goes from a register into the buffer, the last one byte by byte: copied through
-    /// its own bytes instead, it would be left on the stack, where nothing wipes it.
+    /// Each word is stored into the buffer, the last one byte by byte, with no copy of it made in
+    /// memory of its own: copied through its bytes instead, it was left on the stack, where nothing
+    /// wipes it. (An unoptimised build may still keep the word in a stack slot.)
     ///
     /// The generator has no error return: the standard library stops the process rather than
     /// return bytes it could not make random, so this never throws.

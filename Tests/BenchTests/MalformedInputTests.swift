@@ -136,7 +136,9 @@ struct MalformedInputTests {
         #expect(mkfifo(fifo, 0o600) == 0)
         let started = Date()
         let result = try bench(["compare", fixture.good, fifo])
-        #expect(Date().timeIntervalSince(started) < 1)
+        // Measured at 0.1 s in a debug build; the bound leaves room for a busy CI machine and a
+        // sanitized build's start, where the old code waited for a writer for ever.
+        #expect(Date().timeIntervalSince(started) < (processIsSanitized ? 15 : 3))
         #expect(result.status == 66)
         #expect(result.stderrLines == ["bench: \(fifo): is not a regular file"])
     }

@@ -40,33 +40,42 @@ struct PlantedBuildTests {
         return (repository, cache, ran)
     }
 
-    @Test("A build in the cache that another user owns, or that others can write, is refused, not run")
-    func plantedBuildRefused() throws {
-        for plant in ["group-writable", "another user's"] {
-            if plant == "another user's" && getuid() != 0 { continue }  // only root can give a file away
-            let directory = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let (repository, cache, ran) = try Self.plantedBuild(in: directory)
-            let builds = cache.appendingPathComponent("pkcebench/builds").path
-            let entries = try FileManager.default.subpathsOfDirectory(atPath: builds)
-            let executable = builds + "/" + (entries.first { $0.hasSuffix("/bench") } ?? "")
-            if plant == "group-writable" {
+    /// Runs `bench ab --against HEAD` on a planted build after `plant` made it untrustworthy, and
+    /// checks that it is refused with `reason`, and not run.
+    static func expectRefused(after plant: (_ builds: String, _ executable: String) -> Void, reason: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repository, cache, ran) = try plantedBuild(in: directory)
+        let builds = cache.appendingPathComponent("pkcebench/builds").path
+        let entries = try FileManager.default.subpathsOfDirectory(atPath: builds)
+        plant(builds, builds + "/" + (entries.first { $0.hasSuffix("/bench") } ?? ""))
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = cache.path
+        let result = try bench(
+            ["ab", "--against", "HEAD", "--output", directory.appendingPathComponent("out").path] + small,
+            in: repository, environment: environment)
+        #expect(result.status == 70, "\(result.stderr)")
+        #expect(result.stderrLines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("refusing to run the build at "), "\(result.stderr)")
+        #expect(result.stderr.contains(reason), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ran.path), "the planted build ran")
+    }
+
+    @Test("A build in a cache that others can write is refused, not run")
+    func writableByOthers() throws {
+        try Self.expectRefused(after: { builds, _ in chmod(builds, 0o777) }, reason: "can be written by others")
+    }
+
+    @Test(
+        "A build that another user owns, or in a directory another group can write, is refused, not run",
+        .enabled(if: getuid() == 0, "only root can give a file away"))
+    func plantedByAnotherUser() throws {
+        try Self.expectRefused(
+            after: { _, executable in _ = chown(executable, 65534, 65534) }, reason: "is owned by user 65534")
+        try Self.expectRefused(
+            after: { builds, _ in
+                _ = chown(builds, 0, 65534)
                 chmod(builds, 0o775)
-            } else {
-                #expect(chown(executable, 65534, 65534) == 0)
-            }
-            var environment = ProcessInfo.processInfo.environment
-            environment["XDG_CACHE_HOME"] = cache.path
-            let result = try bench(
-                ["ab", "--against", "HEAD", "--output", directory.appendingPathComponent("out").path] + Self.small,
-                in: repository, environment: environment)
-            #expect(result.status == 70, "\(plant): \(result.stderr)")
-            #expect(result.stderrLines.count == 1, "\(plant): \(result.stderr)")
-            #expect(result.stderr.contains("refusing to run the build at "), "\(plant): \(result.stderr)")
-            let reason =
-                plant == "group-writable" ? "can be written by others than its owner" : "is owned by user 65534"
-            #expect(result.stderr.contains(reason), "\(plant): \(result.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: ran.path), "\(plant): the planted build ran")
-        }
+            }, reason: "can be written by others")
     }
 }

@@ -252,6 +252,9 @@ struct HardeningTests {
                 error.description(at: .token)
                     == "the authorization code was issued with a code_challenge_method this server does not accept")
         }
+        #expect(
+            PKCEError.invalidLength(.codeChallenge, length: 42).description(at: .token)
+                == "the authorization code was issued with a malformed code_challenge")
         #expect(PKCEError.verifierMismatch.description(at: .token) == PKCEError.verifierMismatch.description)
     }
 

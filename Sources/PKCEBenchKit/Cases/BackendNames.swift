@@ -33,8 +33,10 @@ public enum BackendNames {
     /// which follows it.
     public static func isValidInReport(_ name: String) -> Bool {
         if isValid(name) { return true }
-        guard let separator = name.firstRange(of: "-vs-") else { return false }
-        return isValid(String(name[..<separator.lowerBound])) && isValid(String(name[separator.upperBound...]))
+        // Either name may itself hold `-vs-`: any split that leaves two names will do.
+        return name.ranges(of: "-vs-").contains { separator in
+            isValid(String(name[..<separator.lowerBound])) && isValid(String(name[separator.upperBound...]))
+        }
     }
 
     /// Whether `name` follows the rule.

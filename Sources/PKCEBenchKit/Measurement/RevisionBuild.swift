@@ -104,7 +104,8 @@ public struct RevisionBuild: Sendable {
     ///
     /// - Parameter environment: The environment that names the directories.
     /// - Throws: ``BenchError`` (73) when there is no home directory of the user's to keep builds
-    ///   in: none is set and the user database's is `/` or does not exist.
+    ///   in: the one `HOME` or else the user database names is not an absolute path, does not
+    ///   exist, or is `/`.
     public static func defaultCache(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(BenchError) -> URL {
@@ -113,44 +114,59 @@ public struct RevisionBuild: Sendable {
             return URL(fileURLWithPath: cache, isDirectory: true).appendingPathComponent("pkcebench/builds")
         }
         var home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let source = home == nil ? "the user database's home directory" : "HOME"
         if home == nil, let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
             home = String(cString: directory)
         }
         var isDirectory: ObjCBool = false
-        guard let home, URL(fileURLWithPath: home).standardizedFileURL.path != "/",
+        guard let home, home.hasPrefix("/"), URL(fileURLWithPath: home).resolvingSymlinksInPath().path != "/",
             FileManager.default.fileExists(atPath: home, isDirectory: &isDirectory), isDirectory.boolValue
         else {
             throw .cannotWrite(
                 "the cache of builds",
-                "this user has no home directory to keep them in (\(environment["HOME"] ?? "HOME is unset")); "
+                "this user has no home directory to keep them in (\(source) is \(home.map { "'\($0)'" } ?? "unset")); "
                     + "set XDG_CACHE_HOME to a directory of yours")
         }
         return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/pkcebench/builds")
     }
 
     /// Checks that nobody but this user (or root) could have planted or changed what is at
-    /// `path`, before it is trusted: `path` and every directory above it are owned by this user or
-    /// by root and writable by no one else, as OpenSSH's `StrictModes` asks of a user's keys. A
-    /// directory that others may write to, but whose sticky bit keeps them from replacing what
-    /// they do not own (`/tmp`), is allowed above an entry of the user's.
+    /// `path`, before it is trusted, as OpenSSH's `StrictModes` asks of a user's keys: `path` and
+    /// every directory above it, on the path as written and on the path its links lead to, are
+    /// owned by this user or by root, and writable by no one else. Group write is allowed where
+    /// the group is the user's own and has no other member (a user private group, as under umask
+    /// 002 on Debian and Ubuntu; Debian's OpenSSH allows it too), and others' write on a directory
+    /// whose sticky bit keeps them from replacing what they do not own (`/tmp`), above an entry
+    /// of the user's.
     ///
     /// - Throws: ``BenchError`` (70) naming the first path that fails, and why.
     static func requireTrusted(_ path: String) throws(BenchError) {
+        let written = URL(fileURLWithPath: path).standardizedFileURL.path
+        try requireTrusted(written, following: false, for: path)
+        try requireTrusted(URL(fileURLWithPath: written).resolvingSymlinksInPath().path, following: true, for: path)
+    }
+
+    /// ``requireTrusted(_:)`` of `path` and its directories, each examined itself (`lstat`) or
+    /// where its links lead (`stat`).
+    private static func requireTrusted(_ path: String, following: Bool, for build: String) throws(BenchError) {
         func refuse(_ component: String, _ reason: String) -> BenchError {
-            BenchError(.backendFailed, "refusing to run the build at \(path): \(component) \(reason)")
+            BenchError(.backendFailed, "refusing to run the build at \(build): \(component) \(reason)")
         }
         let user = getuid()
-        var component = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var component = path
         var childIsTrusted = false
         while true {
             var status = stat()
-            guard stat(component, &status) == 0 else {
+            guard (following ? stat(component, &status) : lstat(component, &status)) == 0 else {
                 throw refuse(component, "cannot be examined (\(String(cString: strerror(errno))))")
             }
             guard status.st_uid == user || status.st_uid == 0 else {
                 throw refuse(component, "is owned by user \(status.st_uid), not by you or root")
             }
-            let othersMayWrite = status.st_mode & (S_IWGRP | S_IWOTH) != 0
+            // A link's own mode means nothing; where it leads is examined with `following`.
+            let isLink = status.st_mode & S_IFMT == S_IFLNK
+            let groupMayWrite = status.st_mode & S_IWGRP != 0 && !isPrivateGroup(status.st_gid)
+            let othersMayWrite = !isLink && (groupMayWrite || status.st_mode & S_IWOTH != 0)
             let isStickyDirectory = status.st_mode & S_IFMT == S_IFDIR && status.st_mode & S_ISVTX != 0
             if othersMayWrite && !(isStickyDirectory && childIsTrusted) {
                 throw refuse(component, "can be written by others than its owner")
@@ -159,6 +175,19 @@ public struct RevisionBuild: Sendable {
             childIsTrusted = !othersMayWrite
             component = URL(fileURLWithPath: component).deletingLastPathComponent().path
         }
+    }
+
+    /// Whether `group` is this user's primary group with no member but the user: a user private
+    /// group, whose write permission gives no one else access.
+    private static func isPrivateGroup(_ group: gid_t) -> Bool {
+        guard group == getgid(), let entry = getgrgid(group), let account = getpwuid(getuid()) else { return false }
+        let name = String(cString: account.pointee.pw_name)
+        var member = entry.pointee.gr_mem
+        while let pointer = member?.pointee {
+            guard String(cString: pointer) == name else { return false }
+            member = member?.advanced(by: 1)
+        }
+        return true
     }
 
     /// Whether the build is there, finished.
@@ -195,10 +224,8 @@ public struct RevisionBuild: Sendable {
         // A build made where another user can write could be swapped before it runs.
         try Self.requireTrusted(cache.path)
         if !FileManager.default.fileExists(atPath: worktree.path) {
-            // `--force` takes over this path when git still records it, its folder having been removed
-            // with the cache; `git worktree prune` would forget every missing worktree, the user's too.
-            let added = try Self.run(
-                git, ["-C", repository, "worktree", "add", "--force", "--detach", worktree.path, commit])
+            try forgetMissingWorktrees()
+            let added = try Self.run(git, ["-C", repository, "worktree", "add", "--detach", worktree.path, commit])
             guard added.succeeded else {
                 throw .cannotWrite(worktree.path, "git worktree add failed: \(added.lastLine)")
             }
@@ -220,10 +247,34 @@ public struct RevisionBuild: Sendable {
             throw BenchError(
                 .backendFailed, "cannot build \(name): swift build failed (\(lastLine)); its output is in \(log.path)")
         }
-        guard FileManager.default.createFile(atPath: marker.path, contents: Data(commit.utf8)) else {
-            throw .cannotWrite(marker.path, "cannot mark the build finished")
+        // Not through a link that might have been planted at the marker's name.
+        let descriptor = open(marker.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .cannotWrite(marker.path, "cannot mark the build finished (\(String(cString: strerror(errno))))")
         }
+        close(descriptor)
+        try Self.requireTrusted(marker.path)
+        try Self.requireTrusted(executable)
         return Double(MonotonicClock.now() - started) / 1e9
+    }
+
+    /// Removes git's records of the worktrees this cache held whose folders are gone (removed
+    /// with the cache), so that a new one can take a path again, and nothing else: `git worktree
+    /// prune` would also forget every missing worktree of the user's.
+    private func forgetMissingWorktrees() throws(BenchError) {
+        let listed = try Self.run(git, ["-C", repository, "worktree", "list", "--porcelain"])
+        guard listed.succeeded else { return }
+        // git may record the path as given or with its links resolved.
+        let prefixes = [cache.standardizedFileURL.path + "/", cache.resolvingSymlinksInPath().path + "/"]
+        for entry in listed.output.components(separatedBy: "\n\n") {
+            let lines = entry.split(separator: "\n")
+            guard let first = lines.first, first.hasPrefix("worktree "),
+                lines.contains(where: { $0.hasPrefix("prunable") })
+            else { continue }
+            let path = String(first.dropFirst("worktree ".count))
+            guard prefixes.contains(where: path.hasPrefix) else { continue }
+            _ = try Self.run(git, ["-C", repository, "worktree", "remove", "--force", path])
+        }
     }
 
     /// What a quick command printed, and whether it succeeded.

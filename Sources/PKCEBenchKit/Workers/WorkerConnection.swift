@@ -84,7 +84,7 @@ final class WorkerConnection {
         }
         if case .refused(_, let message) = reply {
             _ = awaitExit(within: Self.quitTimeout)
-            throw BenchError(.backendFailed, "\(name) refused its job: \(message)")
+            throw BenchError(.backendFailed, "\(name) refused its job: \(message.prefix(300))")
         }
         return reply
     }
@@ -145,7 +145,7 @@ final class WorkerConnection {
         let deadline = seconds.map { MonotonicClock.now() + UInt64($0 * 1e9) }
         var scanned = 0
         while true {
-            if let newline = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")), newline <= limit {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
                 return line

@@ -16,13 +16,17 @@ extension WorkerProtocol {
     /// The most allocations one sample may report.
     static let allocationsLimit = 1 << 52
 
+    /// The longest text a worker may give: a reason, or a fact of its build. A real one is a line.
+    static let textLimit = 4096
+
     /// The longest line the answer to `request` may be, for a job of `caseCount` cases: the
     /// ``lineLimit``, and for ``Request/measure(_:)`` as much again per sample the job asks for.
     static func lineLimit(answering request: Request, caseCount: Int) -> Int {
         guard case .measure(let job) = request else { return lineLimit }
         let samples = min(job.plan.samples, iterationsLimit)
         let (bytes, overflow) = caseCount.multipliedReportingOverflow(by: samples * sampleBytesLimit)
-        return overflow ? .max : lineLimit + bytes
+        let (limit, overflowAgain) = bytes.addingReportingOverflow(lineLimit)
+        return overflow || overflowAgain ? .max : limit
     }
 
     /// What is wrong with `reply` as the answer to `request`, from a worker whose job is `job`,
@@ -36,8 +40,8 @@ extension WorkerProtocol {
         switch (request, reply) {
         case (_, .refused):
             return nil
-        case (.describe, .described):
-            return nil
+        case (.describe, .described(let facts)):
+            return problem(with: facts)
         case (.measure(let job), .measured(let measurements)):
             for measurement in measurements {
                 guard measurement.samples.count <= job.plan.samples else {
@@ -54,17 +58,32 @@ extension WorkerProtocol {
             return nil
         case (.calibrate, .calibrated(let cases, let failures)):
             let outside = failures.keys.filter { !cases.indices.contains($0) }
-            return outside.isEmpty ? nil : "a failure of case \(outside[0]), of \(cases.count) cases"
+            guard outside.isEmpty else { return "a failure of case \(outside[0]), of \(cases.count) cases" }
+            return failures.values.contains { $0.utf8.count > textLimit } ? "a reason of over \(textLimit) bytes" : nil
         case (.sample, .sample(let sample)):
             return problem(with: sample, process: job?.process)
-        case (.sample(let index), .failed(let failed, _)):
-            return failed == index ? nil : "a failure of case \(failed), asked for case \(index)"
+        case (.sample(let index), .failed(let failed, let reason)):
+            guard failed == index else { return "a failure of case \(failed), asked for case \(index)" }
+            return reason.utf8.count > textLimit ? "a reason of over \(textLimit) bytes" : nil
         case (.count, .counted):
             // InstructionCounter checks the account against Callgrind's profiles.
             return nil
         default:
             return "another reply than the request asks for"
         }
+    }
+
+    /// What is wrong with what a build says of itself: every fact goes into the rows of its report.
+    static func problem(with facts: BuildFacts) -> String? {
+        guard facts.build == "release" || facts.build == "debug" else {
+            return "a build configuration '\(facts.build.prefix(40))', neither release nor debug"
+        }
+        let texts = [facts.swift, facts.targetCPU] + facts.libraries.values
+        guard texts.allSatisfy({ $0.utf8.count <= textLimit }) else { return "a fact of over \(textLimit) bytes" }
+        if let name = facts.libraries.keys.first(where: { !BackendNames.isValid($0) }) {
+            return "a library of backend '\(name.prefix(40))', which is not a backend's name"
+        }
+        return nil
     }
 
     /// What is wrong with `sample`, taken by a worker of `process`.

@@ -110,7 +110,7 @@ public enum ReportFiles {
             throw .missing(path, "is a directory, not a file")
         }
         // Not blocking: opening a FIFO would wait for a writer for ever. A regular file reads the same.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else {
             throw .missing(path, "cannot be read (\(String(cString: strerror(errno))))")
         }

@@ -46,7 +46,7 @@ public enum ReportSchema {
         text("run_id", \.environment.runID), text("timestamp", \.environment.timestamp),
         text("commit", \.environment.commit), text("build", \.environment.build),
         backendColumn(\.key.backend), operationColumn(\.key.operation), sizeColumn(\.key),
-        count("threads", \.key.threads),
+        count("threads", \.key.threads, through: Selection.maximumThreads),
         // Read before `error`, which fills in the reason of a failed case.
         Column(name: "status", encode: { $0.summary.failure == nil ? SummaryRow.ok : SummaryRow.failed }) {
             row, value throws(FieldError) in
@@ -110,7 +110,8 @@ public enum ReportSchema {
         schemaColumn(\.schema),
         text("run_id", \.runID), backendColumn(\.key.backend), operationColumn(\.key.operation),
         sizeColumn(\.key),
-        count("threads", \.key.threads), count("process", \.sample.process, from: 0), count("sample", \.index, from: 0),
+        count("threads", \.key.threads, through: Selection.maximumThreads), count("process", \.sample.process, from: 0),
+        count("sample", \.index, from: 0),
         count("iterations", \.sample.iterations),
         Column(name: "ns_per_op", encode: { format($0.sample.nanosecondsPerOperation, decimals: 3) }) {
             row, value throws(FieldError) in
@@ -121,7 +122,7 @@ public enum ReportSchema {
                 row, value throws(FieldError) in
                 guard !value.isEmpty else { return row.sample.allocations = nil }
                 guard let count = Int(value), count >= 0 else {
-                    throw FieldError(message: "'\(value)' is not a whole number of at least 0")
+                    throw FieldError(message: "'\(value.prefix(40))' is not a whole number of at least 0")
                 }
                 row.sample.allocations = count
             }),
@@ -155,7 +156,7 @@ public enum ReportSchema {
         Column(name: "operation", encode: { $0[keyPath: field].rawValue }) { row, value throws(FieldError) in
             guard let operation = BenchmarkOperation(rawValue: value) else {
                 let known = BenchmarkOperation.allCases.map(\.rawValue).joined(separator: ", ")
-                throw FieldError(message: "'\(value)' is not an operation (\(known))")
+                throw FieldError(message: "'\(value.prefix(40))' is not an operation (\(known))")
             }
             row[keyPath: field] = operation
         }
@@ -184,7 +185,7 @@ public enum ReportSchema {
                 let sizes = operation.allowedSizes
                 throw FieldError(
                     message:
-                        "'\(value)' is not a size of \(operation.rawValue) (\(sizes.lowerBound) to \(sizes.upperBound))"
+                        "'\(value.prefix(40))' is not a size of \(operation.rawValue) (\(sizes.lowerBound) to \(sizes.upperBound))"
                 )
             }
             row[keyPath: key].size = size
@@ -196,11 +197,13 @@ public enum ReportSchema {
     }
 
     private static func count<Row>(
-        _ name: String, _ field: WritableKeyPath<Row, Int> & Sendable, from minimum: Int = 1
+        _ name: String, _ field: WritableKeyPath<Row, Int> & Sendable, from minimum: Int = 1,
+        through maximum: Int = .max
     ) -> Column<Row> {
         Column(name: name, encode: { String($0[keyPath: field]) }) { row, value throws(FieldError) in
-            guard let number = Int(value), number >= minimum else {
-                throw FieldError(message: "'\(value)' is not a whole number of at least \(minimum)")
+            guard let number = Int(value), (minimum...maximum).contains(number) else {
+                let range = maximum == .max ? "of at least \(minimum)" : "from \(minimum) to \(maximum)"
+                throw FieldError(message: "'\(value.prefix(40))' is not a whole number \(range)")
             }
             row[keyPath: field] = number
         }
