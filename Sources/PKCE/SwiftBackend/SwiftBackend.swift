@@ -1,8 +1,8 @@
 /// The default backend: SHA-256 written in Swift, randomness from the kernel through `getentropy(3)`.
 ///
 /// It needs no C library beyond the system's C library, so it is the backend to use when the
-/// others are not installed; on its portable path (``portable``), it is the reference the
-/// benchmark's correctness gate compares every backend against.
+/// others are not installed; on its portable path, it is the reference the benchmark's
+/// correctness gate compares every backend against.
 public struct SwiftBackend: PKCEBackend {
     /// The path of the hash: read once per process, and kept here, so that a hash asks no more
     /// than a field which it takes.

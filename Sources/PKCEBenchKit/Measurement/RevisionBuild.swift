@@ -206,7 +206,7 @@ public struct RevisionBuild: Sendable {
     /// - Throws: ``BenchError``: 69 when `swift` is not on `PATH`; 73 when the cache or the
     ///   worktree cannot be made; 70 when the build fails (with the last line of its log), or a
     ///   build that is there could have been planted or changed by another user
-    ///   (``requireTrusted(_:)``); 130 or 143 when a signal stopped it.
+    ///   (`requireTrusted(_:)`); 130 or 143 when a signal stopped it.
     public func make(progress: ProgressPrinter, interruption: () -> Int32?) throws(BenchError) -> Double? {
         if isBuilt {
             try Self.requireTrusted(marker.path)
