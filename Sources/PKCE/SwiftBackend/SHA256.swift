@@ -162,7 +162,7 @@ enum SHA256 {
                 }
                 SHA256Extensions.compress(&words, blocks: tail.baseAddress!, count: tailBlocks)
                 state = State(words)
-                zeroize(UnsafeMutableRawBufferPointer(rebasing: scratch[..<(64 + tailBlocks * 64)]))
+                zeroize(tail)
                 return
             }
             // One loop over the message's blocks and then the tail's, so that the compression

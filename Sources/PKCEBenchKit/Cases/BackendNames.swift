@@ -28,13 +28,21 @@ public enum BackendNames {
         }
     }
 
+    /// What stands between the two names of a pair of backends that `bench pair` compares.
+    static let pairSeparator = "-vs-"
+
+    /// The name of `backend` compared with `baseline` (`swift-vs-sodium`), which both sides' rows
+    /// of a `bench pair` take.
+    static func pairName(_ backend: String, against baseline: String) -> String {
+        backend + pairSeparator + baseline
+    }
+
     /// Whether `name` can stand in a report's `backend` column: a name that follows the rule, or
-    /// the name of a pair of backends that `bench pair` compares, `BACKEND-vs-BASELINE`, each of
-    /// which follows it.
+    /// the name `bench pair` gives a pair of two that do, `BACKEND-vs-BASELINE`.
     public static func isValidInReport(_ name: String) -> Bool {
         if isValid(name) { return true }
-        // Either name may itself hold `-vs-`: any split that leaves two names will do.
-        return name.ranges(of: "-vs-").contains { separator in
+        // Either name may itself hold the separator: any split that leaves two names will do.
+        return name.ranges(of: pairSeparator).contains { separator in
             isValid(String(name[..<separator.lowerBound])) && isValid(String(name[separator.upperBound...]))
         }
     }

@@ -247,12 +247,14 @@ public struct RevisionBuild: Sendable {
             throw BenchError(
                 .backendFailed, "cannot build \(name): swift build failed (\(lastLine)); its output is in \(log.path)")
         }
-        // Not through a link that might have been planted at the marker's name.
+        // The commit, as before, but not through a link that might have been planted at its name.
         let descriptor = open(marker.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
+        let written =
+            descriptor < 0 ? -1 : commit.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count - 1) }
+        if descriptor >= 0 { close(descriptor) }
+        guard written == commit.utf8.count else {
             throw .cannotWrite(marker.path, "cannot mark the build finished (\(String(cString: strerror(errno))))")
         }
-        close(descriptor)
         try Self.requireTrusted(marker.path)
         try Self.requireTrusted(executable)
         return Double(MonotonicClock.now() - started) / 1e9

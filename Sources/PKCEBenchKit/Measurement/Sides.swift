@@ -65,7 +65,7 @@ public enum Sides: Sendable, Equatable {
     /// a comparison read on its own holds; `nil` for two builds, whose rows keep their backends.
     public var comparedBackend: String? {
         guard case .backends(let baseline, let current, _) = self else { return nil }
-        return "\(current)-vs-\(baseline)"
+        return BackendNames.pairName(current, against: baseline)
     }
 }
 
