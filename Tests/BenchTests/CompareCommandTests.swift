@@ -19,6 +19,8 @@ struct CompareCommandTests {
     func itself() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Six earlier runs of the build beside the files: its spread between runs is measured.
+        try SyntheticRun.writeHistory(in: directory)
         let path = try Self.write(SyntheticRun.report(), "base", in: directory)
         let result = try bench(["compare", path, path])
         #expect(result.status == 0)
@@ -26,10 +28,38 @@ struct CompareCommandTests {
         #expect(result.stdout.contains("0 regressed, 0 improved, 64 unchanged (threshold 5%, alpha 0.01)"))
     }
 
+    @Test("Without a history the spread between runs is unmeasured: the drift floor leaves cases undecided (2)")
+    func withoutHistory() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try Self.write(SyntheticRun.report(), "base", in: directory)
+        let result = try bench(["compare", path, path])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("the spread between runs is unmeasured"))
+        #expect(result.stdout.contains("widened by the 3% drift floor"))
+        #expect(!result.stdout.contains(" regressed\n"))
+        // The history, named where it lies, measures it.
+        let elsewhere = directory.appendingPathComponent("kept")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try SyntheticRun.writeHistory(in: elsewhere)
+        let measured = try bench([
+            "compare", path, path, "--history", elsewhere.appendingPathComponent("history.csv").path,
+        ])
+        #expect(measured.status == 0)
+        #expect(measured.stdout.contains("measured from 6 runs of 1 commit(s) of this host in the history"))
+        // A named history that is not there is missing input, in one line.
+        let missing = try bench(["compare", path, path, "--history", directory.appendingPathComponent("none.csv").path])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.split(separator: "\n").count == 1)
+        #expect(missing.stdout.isEmpty)
+    }
+
     @Test("One case's samples scaled by 1.10: exactly that case regressed, exit 1")
     func regression() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Six earlier runs of the build beside the files: its spread between runs is measured.
+        try SyntheticRun.writeHistory(in: directory)
         let base = try Self.write(SyntheticRun.report(), "base", in: directory)
         let slower = try Self.write(SyntheticRun.report(scale: [Self.target: 1.10]), "slower", in: directory)
         let result = try bench(["compare", base, slower])
@@ -45,6 +75,8 @@ struct CompareCommandTests {
     func improvement() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Six earlier runs of the build beside the files: its spread between runs is measured.
+        try SyntheticRun.writeHistory(in: directory)
         let base = try Self.write(SyntheticRun.report(), "base", in: directory)
         let faster = try Self.write(SyntheticRun.report(scale: [Self.target: 0.90]), "faster", in: directory)
         let result = try bench(["compare", base, faster, "--format", "csv"])
@@ -63,6 +95,8 @@ struct CompareCommandTests {
     func thresholdOnly() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Six earlier runs of the build beside the files: its spread between runs is measured.
+        try SyntheticRun.writeHistory(in: directory)
         let base = try Self.write(SyntheticRun.report(), "base", in: directory)
         let slower = try Self.write(SyntheticRun.report(scale: [Self.target: 1.10]), "slower", in: directory)
         try FileManager.default.removeItem(atPath: ReportFiles.samplesPath(for: slower))
@@ -76,6 +110,8 @@ struct CompareCommandTests {
     func markdownComment() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Six earlier runs of the build beside the files: its spread between runs is measured.
+        try SyntheticRun.writeHistory(in: directory)
         let base = try Self.write(SyntheticRun.report(runID: "20261122T000000Z-aaaaaaa"), "base", in: directory)
         let slower = try Self.write(
             SyntheticRun.report(
@@ -105,6 +141,8 @@ struct CompareCommandTests {
     func json() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Six earlier runs of the build beside the files: its spread between runs is measured.
+        try SyntheticRun.writeHistory(in: directory)
         let base = try Self.write(SyntheticRun.report(), "base", in: directory)
         let result = try bench(["compare", base, base, "--format", "json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -122,6 +160,8 @@ struct CompareCommandTests {
     func deterministic() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Six earlier runs of the build beside the files: its spread between runs is measured.
+        try SyntheticRun.writeHistory(in: directory)
         let base = try Self.write(SyntheticRun.report(), "base", in: directory)
         let slower = try Self.write(SyntheticRun.report(scale: [Self.target: 1.03]), "slower", in: directory)
         // Each process seeds its hashing afresh: a sum taken in a dictionary's order would differ.
@@ -133,6 +173,8 @@ struct CompareCommandTests {
     func debugAgainstRelease() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Six earlier runs of the build beside the files: its spread between runs is measured.
+        try SyntheticRun.writeHistory(in: directory)
         let release = try Self.write(SyntheticRun.report(), "release", in: directory)
         let debug = try Self.write(SyntheticRun.report(build: "debug"), "debug", in: directory)
         let result = try bench(["compare", release, debug])
@@ -148,6 +190,8 @@ struct CompareCommandTests {
     func environmentWarning() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Six earlier runs of the build beside the files: its spread between runs is measured.
+        try SyntheticRun.writeHistory(in: directory)
         let base = try Self.write(SyntheticRun.report(), "base", in: directory)
         let other = try Self.write(SyntheticRun.report(openssl: "OpenSSL 3.5.0 8 Apr 2025"), "other", in: directory)
         let result = try bench(["compare", base, other])

@@ -43,6 +43,8 @@ struct JSONContractTests {
     func everyCommand() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Six earlier runs of the build beside the files: its spread between runs is measured.
+        try SyntheticRun.writeHistory(in: directory)
         let base = try CompareCommandTests.write(SyntheticRun.report(), "base", in: directory)
         let slower = try CompareCommandTests.write(Self.slowerWithFailure, "slower", in: directory)
         let counted = Self.root.appendingPathComponent("results/baseline-instructions.csv").path
@@ -109,6 +111,8 @@ struct JSONContractTests {
     func figuresAndNulls() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Six earlier runs of the build beside the files: its spread between runs is measured.
+        try SyntheticRun.writeHistory(in: directory)
         let base = try CompareCommandTests.write(SyntheticRun.report(), "base", in: directory)
         let slower = try CompareCommandTests.write(Self.slowerWithFailure, "slower", in: directory)
         let result = try bench(["compare", base, slower, "--format", "json", "--threshold", "3"])

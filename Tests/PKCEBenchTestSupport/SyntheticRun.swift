@@ -82,6 +82,37 @@ public enum SyntheticRun {
         return RunReport(environment: environment, measurements: measurements)
     }
 
+    /// Earlier runs of the build that ``report(runID:build:openssl:targetCPU:kernel:seed:samples:processes:processBias:busy:scale:failed:)``
+    /// makes, on its host: a history with `runs` runs of one commit, whose cases' spread between
+    /// runs is then measured.
+    public static func history(runs: Int = 6) -> [RunReport] {
+        (0..<runs).map { run in report(runID: "20261121T00000\(run)Z-abc1234", seed: 1000 + UInt64(run)) }
+    }
+
+    /// The spread between runs that ``history(runs:)`` measures, as `bench compare` reads it.
+    package static func runToRun(runs: Int = 6) -> RunToRunSpread {
+        let rows = history(runs: runs).flatMap { run in
+            run.summaries.map { (environment: run.environment, summary: $0.summary) }
+        }
+        return RunToRunSpread(history: rows, like: report().environment, excluding: [])
+    }
+
+    /// Writes ``history(runs:)`` as `history.csv` in `directory`, as runs of `bench` append to it.
+    public static func writeHistory(runs: Int = 6, in directory: URL) throws {
+        var lines: [Substring] = []
+        for (index, run) in history(runs: runs).enumerated() {
+            let path = directory.appendingPathComponent("history-\(index).csv").path
+            try ReportFiles.write(run, summaryAt: path)
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            // The files end their lines in CRLF, one Character to a Swift string.
+            lines += text.split(whereSeparator: \.isNewline).dropFirst(index == 0 ? 0 : 1)
+            try FileManager.default.removeItem(atPath: path)
+            try FileManager.default.removeItem(atPath: ReportFiles.samplesPath(for: path))
+        }
+        try (lines.joined(separator: "\r\n") + "\r\n").write(
+            to: directory.appendingPathComponent("history.csv"), atomically: true, encoding: .utf8)
+    }
+
     /// Two builds measured side by side, as `bench ab` measures them: `pairs` pairs of processes,
     /// each taking `turns` samples per case of each build back to back.
     ///

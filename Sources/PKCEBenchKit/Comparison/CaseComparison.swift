@@ -9,7 +9,8 @@ public struct CaseComparison: Sendable, Equatable {
     /// The current median nanoseconds per operation, when it has one.
     public let currentMedian: Double?
     /// The estimated change, `current / baseline − 1`, positive is slower: from the pairs' turns,
-    /// or the processes' fastest samples, or, by the threshold method, of the median.
+    /// or the processes' fastest samples net of the whole run's shift (runs made apart), or, by
+    /// the threshold method, of the median.
     public let change: Double?
     /// The interval the gate read, when the processes allowed one: each end a one-sided bound at
     /// the criteria's confidence (95%) spent over the looks; a case passes when the upper end

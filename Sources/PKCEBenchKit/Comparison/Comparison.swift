@@ -19,6 +19,17 @@ public struct Comparison: Sendable {
     public let runs: (baseline: RunIdentity, current: RunIdentity)
     /// The current run's cases, for reports that show its results beside the comparison.
     public let currentSummaries: [CaseSummary]
+    /// For runs made apart: the change that the whole current run shows against the baseline,
+    /// the median of the cases' changes, which every case's change is taken net of; `nil` when the
+    /// runs were paired or fewer than `minimumCasesForShift` cases have samples on both sides.
+    package private(set) var runShift: Double? = nil
+    /// For runs made apart: what their error bars hold of the spread between runs; `nil` when the
+    /// runs were paired or counted instructions.
+    package private(set) var runToRun: RunToRunSpread? = nil
+
+    /// The cases with samples on both sides that a run-wide shift needs: with fewer, a shift of
+    /// the host cannot be told from a change of the cases.
+    package static let minimumCasesForShift = 8
 
     /// The cases with these verdicts, in the order of `verdicts`.
     public func cases(in verdicts: [Verdict]) -> [CaseComparison] {
@@ -30,9 +41,16 @@ public struct Comparison: Sendable {
         cases.contains { $0.verdict.isRegression }
     }
 
-    /// Whether any case could not be decided.
+    /// Whether any case could not be decided, or the whole current run moved by the threshold
+    /// (`shiftReachesThreshold`).
     public var isInconclusive: Bool {
-        cases.contains { $0.verdict == .inconclusive }
+        cases.contains { $0.verdict == .inconclusive } || shiftReachesThreshold
+    }
+
+    /// Whether the run-wide shift is at least the threshold either way: the host, or a change that
+    /// moves every case alike, which runs made apart cannot tell from each other.
+    package var shiftReachesThreshold: Bool {
+        runShift.map { abs(log1p($0)) >= log1p(criteria.threshold) } ?? false
     }
 
     /// The exit status this comparison calls for: 1 with a regression, else 2 when a case is
@@ -77,6 +95,13 @@ public struct Comparison: Sendable {
             lines.append(
                 "warning: the runs differ in " + environmentDifferences.joined(separator: "; ")
                     + "; the comparison may reflect that rather than the code")
+        }
+        if shiftReachesThreshold, let shift = runShift {
+            lines.append(
+                "warning: the whole current run is " + String(format: "%+.1f%%", shift * 100)
+                    + " against the baseline: a host that drifted, or a change that moves every case alike, "
+                    + "which runs made apart cannot tell apart; the comparison is inconclusive; measure both "
+                    + "builds with bench ab")
         }
         if let busier = Self.busier(disturbance, pairing: pairing, criteria: criteria) {
             func percent(_ value: Double) -> String { String(format: "%.0f%%", value * 100) }
@@ -139,12 +164,13 @@ public struct Comparison: Sendable {
     ///   - criteria: The threshold and significance level.
     ///   - pairing: Whether process `i` of each run was measured next to the other's.
     ///   - looks: When a paired comparison looked at its pairs: the gate replays those looks.
+    ///   - runToRun: For runs made apart, the spread between runs their error bars add.
     /// - Throws: ``BenchError`` (65) when one file is a debug build and the other a release build
     ///   (debug figures say nothing about release performance), or when one counted instructions
     ///   and the other was timed.
-    public init(
+    package init(
         baseline: RunData, current: RunData, criteria: ComparisonCriteria = .init(), pairing: Pairing = .independent,
-        looks: LookSchedule = .single
+        looks: LookSchedule = .single, runToRun: RunToRunSpread = .unmeasured
     ) throws(BenchError) {
         try Self.requireSameBuild(baseline, current.name, builds: current.builds)
         self.metric = try Self.requireSameMetric(baseline, current)
@@ -180,10 +206,22 @@ public struct Comparison: Sendable {
             }
             decisions = SequentialGate.replay(figures, schedule: looks, criteria: criteria)
         case .independent:
-            let estimates = keys.map { key in
+            let within = keys.map { key in
                 ChangeEstimate.independent(
                     baseline: Self.fastestByProcess(baseline.samplesByProcess(of: key) ?? [:]),
                     current: Self.fastestByProcess(current.samplesByProcess(of: key) ?? [:]))
+            }
+            let changes = within.compactMap { $0?.logChange }
+            let shift = changes.count >= Self.minimumCasesForShift ? Statistics(changes)?.median : nil
+            self.runShift = shift.map { exp($0) - 1 }
+            self.runToRun = runToRun
+            let estimates = zip(keys, within).map { key, estimate in
+                estimate.map { estimate in
+                    // The spread was estimated net of each run's shift: without a shift, only the floor holds.
+                    Self.acrossRuns(
+                        estimate, shift: shift, spread: shift == nil ? nil : runToRun.variances[key],
+                        floor: runToRun.driftFloor)
+                }
             }
             decisions = SequentialGate.decide(estimates, look: 1, of: 1, criteria: criteria)
         }
@@ -218,6 +256,30 @@ public struct Comparison: Sendable {
             figures[pair] = Statistics(turns)?.median
         }
         return figures
+    }
+
+    /// A change between runs made apart, as the gate reads it: net of the run-wide shift, with the
+    /// spread between runs in its standard error (Welch–Satterthwaite degrees of freedom for the
+    /// sum, the two runs' effects counting twice), or, where that spread was never measured, held
+    /// to the drift floor.
+    private static func acrossRuns(
+        _ within: ChangeEstimate, shift: Double?, spread: RunToRunSpread.Estimate?, floor: Double
+    ) -> ChangeEstimate {
+        let logChange = within.logChange - (shift ?? 0)
+        guard let spread else {
+            var estimate = ChangeEstimate(
+                logChange: logChange, standardError: within.standardError,
+                degreesOfFreedom: within.degreesOfFreedom, units: within.units)
+            estimate.driftBound = log1p(floor)
+            return estimate
+        }
+        let a = within.standardError * within.standardError
+        let b = 2 * spread.variance
+        let denominator = a * a / within.degreesOfFreedom + b * b / spread.degreesOfFreedom
+        return ChangeEstimate(
+            logChange: logChange, standardError: (a + b).squareRoot(),
+            degreesOfFreedom: denominator > 0 ? (a + b) * (a + b) / denominator : within.degreesOfFreedom,
+            units: within.units)
     }
 
     /// Each process's fastest sample, in process order, so that sums come out the same every time.

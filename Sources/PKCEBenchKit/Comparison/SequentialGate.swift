@@ -108,7 +108,9 @@ public enum SequentialGate {
             // Flagged needs both: significant at the Bonferroni level of the look's family (which
             // Holm's first step is, and later steps relax) and at least the threshold.
             let flagged = max(
-                threshold, estimate.criticalValue(tail: alpha / Double(tested.count)) * estimate.standardError)
+                threshold,
+                estimate.driftBound + estimate.criticalValue(tail: alpha / Double(tested.count))
+                    * estimate.standardError)
             let detectable = exp(flagged + estimate.quantile(power) * estimate.standardError) - 1
             decisions[index] = GateDecision(
                 estimate: estimate, verdict: verdict, look: look, pValue: min(1, adjusted * Double(looks)),

@@ -31,6 +31,10 @@ public struct ChangeEstimate: Sendable, Equatable {
     public let degreesOfFreedom: Double
     /// The units the estimate rests on: pairs, or the processes of the smaller side.
     public let units: Int
+    /// A bound, on the log scale, on a bias that the standard error does not cover: 0, or for runs
+    /// made apart whose spread between runs was never measured, the drift floor
+    /// (`RunToRunSpread`). Tests and bounds give the bias its full size against the change.
+    package var driftBound: Double = 0
 
     /// The share of pairs trimmed from each end before averaging: 20%, the usual choice where
     /// tails are heavy and samples small (Wilcox, §3.5).
@@ -111,7 +115,7 @@ public struct ChangeEstimate: Sendable, Equatable {
 
     /// The one-sided p-value of "no change" against a change in `direction`.
     public func pValue(_ direction: Direction) -> Double {
-        let t = direction == .slower ? logChange : -logChange
+        let t = (direction == .slower ? logChange : -logChange) - driftBound
         guard standardError > 0 else { return t > 0 ? 0 : 1 }
         let twoSided = distribution.twoSidedTail(abs(t) / standardError)
         return t > 0 ? twoSided / 2 : 1 - twoSided / 2
@@ -120,7 +124,7 @@ public struct ChangeEstimate: Sendable, Equatable {
     /// The one-sided confidence bound on ``change`` at `confidence`: the upper bound for
     /// `.slower` (the change is below it with that confidence), the lower bound for `.faster`.
     public func bound(_ direction: Direction, confidence: Double) -> Double {
-        let margin = criticalValue(tail: 1 - confidence) * standardError
+        let margin = criticalValue(tail: 1 - confidence) * standardError + driftBound
         return exp(direction == .slower ? logChange + margin : logChange - margin) - 1
     }
 

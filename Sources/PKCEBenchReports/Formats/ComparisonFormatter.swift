@@ -127,9 +127,7 @@ public enum ComparisonFormatter {
             lines.append(verdictRule(comparison, threshold: threshold))
         }
         if comparison.pairing == .independent && comparison.cases.contains(where: { $0.method == .processes }) {
-            lines.append(
-                "runs made apart: the bounds cover the noise within each run, not the machine's drift between "
-                    + "runs; use bench ab for changes under about 5%")
+            lines += runsMadeApart(comparison)
         }
         if comparison.cases.contains(where: { $0.method == .instructions }) {
             lines.append(
@@ -145,10 +143,44 @@ public enum ComparisonFormatter {
         if comparison.isInconclusive {
             let count = comparison.cases.filter { $0.verdict == .inconclusive }.count
             lines.append(
-                "inconclusive: the data could not decide \(count) case(s) at the threshold; measure them again"
+                (count > 0
+                    ? "inconclusive: the data could not decide \(count) case(s) at the threshold; measure them again"
+                    : "inconclusive: the whole run moved by the threshold; measure again")
                     + (comparison.hasRegression ? "" : " (exit 2)"))
         }
         return lines
+    }
+
+    /// What the bounds of runs made apart hold: the run-wide shift taken out, and the spread
+    /// between runs, measured or held to the floor.
+    private static func runsMadeApart(_ comparison: Comparison) -> [String] {
+        guard let spread = comparison.runToRun else { return [] }
+        let floor = String(format: "%g%%", spread.driftFloor * 100)
+        let timed = comparison.cases.filter { $0.method == .processes }
+        guard let shift = comparison.runShift else {
+            return [
+                "runs made apart: fewer than \(Comparison.minimumCasesForShift) cases to measure the host's drift "
+                    + "by; each case's bounds are widened by the \(floor) drift floor, so only a change beyond it "
+                    + "can be called"
+            ]
+        }
+        let unmeasured = timed.filter { spread.variances[$0.key] == nil }.count
+        let between =
+            unmeasured == 0
+            ? "each case's spread between runs, measured from \(spread.runs) runs of \(spread.commits) "
+                + "commit(s) of this host in the history, is in its bounds"
+            : unmeasured == timed.count
+                ? "the spread between runs is unmeasured (the history has no \(RunToRunSpread.minimumRuns) runs of "
+                    + "one commit of this host), so each case's bounds are widened by the \(floor) drift floor and "
+                    + "only a change beyond it can be called"
+                : "\(timed.count - unmeasured) cases' spread between runs, measured from \(spread.runs) runs of "
+                    + "\(spread.commits) commit(s) of this host in the history, is in their bounds; \(unmeasured) "
+                    + "without one have theirs widened by the \(floor) drift floor"
+        return [
+            "runs made apart: the whole current run moved \(percent(shift)), the median change of its cases; "
+                + "each case's change and bounds are net of it, so a change that moves every case alike shows "
+                + "here, not in the verdicts; \(between)"
+        ]
     }
 
     /// How the statistical verdicts were reached, in one line.

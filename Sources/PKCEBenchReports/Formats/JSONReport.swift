@@ -106,6 +106,14 @@ public enum JSONReport {
             "verdicts": .object(
                 Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0.rawValue, .integer(counts[$0] ?? 0)) })),
             "baseline": run(comparison.runs.baseline), "current": run(comparison.runs.current),
+            "run_shift_pct": .number(comparison.runShift.map(percent)),
+            "run_to_run": comparison.runToRun.map { spread in
+                .object([
+                    "runs": .integer(spread.runs), "commits": .integer(spread.commits),
+                    "cases_measured": .integer(spread.variances.count),
+                    "drift_floor_pct": .number(percent(spread.driftFloor)),
+                ])
+            } ?? .null,
             "environment_differences": .array(comparison.environmentDifferences.map(JSONValue.string)),
             "warnings": .array(comparison.warnings.map(JSONValue.string)),
             "cases": .array(

@@ -51,9 +51,17 @@ public struct SuiteRunner {
         let baselineData = try baseline.map { baseline throws(BenchError) in try RunData.load(summaryAt: baseline.path)
         }
         var environment = environment()
+        var runToRun = RunToRunSpread.unmeasured
         if let baselineData {
             try Comparison.requireSameBuild(baselineData, "this run", builds: [environment.build])
             try Comparison.requireSameMetric(baselineData, "this run", metric: measurement.source.metric)
+            // The history this run will append to measures the spread between runs; it is read
+            // before measuring, so that a malformed one costs nothing.
+            if measurement.source.metric == .time {
+                runToRun = try RunToRunSpread(
+                    historyAt: results.history.path, required: false, like: environment,
+                    excluding: [environment.runID, baselineData.environment?.runID ?? ""])
+            }
         }
         try exports.check()
         try results.prepare()
@@ -68,7 +76,8 @@ public struct SuiteRunner {
         var comparison: Comparison?
         if let baseline, let baselineData {
             let current = RunData(name: "this run", summaries: report.summaries, samples: report.samples)
-            comparison = try Comparison(baseline: baselineData, current: current, criteria: baseline.criteria)
+            comparison = try Comparison(
+                baseline: baselineData, current: current, criteria: baseline.criteria, runToRun: runToRun)
         }
 
         // A signal that came after the last sample still means: write nothing.

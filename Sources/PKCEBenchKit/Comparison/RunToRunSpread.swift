@@ -1,0 +1,143 @@
+import Foundation
+
+/// How far each case's figure moves between runs of one build on one host, beyond the drift that
+/// moves the whole run: what the error bar of a comparison of runs made apart must add to the
+/// noise within each run.
+///
+/// A run's figure for a case is modelled on the log scale as the build's level, plus a shift
+/// that every case of the run shares (the host's drift: a neighbour's load, the CPU's clock), plus
+/// a case's own run effect, plus the noise within the run. ``Comparison`` estimates the shift of
+/// the two runs it compares from all their cases; this type estimates the run effect's variance
+/// per case, from a history of earlier runs.
+///
+/// **Estimate.** The history's runs are grouped by commit (a `-dirty` or unknown commit is no
+/// group: its code is not known to be one build), on the host and build configuration of the run
+/// compared. Within a group, a run's figure for a case is the logarithm of its fastest sample; the
+/// case's level and each run's shift are fitted by alternating means over runs and medians over
+/// cases (a median polish), and the residuals' sum of squares over `Σ (runs − 1)` degrees of
+/// freedom is the case's variance, moderated across cases (`ModeratedVariances`). The residual
+/// also holds the noise within a run of its fastest sample, which the comparison counts again on
+/// its own: the bar errs wide.
+///
+/// **Unmeasured.** A case with fewer than `minimumRuns` runs of one commit in the history has no
+/// estimate; its change is then held to `driftFloor`, a bound on the run effect that no test can
+/// see through: only a change beyond it can be called, and an interval that reaches it cannot pass.
+package struct RunToRunSpread: Sendable {
+    /// One case's variance of its log figure between runs, and that estimate's degrees of freedom.
+    package struct Estimate: Sendable, Equatable {
+        package var variance: Double
+        package var degreesOfFreedom: Double
+    }
+
+    /// Each measured case's estimate.
+    package let variances: [CaseKey: Estimate]
+    /// The runs of the history that the estimate rests on.
+    package let runs: Int
+    /// The commits they were made of.
+    package let commits: Int
+    /// The bound on a case's run effect that the comparison assumes where the history measured none.
+    package let driftFloor: Double
+
+    /// The runs of one commit a case needs before its spread counts as measured: four degrees of
+    /// freedom, the fewest with which a moderated variance is more than its prior.
+    package static let minimumRuns = 5
+
+    /// The default `driftFloor`: 3%, about the 97th percentile of a case's difference between two
+    /// real runs of one build once the shift is out; `ComparingRuns.md` says how it was measured.
+    package static let defaultDriftFloor = 0.03
+
+    /// No history: every case unmeasured.
+    package static let unmeasured = RunToRunSpread(variances: [:], runs: 0, commits: 0, driftFloor: defaultDriftFloor)
+
+    private init(variances: [CaseKey: Estimate], runs: Int, commits: Int, driftFloor: Double) {
+        self.variances = variances
+        self.runs = runs
+        self.commits = commits
+        self.driftFloor = driftFloor
+    }
+
+    /// Whether any case's spread was measured.
+    package var isMeasured: Bool { !variances.isEmpty }
+
+    /// Estimates the spread from a history of runs.
+    ///
+    /// - Parameters:
+    ///   - history: Every case of every run in the history, with its run's environment.
+    ///   - environment: The run to compare: only runs of its host (CPU, its flags, cores, kernel),
+    ///     compile target and build configuration count.
+    ///   - excluded: Runs not to count: the two compared, which must not estimate their own noise.
+    ///   - driftFloor: The bound for the cases left unmeasured.
+    package init(
+        history: [(environment: RunEnvironment, summary: CaseSummary)], like environment: RunEnvironment,
+        excluding excluded: Set<String>, driftFloor: Double = defaultDriftFloor
+    ) {
+        // Log fastest sample by run, by case; each run's commit and libraries (a row holds its own
+        // backend's), since a backend's new version makes another build of the same commit.
+        var figures: [String: [CaseKey: Double]] = [:]
+        var libraries: [String: [String: String]] = [:]
+        var commits: [String: String] = [:]
+        for (run, summary) in history
+        where Self.sameHost(run, environment) && !excluded.contains(run.runID) && summary.metric == .time {
+            guard summary.isOK, let fastest = summary.fastest, fastest > 0, Self.isBuild(run.commit) else { continue }
+            figures[run.runID, default: [:]][summary.key] = log(fastest)
+            libraries[run.runID, default: [:]].merge(run.libraries) { first, _ in first }
+            commits[run.runID] = run.commit
+        }
+        let groups = Dictionary(grouping: figures.keys.sorted()) { run in
+            ([commits[run]!] + libraries[run, default: [:]].sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
+        }.values.filter { $0.count >= 2 }
+        var squares: [CaseKey: Double] = [:]
+        var freedom: [CaseKey: Int] = [:]
+        for runs in groups {
+            for (key, residuals) in Self.residuals(runs.map { figures[$0]! }) {
+                squares[key, default: 0] += residuals.reduce(0) { $0 + $1 * $1 }
+                freedom[key, default: 0] += residuals.count - 1
+            }
+        }
+        let measured = freedom.filter { $0.value >= Self.minimumRuns - 1 }.keys.sorted()
+        let moderated = ModeratedVariances(
+            measured.map { squares[$0]! / Double(freedom[$0]!) },
+            degreesOfFreedom: measured.map { Double(freedom[$0]!) })
+        var variances: [CaseKey: Estimate] = [:]
+        for (index, key) in measured.enumerated() {
+            variances[key] = Estimate(
+                variance: moderated.variances[index], degreesOfFreedom: moderated.degreesOfFreedom[index])
+        }
+        self.init(
+            variances: variances, runs: groups.reduce(0) { $0 + $1.count }, commits: groups.count,
+            driftFloor: driftFloor)
+    }
+
+    /// The residuals of each case in the runs of one build, after removing the case's level and
+    /// each run's shift: three rounds of a median polish, means over runs and medians over cases.
+    private static func residuals(_ runs: [[CaseKey: Double]]) -> [CaseKey: [Double]] {
+        let keys = Set(runs.flatMap(\.keys)).filter { key in runs.filter { $0[key] != nil }.count >= 2 }
+        var shifts = [Double](repeating: 0, count: runs.count)
+        var levels: [CaseKey: Double] = [:]
+        for _ in 0..<3 {
+            for key in keys {
+                let values = runs.indices.compactMap { run in runs[run][key].map { $0 - shifts[run] } }
+                levels[key] = values.reduce(0, +) / Double(values.count)
+            }
+            for run in runs.indices {
+                let deviations = runs[run].compactMap { key, value in levels[key].map { value - $0 } }
+                shifts[run] = Statistics(deviations)?.median ?? 0
+            }
+        }
+        var residuals: [CaseKey: [Double]] = [:]
+        for key in keys {
+            residuals[key] = runs.indices.compactMap { run in runs[run][key].map { $0 - shifts[run] - levels[key]! } }
+        }
+        return residuals
+    }
+
+    /// Whether a commit names one build: not `-dirty`, not unknown.
+    private static func isBuild(_ commit: String) -> Bool {
+        !commit.isEmpty && commit != "unknown" && !commit.hasSuffix("-dirty")
+    }
+
+    private static func sameHost(_ a: RunEnvironment, _ b: RunEnvironment) -> Bool {
+        a.cpu == b.cpu && a.cpuFlags == b.cpuFlags && a.cores == b.cores && a.kernel == b.kernel
+            && a.targetCPU == b.targetCPU && a.build == b.build
+    }
+}

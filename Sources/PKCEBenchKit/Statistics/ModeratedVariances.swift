@@ -1,0 +1,121 @@
+import Foundation
+
+/// Many variances, each estimated from few degrees of freedom, each moved toward what all of
+/// them have in common: the empirical Bayes estimate of Smyth's limma (Smyth 2004, "Linear models
+/// and empirical Bayes methods for assessing differential expression in microarray experiments",
+/// *Statistical Applications in Genetics and Molecular Biology* 3(1), §6; limma's `fitFDist` and
+/// `squeezeVar`).
+///
+/// The sample variances `s²ᵢ` (with `dᵢ` degrees of freedom) are taken to scatter around a prior
+/// `s₀²` as a scaled inverse χ² with `d₀` degrees of freedom. Both are estimated from the
+/// moments of `log s²ᵢ`; each variance then becomes `(d₀ s₀² + dᵢ s²ᵢ) / (d₀ + dᵢ)`, and a t
+/// statistic built on it has `d₀ + dᵢ` degrees of freedom. Cases that agree lend each other
+/// degrees of freedom (five runs of one build are four per case, too few for a test across
+/// dozens of cases); a case that is noisier than the rest keeps most of its own variance.
+package struct ModeratedVariances: Sendable, Equatable {
+    /// Each variance after moderation, in the order given.
+    package let variances: [Double]
+    /// Each variance's degrees of freedom after moderation: its own plus `priorDegreesOfFreedom`.
+    package let degreesOfFreedom: [Double]
+    /// `d₀`: how many degrees of freedom the common prior is worth; infinite when the variances
+    /// scatter no more than sampling alone explains, 0 when there is only one.
+    package let priorDegreesOfFreedom: Double
+    /// `s₀²`: the common prior variance.
+    package let priorVariance: Double
+
+    /// The most degrees of freedom an estimate is given: a t distribution with more is normal.
+    package static let degreesOfFreedomCap = 1e6
+
+    /// Moderates `variances`.
+    ///
+    /// - Parameters:
+    ///   - variances: The sample variances, each at least 0.
+    ///   - degreesOfFreedom: Each variance's degrees of freedom, each more than 0.
+    /// - Precondition: both have one element per variance.
+    package init(_ variances: [Double], degreesOfFreedom: [Double]) {
+        precondition(variances.count == degreesOfFreedom.count, "a variance needs its degrees of freedom")
+        guard variances.count >= 2 else {
+            (self.variances, self.degreesOfFreedom) = (variances, degreesOfFreedom)
+            (priorDegreesOfFreedom, priorVariance) = (0, variances.first ?? 0)
+            return
+        }
+        // A variance of exactly 0 has no logarithm; limma offsets it by a small fraction of the median.
+        let positive = variances.filter { $0 > 0 }.sorted()
+        let floor = positive.isEmpty ? 1e-30 : 1e-5 * positive[positive.count / 2]
+        let halves = degreesOfFreedom.map { $0 / 2 }
+        let e = zip(variances, halves).map { variance, half in
+            log(max(variance, floor)) - Self.digamma(half) + log(half)
+        }
+        let n = Double(e.count)
+        let mean = e.reduce(0, +) / n
+        let spread =
+            e.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1) - halves.reduce(0) { $0 + Self.trigamma($1) } / n
+        let prior: Double
+        if spread > 0 {
+            prior = 2 * Self.trigammaInverse(spread)
+            priorVariance = exp(mean + Self.digamma(prior / 2) - log(prior / 2))
+        } else {
+            prior = .infinity
+            priorVariance = exp(mean)
+        }
+        priorDegreesOfFreedom = prior
+        let common = priorVariance
+        self.variances = zip(variances, degreesOfFreedom).map { variance, d in
+            prior.isInfinite ? common : (prior * common + d * variance) / (prior + d)
+        }
+        self.degreesOfFreedom = degreesOfFreedom.map { min($0 + prior, Self.degreesOfFreedomCap) }
+    }
+
+    // MARK: - Polygamma functions
+
+    /// ψ(x), the digamma function, for `x > 0`: the recurrence `ψ(x) = ψ(x + 1) − 1/x` up to 10,
+    /// then the asymptotic series (Abramowitz and Stegun 6.3.18).
+    static func digamma(_ x: Double) -> Double {
+        var (x, result) = (x, 0.0)
+        while x < 10 {
+            result -= 1 / x
+            x += 1
+        }
+        let r = 1 / (x * x)
+        return result + log(x) - 0.5 / x
+            - r * (1.0 / 12 - r * (1.0 / 120 - r * (1.0 / 252 - r * (1.0 / 240 - r / 132))))
+    }
+
+    /// ψ′(x), the trigamma function, for `x > 0` (Abramowitz and Stegun 6.4.12).
+    static func trigamma(_ x: Double) -> Double {
+        var (x, result) = (x, 0.0)
+        while x < 10 {
+            result += 1 / (x * x)
+            x += 1
+        }
+        let r = 1 / (x * x)
+        return result + 1 / x + r / 2
+            + r / x * (1.0 / 6 - r * (1.0 / 30 - r * (1.0 / 42 - r * (1.0 / 30 - r * 5 / 66))))
+    }
+
+    /// ψ″(x), the tetragamma function, for `x > 0` (Abramowitz and Stegun 6.4.13).
+    static func tetragamma(_ x: Double) -> Double {
+        var (x, result) = (x, 0.0)
+        while x < 10 {
+            result -= 2 / (x * x * x)
+            x += 1
+        }
+        let r = 1 / (x * x)
+        return result - r - r / x
+            - r * r * (0.5 - r * (1.0 / 6 - r * (1.0 / 6 - r * (3.0 / 10 - r * 5 / 6))))
+    }
+
+    /// The `y` with `ψ′(y) = x`, by limma's Newton iteration (`trigammaInverse`).
+    static func trigammaInverse(_ x: Double) -> Double {
+        if x > 1e7 { return 1 / x.squareRoot() }
+        if x < 1e-6 { return 1 / x }
+        var y = 0.5 + 1 / x
+        for _ in 0..<50 {
+            let tri = trigamma(y)
+            let step = tri * (1 - tri / x) / tetragamma(y)
+            y += step
+            if -step / y < 1e-8 { break }
+        }
+        return y
+    }
+}

@@ -1,0 +1,29 @@
+import PKCEBenchKit
+
+extension RunToRunSpread {
+    /// The spread between runs measured from the history file at `path`, for a comparison of
+    /// runs made in `environment`.
+    ///
+    /// - Parameters:
+    ///   - path: A `history.csv`.
+    ///   - required: Whether a missing file is an error (66); when it is not, a missing file
+    ///     leaves every case unmeasured.
+    ///   - environment: The current run's: the host whose runs count.
+    ///   - excluded: The run ids of the compared runs.
+    /// - Throws: ``BenchError``: 66 for a required file that is missing, 65 for a malformed one.
+    package init(
+        historyAt path: String, required: Bool, like environment: RunEnvironment?, excluding excluded: Set<String>
+    ) throws(BenchError) {
+        guard ReportFiles.exists(path) else {
+            if required { throw BenchError(.missingInput, "\(path): no such file") }
+            self = .unmeasured
+            return
+        }
+        let rows = try ReportFiles.readHistory(at: path)
+        guard let environment else {
+            self = .unmeasured
+            return
+        }
+        self.init(history: rows.map { ($0.environment, $0.summary) }, like: environment, excluding: excluded)
+    }
+}
