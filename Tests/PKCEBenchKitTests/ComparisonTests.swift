@@ -134,6 +134,29 @@ struct ComparisonTests {
         #expect(comparison.status == .regression)
     }
 
+    @Test("A change to half the cases moves the median: it is never passed, nor the others called improved")
+    func halfTheCases() throws {
+        let half = SyntheticRun.keys.filter { $0.backend == "swift" || $0.backend == "crypto" }
+        #expect(half.count * 2 == SyntheticRun.keys.count)
+        let slower = try Self.apart(
+            baseline: Self.data(SyntheticRun.report()),
+            current: Self.data(
+                SyntheticRun.report(
+                    seed: 2, scale: Dictionary(uniqueKeysWithValues: half.map { ($0, 1.08) }))))
+        #expect(slower.shiftBeyondAlarm)
+        #expect(slower.status != .ok)
+        #expect(!slower.cases.contains { $0.verdict == .improved })
+        #expect(!slower.cases.contains { half.contains($0.key) && $0.verdict == .unchanged })
+        // And 60% of the cases 6% faster: the rest, as measured unchanged, are not called regressed.
+        let most = Array(SyntheticRun.keys.prefix(SyntheticRun.keys.count * 6 / 10))
+        let faster = try Self.apart(
+            baseline: Self.data(SyntheticRun.report()),
+            current: Self.data(
+                SyntheticRun.report(
+                    seed: 2, scale: Dictionary(uniqueKeysWithValues: most.map { ($0, 0.94) }))))
+        #expect(!faster.hasRegression)
+    }
+
     @Test("A whole run moved by the threshold cannot be decided: inconclusive, with a warning")
     func shiftBeyondThreshold() throws {
         let comparison = try Self.apart(

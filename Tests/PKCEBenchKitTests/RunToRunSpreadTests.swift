@@ -70,6 +70,13 @@ struct RunToRunSpreadTests {
         #expect(!Self.spread(Self.history(runs: 8, kernel: "6.2.0")).isMeasured)
         let history = Self.history(runs: 5)
         #expect(!Self.spread(history, excluding: ["run-1-0"]).isMeasured)
+        // A run of one case (a --filter run) has no shift of its own to measure: it is left out,
+        // rather than counted as a case that never moves.
+        let filtered = history.filter { $0.summary.key == Self.keys[0] }
+        #expect(
+            !Self.spread(filtered + Self.history(runs: 4, seed: 3).filter { $0.summary.key == Self.keys[0] }).isMeasured
+        )
+        #expect(Self.spread(Self.history(runs: 4) + filtered.prefix(1)).variances.isEmpty)
         #expect(RunToRunSpread.unmeasured.driftFloor == RunToRunSpread.defaultDriftFloor)
     }
 }
@@ -119,9 +126,9 @@ struct ModeratedVariancesTests {
     func identical() {
         let moderated = ModeratedVariances([2, 2, 2, 2], degreesOfFreedom: [4, 4, 4, 4])
         #expect(moderated.priorDegreesOfFreedom.isInfinite)
-        // limma's prior is the mean of the logs corrected for a χ²'s skew: above 2, and the same for all.
-        #expect(moderated.priorVariance > 2)
-        #expect(moderated.variances.allSatisfy { $0 == moderated.priorVariance })
-        #expect(moderated.degreesOfFreedom.allSatisfy { $0 == ModeratedVariances.degreesOfFreedomCap })
+        // limma's pooled variance, and degrees of freedom capped at all of them together.
+        #expect(moderated.priorVariance == 2)
+        #expect(moderated.variances == [2, 2, 2, 2])
+        #expect(moderated.degreesOfFreedom == [16, 16, 16, 16])
     }
 }

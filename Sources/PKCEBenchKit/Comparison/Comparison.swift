@@ -31,6 +31,15 @@ public struct Comparison: Sendable {
     /// the host cannot be told from a change of the cases.
     package static let minimumCasesForShift = 8
 
+    /// The run-wide shift beyond which a verdict must hold both net of the shift and as measured:
+    /// 1%, above every shift between two runs of one build measured here (at most 0.4%).
+    package static let shiftAlarm = 0.01
+
+    /// Whether the run-wide shift is at least `shiftAlarm` either way.
+    package var shiftBeyondAlarm: Bool {
+        runShift.map { abs(log1p($0)) >= log1p(Self.shiftAlarm) } ?? false
+    }
+
     /// The cases with these verdicts, in the order of `verdicts`.
     public func cases(in verdicts: [Verdict]) -> [CaseComparison] {
         verdicts.flatMap { verdict in cases.filter { $0.verdict == verdict } }
@@ -215,15 +224,38 @@ public struct Comparison: Sendable {
             let shift = changes.count >= Self.minimumCasesForShift ? Statistics(changes)?.median : nil
             self.runShift = shift.map { exp($0) - 1 }
             self.runToRun = runToRun
-            let estimates = zip(keys, within).map { key, estimate in
-                estimate.map { estimate in
-                    // The spread was estimated net of each run's shift: without a shift, only the floor holds.
-                    Self.acrossRuns(
-                        estimate, shift: shift, spread: shift == nil ? nil : runToRun.variances[key],
-                        floor: runToRun.driftFloor)
-                }
+            // The spread was estimated net of each run's shift: without a shift, only the floor holds.
+            let spreads = keys.map { shift == nil ? nil : runToRun.variances[$0] }
+            // The median's own variance, about π/2n times a typical case's (Kendall and Stuart), is
+            // in every case's change net of it.
+            let variances = zip(within, spreads).compactMap { estimate, spread in
+                estimate.map { $0.standardError * $0.standardError + 2 * (spread?.variance ?? 0) }
             }
-            decisions = SequentialGate.decide(estimates, look: 1, of: 1, criteria: criteria)
+            let shiftVariance =
+                shift == nil ? 0 : Double.pi / (2 * Double(variances.count)) * (Statistics(variances)?.median ?? 0)
+            func decide(net: Bool) -> [GateDecision?] {
+                let estimates = within.indices.map { index in
+                    within[index].map {
+                        Self.acrossRuns(
+                            $0, shift: net ? shift : nil, shiftVariance: net ? shiftVariance : 0,
+                            spread: spreads[index], floor: runToRun.driftFloor)
+                    }
+                }
+                return SequentialGate.decide(estimates, look: 1, of: 1, criteria: criteria)
+            }
+            let netOfShift = decide(net: true)
+            if let shift, abs(shift) >= log1p(Self.shiftAlarm) {
+                // A shift this large may be the host, or a change of many cases, which moves the
+                // median with it: a verdict stands only where it holds either way.
+                let asMeasured = decide(net: false)
+                decisions = zip(netOfShift, asMeasured).map { net, measured in
+                    guard var net else { return nil }
+                    if net.verdict != measured?.verdict { net.verdict = .inconclusive }
+                    return net
+                }
+            } else {
+                decisions = netOfShift
+            }
         }
         let cases = keys.indices.map { index in
             Self.compare(
@@ -258,28 +290,31 @@ public struct Comparison: Sendable {
         return figures
     }
 
-    /// A change between runs made apart, as the gate reads it: net of the run-wide shift, with the
-    /// spread between runs in its standard error (Welch–Satterthwaite degrees of freedom for the
-    /// sum, the two runs' effects counting twice), or, where that spread was never measured, held
-    /// to the drift floor.
+    /// A change between runs made apart, as the gate reads it: net of the run-wide shift (and with
+    /// the shift's variance), with the spread between runs in its standard error
+    /// (Welch–Satterthwaite degrees of freedom for the sum, the two runs' effects counting twice),
+    /// or, where that spread was never measured, held to the drift floor.
     private static func acrossRuns(
-        _ within: ChangeEstimate, shift: Double?, spread: RunToRunSpread.Estimate?, floor: Double
+        _ within: ChangeEstimate, shift: Double?, shiftVariance: Double, spread: RunToRunSpread.Estimate?,
+        floor: Double
     ) -> ChangeEstimate {
         let logChange = within.logChange - (shift ?? 0)
+        let withinVariance = within.standardError * within.standardError
         guard let spread else {
             var estimate = ChangeEstimate(
-                logChange: logChange, standardError: within.standardError,
+                logChange: logChange, standardError: (withinVariance + shiftVariance).squareRoot(),
                 degreesOfFreedom: within.degreesOfFreedom, units: within.units)
             estimate.driftBound = log1p(floor)
             return estimate
         }
-        let a = within.standardError * within.standardError
-        let b = 2 * spread.variance
-        let denominator = a * a / within.degreesOfFreedom + b * b / spread.degreesOfFreedom
+        let betweenVariance = 2 * spread.variance
+        let denominator =
+            withinVariance * withinVariance / within.degreesOfFreedom + betweenVariance * betweenVariance
+            / spread.degreesOfFreedom
+        let sum = withinVariance + betweenVariance
         return ChangeEstimate(
-            logChange: logChange, standardError: (a + b).squareRoot(),
-            degreesOfFreedom: denominator > 0 ? (a + b) * (a + b) / denominator : within.degreesOfFreedom,
-            units: within.units)
+            logChange: logChange, standardError: (sum + shiftVariance).squareRoot(),
+            degreesOfFreedom: denominator > 0 ? sum * sum / denominator : within.degreesOfFreedom, units: within.units)
     }
 
     /// Each process's fastest sample, in process order, so that sums come out the same every time.

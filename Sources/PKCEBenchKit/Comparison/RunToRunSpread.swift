@@ -11,17 +11,19 @@ import Foundation
 /// per case, from a history of earlier runs.
 ///
 /// **Estimate.** The history's runs are grouped by commit (a `-dirty` or unknown commit is no
-/// group: its code is not known to be one build), on the host and build configuration of the run
-/// compared. Within a group, a run's figure for a case is the logarithm of its fastest sample; the
-/// case's level and each run's shift are fitted by alternating means over runs and medians over
-/// cases (a median polish), and the residuals' sum of squares over `Σ (runs − 1)` degrees of
-/// freedom is the case's variance, moderated across cases (`ModeratedVariances`). The residual
-/// also holds the noise within a run of its fastest sample, which the comparison counts again on
-/// its own: the bar errs wide.
+/// group: its code is not known to be one build), on the host, toolchain and build configuration
+/// of the run compared; a run of fewer than `Comparison.minimumCasesForShift` cases is left out,
+/// as its shift cannot be told from its cases. Within a group, a run's figure for a case is the
+/// logarithm of its fastest sample; the case's level (a mean over runs) and each run's shift (a
+/// median over cases) are fitted in turn, three times, and the residuals' sum of squares over
+/// `(runs − 1)(1 − 1/cases)` degrees of freedom, summed over groups, is the case's variance,
+/// moderated across cases (`ModeratedVariances`). The residual also holds the noise within a run
+/// of its fastest sample, which the comparison counts again on its own: the bar errs wide.
 ///
-/// **Unmeasured.** A case with fewer than `minimumRuns` runs of one commit in the history has no
-/// estimate; its change is then held to `driftFloor`, a bound on the run effect that no test can
-/// see through: only a change beyond it can be called, and an interval that reaches it cannot pass.
+/// **Unmeasured.** A case with fewer than `minimumRuns` runs in the history (or as many degrees
+/// of freedom over several commits: 3 + 3 runs, say) has no estimate; its change is then held to
+/// `driftFloor`, an assumed bound on its run effect: only a change beyond it can be called, and an
+/// interval that reaches the threshold with it cannot pass.
 package struct RunToRunSpread: Sendable {
     /// One case's variance of its log figure between runs, and that estimate's degrees of freedom.
     package struct Estimate: Sendable, Equatable {
@@ -38,8 +40,8 @@ package struct RunToRunSpread: Sendable {
     /// The bound on a case's run effect that the comparison assumes where the history measured none.
     package let driftFloor: Double
 
-    /// The runs of one commit a case needs before its spread counts as measured: four degrees of
-    /// freedom, the fewest with which a moderated variance is more than its prior.
+    /// The runs of one commit a case needs before its spread counts as measured; runs of several
+    /// commits count as many runs less one per commit.
     package static let minimumRuns = 5
 
     /// The default `driftFloor`: 3%, about the 97th percentile of a case's difference between two
@@ -64,7 +66,8 @@ package struct RunToRunSpread: Sendable {
     /// - Parameters:
     ///   - history: Every case of every run in the history, with its run's environment.
     ///   - environment: The run to compare: only runs of its host (CPU, its flags, cores, kernel),
-    ///     compile target and build configuration count.
+    ///     Swift, compile target and build configuration count, and only those of at least
+    ///     `Comparison.minimumCasesForShift` cases.
     ///   - excluded: Runs not to count: the two compared, which must not estimate their own noise.
     ///   - driftFloor: The bound for the cases left unmeasured.
     package init(
@@ -77,27 +80,34 @@ package struct RunToRunSpread: Sendable {
         var libraries: [String: [String: String]] = [:]
         var commits: [String: String] = [:]
         for (run, summary) in history
-        where Self.sameHost(run, environment) && !excluded.contains(run.runID) && summary.metric == .time {
+        where Self.sameBuild(run, environment) && !excluded.contains(run.runID) && summary.metric == .time {
             guard summary.isOK, let fastest = summary.fastest, fastest > 0, Self.isBuild(run.commit) else { continue }
             figures[run.runID, default: [:]][summary.key] = log(fastest)
             libraries[run.runID, default: [:]].merge(run.libraries) { first, _ in first }
             commits[run.runID] = run.commit
         }
-        let groups = Dictionary(grouping: figures.keys.sorted()) { run in
+        // A run of a few cases has no shift of its own to measure: its median case would be it.
+        let runs = figures.keys.filter { figures[$0]!.count >= Comparison.minimumCasesForShift }.sorted()
+        let groups = Dictionary(grouping: runs) { run in
             ([commits[run]!] + libraries[run, default: [:]].sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
         }.values.filter { $0.count >= 2 }
         var squares: [CaseKey: Double] = [:]
-        var freedom: [CaseKey: Int] = [:]
+        var runsBeyondFirst: [CaseKey: Int] = [:]
+        var freedom: [CaseKey: Double] = [:]
         for runs in groups {
-            for (key, residuals) in Self.residuals(runs.map { figures[$0]! }) {
+            let residuals = Self.residuals(runs.map { figures[$0]! })
+            let cases = Double(residuals.count)
+            for (key, residuals) in residuals {
                 squares[key, default: 0] += residuals.reduce(0) { $0 + $1 * $1 }
-                freedom[key, default: 0] += residuals.count - 1
+                runsBeyondFirst[key, default: 0] += residuals.count - 1
+                // The runs' shifts cost the group's cases a run's worth of degrees of freedom
+                // between them: (runs − 1)(cases − 1) in all.
+                freedom[key, default: 0] += Double(residuals.count - 1) * (1 - 1 / cases)
             }
         }
-        let measured = freedom.filter { $0.value >= Self.minimumRuns - 1 }.keys.sorted()
+        let measured = runsBeyondFirst.filter { $0.value >= Self.minimumRuns - 1 }.keys.sorted()
         let moderated = ModeratedVariances(
-            measured.map { squares[$0]! / Double(freedom[$0]!) },
-            degreesOfFreedom: measured.map { Double(freedom[$0]!) })
+            measured.map { squares[$0]! / freedom[$0]! }, degreesOfFreedom: measured.map { freedom[$0]! })
         var variances: [CaseKey: Estimate] = [:]
         for (index, key) in measured.enumerated() {
             variances[key] = Estimate(
@@ -136,8 +146,10 @@ package struct RunToRunSpread: Sendable {
         !commit.isEmpty && commit != "unknown" && !commit.hasSuffix("-dirty")
     }
 
-    private static func sameHost(_ a: RunEnvironment, _ b: RunEnvironment) -> Bool {
+    /// Whether two runs were made on one host (CPU, its flags, cores, kernel) by one toolchain,
+    /// compile target and build configuration.
+    private static func sameBuild(_ a: RunEnvironment, _ b: RunEnvironment) -> Bool {
         a.cpu == b.cpu && a.cpuFlags == b.cpuFlags && a.cores == b.cores && a.kernel == b.kernel
-            && a.targetCPU == b.targetCPU && a.build == b.build
+            && a.targetCPU == b.targetCPU && a.build == b.build && a.swift == b.swift
     }
 }

@@ -18,13 +18,11 @@ package struct ModeratedVariances: Sendable, Equatable {
     /// Each variance's degrees of freedom after moderation: its own plus `priorDegreesOfFreedom`.
     package let degreesOfFreedom: [Double]
     /// `d₀`: how many degrees of freedom the common prior is worth; infinite when the variances
-    /// scatter no more than sampling alone explains, 0 when there is only one.
+    /// scatter no more than sampling alone explains, 0 when there is only one. A variance's total
+    /// is capped at the sum of all of theirs.
     package let priorDegreesOfFreedom: Double
     /// `s₀²`: the common prior variance.
     package let priorVariance: Double
-
-    /// The most degrees of freedom an estimate is given: a t distribution with more is normal.
-    package static let degreesOfFreedomCap = 1e6
 
     /// Moderates `variances`.
     ///
@@ -39,9 +37,10 @@ package struct ModeratedVariances: Sendable, Equatable {
             (priorDegreesOfFreedom, priorVariance) = (0, variances.first ?? 0)
             return
         }
-        // A variance of exactly 0 has no logarithm; limma offsets it by a small fraction of the median.
-        let positive = variances.filter { $0 > 0 }.sorted()
-        let floor = positive.isEmpty ? 1e-30 : 1e-5 * positive[positive.count / 2]
+        // A variance of exactly 0 has no logarithm; limma offsets it by a small fraction of the median
+        // (of all of them, 1 when that is 0).
+        let median = Statistics(variances)?.median ?? 0
+        let floor = 1e-5 * (median > 0 ? median : 1)
         let halves = degreesOfFreedom.map { $0 / 2 }
         let e = zip(variances, halves).map { variance, half in
             log(max(variance, floor)) - Self.digamma(half) + log(half)
@@ -55,15 +54,19 @@ package struct ModeratedVariances: Sendable, Equatable {
             prior = 2 * Self.trigammaInverse(spread)
             priorVariance = exp(mean + Self.digamma(prior / 2) - log(prior / 2))
         } else {
+            // No more scatter than sampling explains: the pooled variance, limma's estimate since
+            // 2017 (the limit of the formula above is larger).
             prior = .infinity
-            priorVariance = exp(mean)
+            priorVariance = variances.reduce(0, +) / n
         }
         priorDegreesOfFreedom = prior
         let common = priorVariance
         self.variances = zip(variances, degreesOfFreedom).map { variance, d in
             prior.isInfinite ? common : (prior * common + d * variance) / (prior + d)
         }
-        self.degreesOfFreedom = degreesOfFreedom.map { min($0 + prior, Self.degreesOfFreedomCap) }
+        // As limma's eBayes does, no case is worth more than all of them together.
+        let total = degreesOfFreedom.reduce(0, +)
+        self.degreesOfFreedom = degreesOfFreedom.map { min($0 + prior, total) }
     }
 
     // MARK: - Polygamma functions

@@ -171,15 +171,21 @@ public enum ComparisonFormatter {
                 + "commit(s) of this host in the history, is in its bounds"
             : unmeasured == timed.count
                 ? "the spread between runs is unmeasured (the history has no \(RunToRunSpread.minimumRuns) runs of "
-                    + "one commit of this host), so each case's bounds are widened by the \(floor) drift floor and "
-                    + "only a change beyond it can be called"
+                    + "one commit of this host and build), so each case's bounds are widened by the \(floor) drift "
+                    + "floor and only a change beyond it can be called"
                 : "\(timed.count - unmeasured) cases' spread between runs, measured from \(spread.runs) runs of "
                     + "\(spread.commits) commit(s) of this host in the history, is in their bounds; \(unmeasured) "
                     + "without one have theirs widened by the \(floor) drift floor"
+        let alarm = String(format: "%g%%", Comparison.shiftAlarm * 100)
+        let doubt =
+            comparison.shiftBeyondAlarm
+            ? ", and as it is beyond \(alarm) (the host, or a change of many cases) a verdict stands only where it "
+                + "holds both net of it and as measured"
+            : ""
         return [
             "runs made apart: the whole current run moved \(percent(shift)), the median change of its cases; "
                 + "each case's change and bounds are net of it, so a change that moves every case alike shows "
-                + "here, not in the verdicts; \(between)"
+                + "here, not in the verdicts\(doubt); \(between)"
         ]
     }
 

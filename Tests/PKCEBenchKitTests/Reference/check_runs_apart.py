@@ -10,6 +10,7 @@ scaled copies to OUT_DIR and runs BENCH compare on:
   case (exit 1 counts as a false alarm);
 - the same pairs scaled by -2% with one case +10% on top (sha256/swift/1024, then
   challenge/openssl/43, the case that moves most between runs);
+- the same pairs with the swift and crypto cases 8% slower: half the cases, which moves the median;
 - each run against the next (minutes apart), and every pair of runs (false calls per case).
 The history is RUNS_DIR/history.csv (bench compare leaves the two compared runs out of it), or
 none with --no-history.
@@ -95,6 +96,23 @@ target = "sha256/swift/1024"
 report["scaled -2%, sha256/swift/1024 +10%"] = check_scaled(-0.02, target, 1.10)
 target2 = "challenge/openssl/43"
 report["scaled -2%, challenge/openssl/43 +10%"] = check_scaled(-0.02, target2, 1.10)
+
+# A change that moves half the cases moves the median with it: swift and crypto 8% slower.
+def check_half():
+    rows = []
+    for k, (a, b) in enumerate(pairs):
+        factors = {c: 1.08 if c.split("/")[1] in ("swift", "crypto") else 1.0 for c in cases}
+        path = scaled_copy(b, factors, f"half-{k}")
+        code, verdicts, err = compare(os.path.join(runs_dir, a + ".csv"), path)
+        rows.append({"pair": k, "exit": code,
+                     "regressed": sum(v == "regressed" for v in verdicts.values()),
+                     "improved": sum(v == "improved" for v in verdicts.values()),
+                     "unchanged among the slowed": sum(v == "unchanged" and c.split("/")[1] in ("swift", "crypto")
+                                                       for c, v in verdicts.items()),
+                     "inconclusive": sum(v == "inconclusive" for v in verdicts.values())})
+    return rows
+
+report["swift and crypto +8%"] = check_half()
 
 # Plain same-build comparisons: consecutive runs (minutes apart), and every pair for per-case rates.
 plain = []
