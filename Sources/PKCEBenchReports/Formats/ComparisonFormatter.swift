@@ -171,8 +171,8 @@ public enum ComparisonFormatter {
                 + "commit(s) of this host in the history, is in its bounds"
             : unmeasured == timed.count
                 ? "the spread between runs is unmeasured (the history has no \(RunToRunSpread.minimumRuns) runs of "
-                    + "one commit of this host and build), so each case's bounds are widened by the \(floor) drift "
-                    + "floor and only a change beyond it can be called"
+                    + "one commit of this host and build besides the two compared), so each case's bounds are "
+                    + "widened by the \(floor) drift floor and only a change beyond it can be called"
                 : "\(timed.count - unmeasured) cases' spread between runs, measured from \(spread.runs) runs of "
                     + "\(spread.commits) commit(s) of this host in the history, is in their bounds; \(unmeasured) "
                     + "without one have theirs widened by the \(floor) drift floor"
