@@ -99,18 +99,12 @@ public enum SyntheticRun {
 
     /// Writes ``history(runs:)`` as `history.csv` in `directory`, as runs of `bench` append to it.
     public static func writeHistory(runs: Int = 6, in directory: URL) throws {
-        var lines: [Substring] = []
-        for (index, run) in history(runs: runs).enumerated() {
-            let path = directory.appendingPathComponent("history-\(index).csv").path
-            try ReportFiles.write(run, summaryAt: path)
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-            // The files end their lines in CRLF, one Character to a Swift string.
-            lines += text.split(whereSeparator: \.isNewline).dropFirst(index == 0 ? 0 : 1)
-            try FileManager.default.removeItem(atPath: path)
-            try FileManager.default.removeItem(atPath: ReportFiles.samplesPath(for: path))
-        }
-        try (lines.joined(separator: "\r\n") + "\r\n").write(
-            to: directory.appendingPathComponent("history.csv"), atomically: true, encoding: .utf8)
+        // Saved as bench saves its runs, into a results directory of their own; only the history stays.
+        let results = ResultsDirectory(path: directory.appendingPathComponent("earlier-runs").path)
+        try results.prepare()
+        for run in history(runs: runs) { try results.save(run) }
+        try FileManager.default.moveItem(at: results.history, to: directory.appendingPathComponent("history.csv"))
+        try FileManager.default.removeItem(at: results.url)
     }
 
     /// Two builds measured side by side, as `bench ab` measures them: `pairs` pairs of processes,
