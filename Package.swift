@@ -31,12 +31,13 @@ let package = Package(
         .library(name: "PKCESodium", targets: ["PKCESodium"]),
         .library(name: "PKCECrypto", targets: ["PKCECrypto"]),
         .library(name: "PKCEBackends", targets: ["PKCEBackends"]),
-        // The harness, for a package's own benchmark executable: `await Bench.main(backends: …)`.
-        // It links the malloc interposer that counts allocations.
-        .library(name: "PKCEBenchKit", targets: ["PKCEBenchKit", "PKCEBenchReports", "PKCEBenchCLI"]),
-        // The harness without the command line and its malloc interposer, for a program with a main
-        // and an allocation counter of its own, as Benchmarks/'s package-benchmark suite has.
-        .library(name: "PKCEBenchHarness", targets: ["PKCEBenchKit", "PKCEBenchReports"]),
+        // The harness, for a package's own benchmark executable: `import PKCEBenchKit`, then
+        // `await Bench.main(backends: …)`. It links the malloc interposer that counts allocations.
+        .library(name: "PKCEBenchKit", targets: ["PKCEBenchKit"]),
+        // The harness's core without the command line, the reports and the malloc interposer, for a
+        // program with a main and an allocation counter of its own, as Benchmarks/'s
+        // package-benchmark suite has.
+        .library(name: "PKCEBenchCore", targets: ["PKCEBenchCore"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
     dependencies: [
@@ -85,25 +86,26 @@ let package = Package(
         // The harness's core: cases, sampling, workers, statistics, comparison, over typed results.
         // It takes its backends and its allocation counter from the caller, so it links no C
         // library, and it never imports the reports.
-        .target(name: "PKCEBenchKit", dependencies: ["PKCE", "CPKCEHarness"]),
+        .target(name: "PKCEBenchCore", dependencies: ["PKCE", "CPKCEHarness"]),
         // The reports at the edge: CSV files, JSON, HTML, SVG, Markdown, exports, and the runners
         // that write them. It depends on the core; nothing in the core depends on it.
-        .target(name: "PKCEBenchReports", dependencies: ["PKCEBenchKit", "PKCE"]),
+        .target(name: "PKCEBenchReports", dependencies: ["PKCEBenchCore", "PKCE"]),
         // Counts allocations per thread by defining malloc and its kin in the executable that links
-        // it: a benchmark executable, through PKCEBenchCLI, and the tests; never a product that a
-        // user of PKCE links, so no app gets an interposed malloc, nor PKCEBenchHarness, whose
+        // it: a benchmark executable, through PKCEBenchKit, and the tests; never a product that a
+        // user of PKCE links, so no app gets an interposed malloc, nor PKCEBenchCore, whose
         // users may count allocations their own way.
         .target(name: "CPKCEMallocCounter"),
         // The bench command line as a library: `Bench.main(backends:)`, for this package's bench
-        // and for a package's own executable with its own backends.
+        // and for a package's own executable with its own backends. Named as the product its users
+        // depend on, and re-exports PKCE, so that `import PKCEBenchKit` is all a main.swift needs.
         .target(
-            name: "PKCEBenchCLI",
+            name: "PKCEBenchKit",
             dependencies: [
-                "PKCE", "PKCEBenchKit", "PKCEBenchReports", "CPKCEMallocCounter",
+                "PKCE", "PKCEBenchCore", "PKCEBenchReports", "CPKCEMallocCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "bench", dependencies: ["PKCEBenchCLI", "PKCEBackends"]),
+        .executableTarget(name: "bench", dependencies: ["PKCEBenchKit", "PKCEBackends"]),
 
         // MARK: - Tests
 
@@ -114,20 +116,20 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         .target(
-            name: "PKCEBenchTestSupport", dependencies: ["PKCEBenchKit", "PKCEBenchReports", "PKCE"],
+            name: "PKCEBenchTestSupport", dependencies: ["PKCEBenchCore", "PKCEBenchReports", "PKCE"],
             path: "Tests/PKCEBenchTestSupport"),
         .testTarget(
-            name: "PKCEBenchKitTests",
-            dependencies: ["PKCEBenchKit", "PKCEBenchReports", "PKCE", "PKCEBenchTestSupport"],
+            name: "PKCEBenchCoreTests",
+            dependencies: ["PKCEBenchCore", "PKCEBenchReports", "PKCE", "PKCEBenchTestSupport"],
             resources: [.copy("Reference")]
         ),
         .testTarget(
             name: "PKCEBenchReportsTests",
-            dependencies: ["PKCEBenchKit", "PKCEBenchReports", "PKCE", "PKCEBenchTestSupport"]),
+            dependencies: ["PKCEBenchCore", "PKCEBenchReports", "PKCE", "PKCEBenchTestSupport"]),
         .testTarget(
             name: "BenchTests",
             dependencies: [
-                "PKCEBenchKit", "PKCEBenchReports", "PKCEBenchCLI", "PKCEBackends", "PKCEBenchTestSupport", "bench",
+                "PKCEBenchCore", "PKCEBenchReports", "PKCEBenchKit", "PKCEBackends", "PKCEBenchTestSupport", "bench",
             ]),
         // Compares two secrets with `==` many times, for PKCETests to count under Callgrind.
         .executableTarget(name: "PKCECompareProbe", dependencies: ["PKCE"], path: "Tests/PKCECompareProbe"),
@@ -143,8 +145,8 @@ let package = Package(
 if Context.environment["PKCEBENCH_FUZZ"] != nil {
     let fuzzTargets: [(String, [Target.Dependency])] = [
         ("FuzzVerifier", ["PKCE"]), ("FuzzChallenge", ["PKCE"]), ("FuzzTokenEndpoint", ["PKCE"]),
-        ("FuzzSHA256", ["PKCE"]), ("FuzzWorkerReply", ["PKCEBenchKit"]),
-        ("FuzzCSV", ["PKCEBenchKit", "PKCEBenchReports"]),
+        ("FuzzSHA256", ["PKCE"]), ("FuzzWorkerReply", ["PKCEBenchCore"]),
+        ("FuzzCSV", ["PKCEBenchCore", "PKCEBenchReports"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(

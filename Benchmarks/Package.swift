@@ -24,8 +24,9 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "PKCEBackends", package: root),
-                // Not PKCEBenchKit, whose malloc would stand in front of package-benchmark's.
-                .product(name: "PKCEBenchHarness", package: root),
+                // The core alone, not PKCEBenchKit, whose malloc would stand in front of
+                // package-benchmark's.
+                .product(name: "PKCEBenchCore", package: root),
             ],
             path: "PKCEBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -1,5 +1,4 @@
-import PKCE
-import PKCEBenchCLI
+import PKCEBenchKit
 
 /// A backend of your own. This one delegates to SwiftBackend so that the example runs anywhere;
 /// yours calls your library.

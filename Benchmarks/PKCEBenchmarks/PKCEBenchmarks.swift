@@ -1,7 +1,7 @@
 import Benchmark
 import PKCE
 import PKCEBackends
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// Every case of `bench`'s default suite (operation × backend × size, from the harness's own
 /// case list), each running the very loop `bench` times, a thousand operations per iteration.
@@ -22,14 +22,14 @@ let benchmarks: @Sendable () -> Void = {
 
     let cases: [BenchmarkCase]
     do {
-        cases = try Selection().cases(from: try allBackends())
+        cases = try BenchmarkCase.defaultSuite(of: try allBackends())
     } catch {
         fatalError("a backend cannot be set up: \(error)")
     }
     for benchmarkCase in cases {
         // The case's one name, as bench's reports and `bench list` give it: `challenge/sodium/43`
         // (package-benchmark writes it as `challenge_sodium_43` in threshold file names).
-        let name = benchmarkCase.key.description
+        let name = benchmarkCase.description
         // Correctness before speed, as in `bench`: a backend that gives a wrong answer is not timed.
         let loop: CaseLoop
         do {

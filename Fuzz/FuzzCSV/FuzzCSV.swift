@@ -1,4 +1,4 @@
-import PKCEBenchKit
+import PKCEBenchCore
 import PKCEBenchReports
 
 /// libFuzzer's entry point: the CSV reader and the report decoder on arbitrary bytes.

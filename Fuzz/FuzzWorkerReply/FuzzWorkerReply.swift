@@ -1,4 +1,4 @@
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// libFuzzer's entry point: a line from a worker, which may be another build, broken or old, as
 /// the run that started it reads it.

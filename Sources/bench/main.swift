@@ -1,5 +1,5 @@
 import PKCEBackends
-import PKCEBenchCLI
+import PKCEBenchKit
 
-// The project's own bench: the command line of PKCEBenchCLI with the four backends this package ships.
+// The project's own bench: the command line of PKCEBenchKit with the four backends this package ships.
 await Bench.main(backends: try allBackends())

@@ -3,7 +3,7 @@ import Foundation
 import PKCEBackends
 import Testing
 
-@testable import PKCEBenchCLI
+@testable import PKCEBenchKit
 
 /// The README, CONTRIBUTING and the DocC catalogs show only what works: their Swift is compiled
 /// snippets, and every `bench` command they show parses with this build's arguments.

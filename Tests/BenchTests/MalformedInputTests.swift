@@ -1,5 +1,5 @@
 import Foundation
-import PKCEBenchKit
+import PKCEBenchCore
 @testable import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing

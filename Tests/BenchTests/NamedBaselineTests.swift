@@ -1,10 +1,10 @@
 import Foundation
-import PKCEBenchKit
+import PKCEBenchCore
 @testable import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing
 
-@testable import PKCEBenchCLI
+@testable import PKCEBenchKit
 
 @Suite("Named baselines: --save-baseline NAME, --baseline NAME, bench baseline --name", .serialized)
 struct NamedBaselineTests {

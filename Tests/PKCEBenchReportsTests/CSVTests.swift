@@ -1,4 +1,4 @@
-@testable import PKCEBenchKit
+@testable import PKCEBenchCore
 @testable import PKCEBenchReports
 import Testing
 

@@ -1,4 +1,4 @@
-import PKCEBenchKit
+import PKCEBenchCore
 import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import PKCE
-@testable import PKCEBenchKit
+@testable import PKCEBenchCore
 @testable import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing

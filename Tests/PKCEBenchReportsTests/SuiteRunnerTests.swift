@@ -1,6 +1,6 @@
 import Foundation
 import PKCE
-import PKCEBenchKit
+import PKCEBenchCore
 import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing

@@ -1,12 +1,12 @@
 import Foundation
-import PKCEBenchKit
+import PKCEBenchCore
 import PKCEBenchReports
 
 /// A new, empty directory under the system's temporary directory: tests write nowhere else.
 ///
 /// It lies in one directory per test process, which goes when the process exits, so that a test
 /// run leaves nothing behind, whichever tests clean up after themselves.
-public func temporaryDirectory() throws -> URL {
+package func temporaryDirectory() throws -> URL {
     TestProcessDirectory.removedAtExit
     let url = TestProcessDirectory.url.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -23,9 +23,9 @@ private enum TestProcessDirectory {
 }
 
 /// Runs made up from a seeded generator: realistic noise, but the same numbers on every test run.
-public enum SyntheticRun {
+package enum SyntheticRun {
     /// The default suite's cases for the four shipped backends: 64 of them.
-    public static let keys: [CaseKey] = ["openssl", "sodium", "swift", "crypto"].flatMap { backend in
+    package static let keys: [CaseKey] = ["openssl", "sodium", "swift", "crypto"].flatMap { backend in
         BenchmarkOperation.allCases.flatMap { operation in
             operation.defaultSizes.map { CaseKey(backend: backend, operation: operation, size: $0, threads: 1) }
         }
@@ -52,7 +52,7 @@ public enum SyntheticRun {
     ///     tenants had the machine, whose fastest samples move too.
     ///   - scale: Multiplies the samples of the cases it names.
     ///   - failed: Cases that failed, with this reason, instead of being measured.
-    public static func report(
+    package static func report(
         runID: String = "20261122T000000Z-abc1234", build: String = "release",
         openssl: String = "OpenSSL 3.0.19 27 Jan 2026", targetCPU: String = "x86-64", kernel: String = "6.1.0",
         seed: UInt64 = 1,
@@ -85,7 +85,7 @@ public enum SyntheticRun {
     /// Earlier runs of the build that ``report(runID:build:openssl:targetCPU:kernel:seed:samples:processes:processBias:busy:scale:failed:)``
     /// makes, on its host: a history with `runs` runs of one commit, whose cases' spread between
     /// runs is then measured.
-    public static func history(runs: Int = 6) -> [RunReport] {
+    package static func history(runs: Int = 6) -> [RunReport] {
         (0..<runs).map { run in report(runID: "20261121T00000\(run)Z-abc1234", seed: 1000 + UInt64(run)) }
     }
 
@@ -98,7 +98,7 @@ public enum SyntheticRun {
     }
 
     /// Writes ``history(runs:)`` as `history.csv` in `directory`, as runs of `bench` append to it.
-    public static func writeHistory(runs: Int = 6, in directory: URL) throws {
+    package static func writeHistory(runs: Int = 6, in directory: URL) throws {
         // Saved as bench saves its runs, into a results directory of their own; only the history stays.
         let results = ResultsDirectory(path: directory.appendingPathComponent("earlier-runs").path)
         try results.prepare()
@@ -115,7 +115,7 @@ public enum SyntheticRun {
     /// own small bias; each sample its own 2% noise.
     ///
     /// - Returns: The baseline's report and the current build's.
-    public static func pairedReports(
+    package static func pairedReports(
         seed: UInt64 = 1, pairs: Int = 20, turns: Int = 20, drift: Double = 0.4, processBias: Double = 0.003,
         scale: [CaseKey: Double] = [:]
     ) -> (baseline: RunReport, current: RunReport) {
@@ -152,16 +152,16 @@ public enum SyntheticRun {
 }
 
 /// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64).
-public struct SplitMix64: RandomNumberGenerator {
+package struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
     /// A generator whose sequence `seed` fixes.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -170,12 +170,12 @@ public struct SplitMix64: RandomNumberGenerator {
     }
 
     /// Uniform in [0, 1).
-    public mutating func nextUnit() -> Double {
+    package mutating func nextUnit() -> Double {
         Double(next() >> 11) / Double(1 << 53)
     }
 
     /// Standard normal, by the Box–Muller transform.
-    public mutating func nextGaussian() -> Double {
+    package mutating func nextGaussian() -> Double {
         let u1 = max(nextUnit(), .leastNonzeroMagnitude)
         let u2 = nextUnit()
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)

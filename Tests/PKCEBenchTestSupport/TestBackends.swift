@@ -1,76 +1,76 @@
 import Foundation
 import PKCE
-import PKCEBenchKit
+import PKCEBenchCore
 import PKCEBenchReports
 import Synchronization
 
 /// SwiftBackend with one bit of every digest flipped: plausible output, wrong answer.
-public struct WrongDigestBackend: PKCEBackend {
+package struct WrongDigestBackend: PKCEBackend {
     /// Creates the backend.
-    public init() {}
+    package init() {}
 
     /// Its name in reports.
-    public var name: String { "wrong-digest" }
+    package var name: String { "wrong-digest" }
 
     /// Fills the buffer as the type's summary says.
-    public func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {
+    package func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {
         try SwiftBackend().fillRandom(buffer)
     }
 
     /// Hashes as the type's summary says.
-    public func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
+    package func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
         SwiftBackend().sha256(message, into: digest)
         digest[31] ^= 1
     }
 }
 
 /// A random number generator that returns zeros without complaint: the all-zero-verifier bug.
-public struct ZeroRandomBackend: PKCEBackend {
+package struct ZeroRandomBackend: PKCEBackend {
     /// Creates the backend.
-    public init() {}
+    package init() {}
 
     /// Its name in reports.
-    public var name: String { "zero-random" }
+    package var name: String { "zero-random" }
 
     /// Fills the buffer as the type's summary says.
-    public func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {
+    package func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {
         buffer.initializeMemory(as: UInt8.self, repeating: 0)
     }
 
     /// Hashes as the type's summary says.
-    public func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
+    package func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
         SwiftBackend().sha256(message, into: digest)
     }
 }
 
 /// A backend whose randomness starts failing after a number of calls, as an exhausted or
 /// disconnected entropy source would in the middle of a run.
-public final class FailingLaterBackend: PKCEBackend {
+package final class FailingLaterBackend: PKCEBackend {
     /// What the randomness throws once it fails.
-    public static let error = PKCEError.randomFailure(source: "test", code: 5)
+    package static let error = PKCEError.randomFailure(source: "test", code: 5)
     private let callsLeft: Atomic<Int>
 
     /// Creates a backend whose randomness fails after `calls` calls.
-    public init(failingAfter calls: Int = .max) {
+    package init(failingAfter calls: Int = .max) {
         callsLeft = Atomic(calls)
     }
 
     /// Makes every call from now on fail.
-    public func failFromNow() {
+    package func failFromNow() {
         callsLeft.store(0, ordering: .relaxed)
     }
 
     /// Its name in reports.
-    public var name: String { "failing-later" }
+    package var name: String { "failing-later" }
 
     /// Fills the buffer as the type's summary says.
-    public func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {
+    package func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {
         guard callsLeft.subtract(1, ordering: .relaxed).newValue >= 0 else { throw Self.error }
         try SwiftBackend().fillRandom(buffer)
     }
 
     /// Hashes as the type's summary says.
-    public func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
+    package func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
         SwiftBackend().sha256(message, into: digest)
     }
 }
@@ -78,17 +78,17 @@ public final class FailingLaterBackend: PKCEBackend {
 /// SwiftBackend that counts its `sha256` calls on each thread, with an ``AllocationCounter`` that
 /// reads that count: tests use it to check that the harness brackets exactly the timed loop, on
 /// the thread that runs it, and adds up every thread's count.
-public struct CallCountingBackend: PKCEBackend {
+package struct CallCountingBackend: PKCEBackend {
     private static let key = "PKCEBenchTestSupport.CallCountingBackend.calls"
 
     /// Creates the backend.
-    public init() {}
+    package init() {}
 
     /// Its name in reports.
-    public var name: String { "call-counting" }
+    package var name: String { "call-counting" }
 
     /// A counter that reports the calling thread's `sha256` calls as its allocations.
-    public static let counter = AllocationCounter { callsOnThisThread }
+    package static let counter = AllocationCounter { callsOnThisThread }
 
     private static var callsOnThisThread: UInt64 {
         get { Thread.current.threadDictionary[key] as? UInt64 ?? 0 }
@@ -96,12 +96,12 @@ public struct CallCountingBackend: PKCEBackend {
     }
 
     /// Fills the buffer as the type's summary says.
-    public func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {
+    package func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {
         try SwiftBackend().fillRandom(buffer)
     }
 
     /// Hashes as the type's summary says.
-    public func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
+    package func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
         Self.callsOnThisThread += 1
         SwiftBackend().sha256(message, into: digest)
     }
@@ -109,6 +109,6 @@ public struct CallCountingBackend: PKCEBackend {
 
 /// Whether this process runs under AddressSanitizer or ThreadSanitizer, whose allocators the
 /// `bench` binary's allocation counter steps aside for.
-public let processIsSanitized: Bool = ["__asan_init", "__tsan_init"].contains { (symbol: String) in
+package let processIsSanitized: Bool = ["__asan_init", "__tsan_init"].contains { (symbol: String) in
     dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol) != nil
 }

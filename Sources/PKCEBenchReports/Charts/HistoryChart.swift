@@ -1,5 +1,5 @@
 import Foundation
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// `bench history --chart`: each case's median nanoseconds per operation over the runs of a
 /// history, as its change against the case's first run, one small panel per case.
@@ -8,14 +8,14 @@ import PKCEBenchKit
 /// challenge to the axis. So each case has its own panel, a row per operation, size and thread
 /// count and a column per backend, and every panel shares one axis of percentage change, so that
 /// a 10% step looks the same in every case.
-public enum HistoryChart {
+package enum HistoryChart {
     /// Draws the chart of `rows`, summary rows of many runs.
     ///
     /// Runs are placed left to right in the order they appear in the history; each case is one
     /// `<g class="panel" data-case="…">` holding a `<polyline class="trend">` with a marker per run
     /// that has a median, the change against the case's first median (its reference) on a
     /// symmetric axis. A marker's tooltip gives the run id, the median and the change.
-    public static func svg(_ rows: [SummaryRow]) -> String {
+    package static func svg(_ rows: [SummaryRow]) -> String {
         let runs = rows.map(\.environment.runID).uniqued()
         let keys = rows.sorted { $0.key < $1.key }.map(\.key).uniqued()
         let backends = keys.map(\.backend).uniqued()

@@ -1,5 +1,5 @@
 import Foundation
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// A small builder of self-contained SVG documents: no scripts, no external fonts or styles.
 struct SVG {

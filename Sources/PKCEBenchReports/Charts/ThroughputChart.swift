@@ -1,16 +1,16 @@
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// `latest.svg`: operations per second of every case of a run, one panel per operation and
 /// size, the backends side by side in each.
 ///
 /// Each panel has its own linear axis from zero: sizes differ by orders of magnitude (a 16 KiB
 /// digest against a 64-byte one), and a shared axis would flatten the smaller figures to nothing.
-public enum ThroughputChart {
+package enum ThroughputChart {
     /// Draws the chart of `rows`, which come from one run.
     ///
     /// Each measured case is one `<rect class="bar">` with a `<title>` giving its figures; a
     /// failed case is marked `failed` where its bar would be.
-    public static func svg(_ rows: [SummaryRow]) -> String {
+    package static func svg(_ rows: [SummaryRow]) -> String {
         let rows = rows.sorted { $0.key < $1.key }
         let backends = orderedBackends(rows)
         let panels = rows.uniqued { "\($0.key.operation.rawValue) \($0.key.size)" }.map {

@@ -1,14 +1,14 @@
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// Which baseline of a results directory: `baseline.csv`, or `baseline-NAME.csv` for a named one,
 /// so that one directory can keep several (`main`, `release-1.2`), as criterion's
 /// `--save-baseline NAME` does.
-public struct BaselineName: Sendable, Hashable, CustomStringConvertible {
+package struct BaselineName: Sendable, Hashable, CustomStringConvertible {
     /// The name; `nil` for the unnamed baseline.
-    public let name: String?
+    package let name: String?
 
     /// The unnamed baseline, `baseline.csv`.
-    public static let unnamed = BaselineName(checked: nil)
+    package static let unnamed = BaselineName(checked: nil)
 
     private init(checked name: String?) {
         self.name = name
@@ -19,7 +19,7 @@ public struct BaselineName: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter name: 1 to 64 letters, digits, `.`, `_` and `-`, not starting with `.` or `-`:
     ///   it becomes part of a file name.
     /// - Throws: `BenchError` (64) for any other name.
-    public init(_ name: String) throws(BenchError) {
+    package init(_ name: String) throws(BenchError) {
         let allowed = name.utf8.allSatisfy { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (0x30...0x39).contains(byte)
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
@@ -34,12 +34,12 @@ public struct BaselineName: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The summary file's name: `baseline.csv` or `baseline-NAME.csv`.
-    public var fileName: String {
+    package var fileName: String {
         name.map { "baseline-\($0).csv" } ?? "baseline.csv"
     }
 
     /// The name, or `the baseline` for the unnamed one.
-    public var description: String {
+    package var description: String {
         name.map { "baseline '\($0)'" } ?? "the baseline"
     }
 }

@@ -1,32 +1,32 @@
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// A record of a CSV file and the line it starts on.
-public struct CSVRecord: Sendable, Equatable {
+package struct CSVRecord: Sendable, Equatable {
     /// The 1-based line the record starts on; a quoted field may carry it over several lines.
-    public let line: Int
+    package let line: Int
     /// The fields, unquoted.
-    public let fields: [String]
+    package let fields: [String]
 }
 
 /// A CSV file: its header row and its records.
-public struct CSVTable: Sendable, Equatable {
+package struct CSVTable: Sendable, Equatable {
     /// The column names of the header row.
-    public let header: [String]
+    package let header: [String]
     /// The records after the header, each with as many fields as the header.
-    public let records: [CSVRecord]
+    package let records: [CSVRecord]
 }
 
 /// Where and why a CSV file could not be read.
-public struct CSVError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct CSVError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The 1-based line.
-    public let line: Int
+    package let line: Int
     /// The 1-based column, in characters, where one applies.
-    public let column: Int?
+    package let column: Int?
     /// What is wrong.
-    public let message: String
+    package let message: String
 
     /// `line 3, column 7: a quote inside an unquoted field`.
-    public var description: String {
+    package var description: String {
         "line \(line)" + (column.map { ", column \($0)" } ?? "") + ": \(message)"
     }
 }
@@ -38,9 +38,9 @@ public struct CSVError: Error, Sendable, Equatable, CustomStringConvertible {
 /// are not UTF-8, and records with more or fewer fields than the header are errors with a line
 /// and column. Lines may end in CRLF or LF; empty lines are skipped. (yaslab/CSV.swift accepts
 /// malformed quoting silently and reports no positions, which is why this reader exists.)
-public enum CSV {
+package enum CSV {
     /// How a record ends.
-    public enum LineEnding: String, Sendable {
+    package enum LineEnding: String, Sendable {
         /// CRLF, as RFC 4180 has it: every file this package writes.
         case crlf = "\r\n"
         /// LF: everything written to standard output, for `awk`, `cut` and `grep`.
@@ -52,14 +52,14 @@ public enum CSV {
     /// A field is quoted when it contains a comma, a double quote, CR or LF, or starts or ends
     /// with a space, and when it is the only field of its record and empty; double quotes in it
     /// are doubled.
-    public static func encodeRecord(_ fields: [String], lineEnding: LineEnding = .crlf) -> String {
+    package static func encodeRecord(_ fields: [String], lineEnding: LineEnding = .crlf) -> String {
         // A record of one empty field would be an empty line, which readers skip: quote it.
         if fields == [""] { return "\"\"" + lineEnding.rawValue }
         return fields.map(encodeField).joined(separator: ",") + lineEnding.rawValue
     }
 
     /// Encodes a header and records, each ending in `lineEnding` (CRLF unless told).
-    public static func encode(header: [String], records: [[String]], lineEnding: LineEnding = .crlf) -> String {
+    package static func encode(header: [String], records: [[String]], lineEnding: LineEnding = .crlf) -> String {
         ([header] + records).map { encodeRecord($0, lineEnding: lineEnding) }.joined()
     }
 
@@ -88,7 +88,7 @@ public enum CSV {
     /// - Parameter bytes: The file's contents.
     /// - Returns: The header and the records.
     /// - Throws: ``CSVError`` at the first thing that is not RFC 4180 CSV, including an empty file.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(CSVError) -> CSVTable {
+    package static func parse(_ bytes: some Collection<UInt8>) throws(CSVError) -> CSVTable {
         let bytes = Array(bytes)
         try checkText(bytes)
         var reader = Reader(bytes: bytes)

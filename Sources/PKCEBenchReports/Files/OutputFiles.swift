@@ -1,5 +1,5 @@
 import Foundation
-import PKCEBenchKit
+import PKCEBenchCore
 
 #if canImport(Glibc)
 import Glibc
@@ -12,14 +12,14 @@ import Musl
 ///
 /// Each file holds exactly what `--format` with its format would print, and is written whole or
 /// not at all, beside the results directory's reports.
-public struct OutputFiles: Sendable, Equatable {
+package struct OutputFiles: Sendable, Equatable {
     /// Where each format goes.
-    public var paths: [OutputFormat: String]
+    package var paths: [OutputFormat: String]
 
     /// Names the files.
     ///
     /// - Parameter paths: Where each format goes; none by default.
-    public init(_ paths: [OutputFormat: String] = [:]) {
+    package init(_ paths: [OutputFormat: String] = [:]) {
         self.paths = paths
     }
 
@@ -27,7 +27,7 @@ public struct OutputFiles: Sendable, Equatable {
     ///
     /// - Throws: `BenchError` (73) naming the first file that cannot be written: its directory is
     ///   missing or not writable, or the path is a directory.
-    public func check() throws(BenchError) {
+    package func check() throws(BenchError) {
         for (_, path) in sorted {
             let url = URL(fileURLWithPath: path)
             var isDirectory: ObjCBool = false
@@ -43,7 +43,7 @@ public struct OutputFiles: Sendable, Equatable {
     /// Writes every file, with what `render` gives for its format; all of them or none.
     ///
     /// - Throws: `BenchError` (73) when one cannot be written; then none is.
-    public func write(_ render: (OutputFormat) -> String) throws(BenchError) {
+    package func write(_ render: (OutputFormat) -> String) throws(BenchError) {
         try AtomicFiles.writeAll(sorted.map { (URL(fileURLWithPath: $0.path), render($0.format)) })
     }
 

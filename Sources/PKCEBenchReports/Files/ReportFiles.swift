@@ -1,5 +1,5 @@
 import Foundation
-import PKCEBenchKit
+import PKCEBenchCore
 
 #if canImport(Glibc)
 import Glibc
@@ -8,9 +8,9 @@ import Musl
 #endif
 
 /// Reading reports back: the summary and samples CSV files that runs write.
-public enum ReportFiles {
+package enum ReportFiles {
     /// The samples file that belongs to a summary file: `x.csv` → `x.samples.csv`.
-    public static func samplesPath(for summaryPath: String) -> String {
+    package static func samplesPath(for summaryPath: String) -> String {
         let base = summaryPath.hasSuffix(".csv") ? String(summaryPath.dropLast(4)) : summaryPath
         return base + ".samples.csv"
     }
@@ -20,7 +20,7 @@ public enum ReportFiles {
     /// - Throws: `BenchError`: 66 when the file is missing or unreadable; 65 when it is not CSV,
     ///   lacks a column, has a bad value, comes from another schema version, or has two rows for
     ///   one case.
-    public static func readSummary(at path: String) throws(BenchError) -> [SummaryRow] {
+    package static func readSummary(at path: String) throws(BenchError) -> [SummaryRow] {
         try summaries(from: contents(of: path), path: path)
     }
 
@@ -29,14 +29,14 @@ public enum ReportFiles {
     /// - Parameters:
     ///   - bytes: The file's contents.
     ///   - path: The file's name, for error messages.
-    public static func summaries(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
+    package static func summaries(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
         try decode(bytes, path: path, columns: ReportSchema.summaryRead, empty: SummaryRow()) { "case \($0.key)" }
     }
 
     /// Reads a file of summary rows from many runs, such as `history.csv`.
     ///
     /// - Throws: As ``readSummary(at:)``, but two rows for one case are an error only within one run.
-    public static func readHistory(at path: String) throws(BenchError) -> [SummaryRow] {
+    package static func readHistory(at path: String) throws(BenchError) -> [SummaryRow] {
         try history(from: contents(of: path), path: path)
     }
 
@@ -45,7 +45,7 @@ public enum ReportFiles {
     /// - Parameters:
     ///   - bytes: The file's contents.
     ///   - path: The file's name, for error messages.
-    public static func history(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
+    package static func history(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
         try decode(bytes, path: path, columns: ReportSchema.summaryRead, empty: SummaryRow()) {
             "case \($0.key) of run \($0.environment.runID)"
         }
@@ -54,7 +54,7 @@ public enum ReportFiles {
     /// Reads a samples file.
     ///
     /// - Throws: As ``readSummary(at:)``; two rows for one sample of one case are an error.
-    public static func readSamples(at path: String) throws(BenchError) -> [SampleRow] {
+    package static func readSamples(at path: String) throws(BenchError) -> [SampleRow] {
         try samples(from: contents(of: path), path: path)
     }
 
@@ -63,7 +63,7 @@ public enum ReportFiles {
     /// - Parameters:
     ///   - bytes: The file's contents.
     ///   - path: The file's name, for error messages.
-    public static func samples(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SampleRow] {
+    package static func samples(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SampleRow] {
         try decode(bytes, path: path, columns: ReportSchema.samples, empty: SampleRow()) {
             "sample \($0.index) of case \($0.key)"
         }
@@ -72,7 +72,7 @@ public enum ReportFiles {
     /// Writes a run's summary to `path` and its samples beside it, both or neither.
     ///
     /// - Throws: `BenchError` (73) when either cannot be written.
-    public static func write(_ report: RunReport, summaryAt path: String) throws(BenchError) {
+    package static func write(_ report: RunReport, summaryAt path: String) throws(BenchError) {
         let samples = URL(fileURLWithPath: samplesPath(for: path))
         try AtomicFiles.writeAll([
             (URL(fileURLWithPath: path), ReportSchema.encode(report.summaries, columns: ReportSchema.summary)),
@@ -83,12 +83,12 @@ public enum ReportFiles {
     /// Writes one file whole or not at all: under a temporary name beside it, then renamed.
     ///
     /// - Throws: `BenchError` (73) when it cannot be written.
-    public static func write(_ contents: String, to path: String) throws(BenchError) {
+    package static func write(_ contents: String, to path: String) throws(BenchError) {
         try AtomicFiles.writeAll([(URL(fileURLWithPath: path), contents)])
     }
 
     /// Whether a file (not a directory) exists at `path`.
-    public static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
     }

@@ -1,5 +1,5 @@
 import Foundation
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// A column of a report: its stable name, and how a row's field is written and read.
 struct Column<Row>: Sendable {
@@ -31,15 +31,15 @@ struct FieldError: Error {
 /// two C libraries in every row whatever its backend, with `library`: the library of the row's own
 /// backend (`PKCEBackend.library`). Files of either version read, and a history begun in
 /// version 1 takes version 2's rows.
-public enum ReportSchema {
+package enum ReportSchema {
     /// The format's version, written in every row's `schema` column.
-    public static let version = 2
+    package static let version = 2
 
     /// The oldest version this one reads.
     static let oldestReadable = 1
 
     /// The names of the columns of summary reports (`<run>.csv`, `latest.csv`, `baseline.csv`, `history.csv`).
-    public static var summaryColumnNames: [String] { summary.map(\.name) }
+    package static var summaryColumnNames: [String] { summary.map(\.name) }
 
     static let summary: [Column<SummaryRow>] = [
         schemaColumn(\.schema),

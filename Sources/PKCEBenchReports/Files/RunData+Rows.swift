@@ -1,9 +1,9 @@
-import PKCEBenchKit
+import PKCEBenchCore
 
 extension RunData {
     /// The run that report rows record: its environment from the first row, with the libraries
     /// of every row's backend (a file records each backend's library in that backend's rows).
-    public init(name: String, summaries: [SummaryRow], samples: [SampleRow]?) {
+    package init(name: String, summaries: [SummaryRow], samples: [SampleRow]?) {
         self.init(
             name: name, environment: SummaryRow.environment(of: summaries),
             builds: Set(summaries.map(\.environment.build)),
@@ -21,7 +21,7 @@ extension RunData {
     ///
     /// - Throws: `BenchError`: 66 when the summary is missing; 65 when either file is malformed.
     ///   A samples file that is there but malformed is an error, never silently ignored.
-    public static func load(summaryAt path: String) throws(BenchError) -> RunData {
+    package static func load(summaryAt path: String) throws(BenchError) -> RunData {
         let summaries = try ReportFiles.readSummary(at: path)
         let samplesPath = ReportFiles.samplesPath(for: path)
         let samples = ReportFiles.exists(samplesPath) ? try ReportFiles.readSamples(at: samplesPath) : nil

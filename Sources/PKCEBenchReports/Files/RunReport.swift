@@ -1,19 +1,19 @@
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// Everything one run produced: its environment, a summary per case, and every sample.
-public struct RunReport: Sendable {
+package struct RunReport: Sendable {
     /// How and where the run was made.
-    public let environment: RunEnvironment
+    package let environment: RunEnvironment
     /// One row per case, in report order (operation, size, backend).
-    public let summaries: [SummaryRow]
+    package let summaries: [SummaryRow]
     /// One row per sample.
-    public let samples: [SampleRow]
+    package let samples: [SampleRow]
 
     /// Builds the report of measured cases.
     ///
     /// Its figures are rounded as its CSV files keep them, so that what the run prints, draws and
     /// compares is what its files say, and what `bench compare` of those files finds.
-    public init(environment: RunEnvironment, measurements: [CaseMeasurement]) {
+    package init(environment: RunEnvironment, measurements: [CaseMeasurement]) {
         let ordered = measurements.sorted { $0.key < $1.key }
         // The libraries of the backends measured, not of every backend the program has.
         var environment = environment

@@ -1,4 +1,4 @@
-import PKCEBenchKit
+import PKCEBenchCore
 
 extension RunToRunSpread {
     /// The spread between runs measured from the history file at `path`, for a comparison of

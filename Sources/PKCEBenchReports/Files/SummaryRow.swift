@@ -1,31 +1,31 @@
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// One case of one run: a row of `<run>.csv`, `latest.csv`, `baseline.csv` and `history.csv`,
 /// which holds the case's summary and the environment of its run.
-public struct SummaryRow: Sendable, Equatable {
+package struct SummaryRow: Sendable, Equatable {
     /// The report format's version: ``ReportSchema/version``, or that of the file it was read from.
-    public var schema = ReportSchema.version
+    package var schema = ReportSchema.version
     /// How and where the row's run was made. Its `targetCPU` is empty in reports written before
     /// the column existed.
-    public var environment: RunEnvironment
+    package var environment: RunEnvironment
     /// What the case came to.
-    public var summary: CaseSummary
+    package var summary: CaseSummary
 
     /// The `status` of a case with results.
-    public static let ok = "ok"
+    package static let ok = "ok"
     /// The `status` of a case that failed.
-    public static let failed = "failed"
+    package static let failed = "failed"
 
     /// The row of a case's summary, in a run made in `environment`: with the library of the case's
     /// own backend only, as its `library` column records it.
-    public init(summary: CaseSummary, environment: RunEnvironment) {
+    package init(summary: CaseSummary, environment: RunEnvironment) {
         self.summary = summary
         self.environment = environment
         self.environment.libraries = environment.libraries.filter { $0.key == summary.key.backend }
     }
 
     /// An empty row, for decoding.
-    public init() {
+    package init() {
         self.init(
             summary: CaseSummary(key: CaseKey(backend: "", operation: .verifier, size: 0, threads: 1)),
             environment: RunEnvironment(
@@ -34,17 +34,17 @@ public struct SummaryRow: Sendable, Equatable {
     }
 
     /// The case this row belongs to.
-    public var key: CaseKey {
+    package var key: CaseKey {
         get { summary.key }
         set { summary.key = newValue }
     }
 
     /// Whether the case has results.
-    public var isOK: Bool { summary.isOK }
+    package var isOK: Bool { summary.isOK }
 
     /// The environment of the run that `rows` belong to: the first row's, with the library of every
     /// row's backend (each row records only its own).
-    public static func environment(of rows: [SummaryRow]) -> RunEnvironment? {
+    package static func environment(of rows: [SummaryRow]) -> RunEnvironment? {
         var environment = rows.first?.environment
         for row in rows {
             environment?.libraries.merge(row.environment.libraries) { first, _ in first }
@@ -54,23 +54,23 @@ public struct SummaryRow: Sendable, Equatable {
 }
 
 /// One sample of one case: a row of `<run>.samples.csv`.
-public struct SampleRow: Sendable, Equatable {
+package struct SampleRow: Sendable, Equatable {
     /// The report format's version: ``ReportSchema/version``.
-    public var schema = ReportSchema.version
+    package var schema = ReportSchema.version
     /// The run this row belongs to: `<UTC timestamp>-<short commit>`.
-    public var runID = ""
+    package var runID = ""
     /// The case this row belongs to.
-    public var key = CaseKey(backend: "", operation: .verifier, size: 0, threads: 1)
+    package var key = CaseKey(backend: "", operation: .verifier, size: 0, threads: 1)
     /// The sample's number within its case, from 0 in the order taken.
-    public var index = 0
+    package var index = 0
     /// The sample: its process, iterations, time per operation and allocations.
-    public var sample = Sample(iterations: 0, nanosecondsPerOperation: 0, process: 0, allocations: nil)
+    package var sample = Sample(iterations: 0, nanosecondsPerOperation: 0, process: 0, allocations: nil)
 
     /// An empty row, for decoding.
-    public init() {}
+    package init() {}
 
     /// The rows of a measured case's samples.
-    public static func rows(of measurement: CaseMeasurement, runID: String) -> [SampleRow] {
+    package static func rows(of measurement: CaseMeasurement, runID: String) -> [SampleRow] {
         measurement.samples.enumerated().map { index, sample in
             var row = SampleRow()
             row.runID = runID

@@ -1,8 +1,8 @@
 import Foundation
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// Renders a comparison for standard output.
-public enum ComparisonFormatter {
+package enum ComparisonFormatter {
     /// The columns of the CSV form.
     static let columnNames = [
         "backend", "operation", "size", "threads", "baseline_ns_median", "current_ns_median", "change_pct",
@@ -15,7 +15,7 @@ public enum ComparisonFormatter {
     /// The table ends with a line that counts the verdicts and says how they were reached,
     /// including when a verdict rests on the threshold alone for want of samples; the Markdown is
     /// a pull-request comment (`markdown(_:)`).
-    public static func render(_ comparison: Comparison, as format: OutputFormat) -> String {
+    package static func render(_ comparison: Comparison, as format: OutputFormat) -> String {
         switch format {
         case .csv:
             return csv(comparison, lineEnding: .lf)
@@ -239,7 +239,7 @@ public enum ComparisonFormatter {
 
     /// The comparison as CSV, one row per case under `columnNames`: LF for standard output,
     /// CRLF for a file (`ab-comparison.csv`).
-    public static func csv(_ comparison: Comparison, lineEnding: CSV.LineEnding) -> String {
+    package static func csv(_ comparison: Comparison, lineEnding: CSV.LineEnding) -> String {
         CSV.encode(
             header: columnNames, records: comparison.cases.map { fields($0, metric: comparison.metric) },
             lineEnding: lineEnding)

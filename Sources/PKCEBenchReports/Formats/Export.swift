@@ -1,7 +1,7 @@
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// The JSON that CI benchmark trackers read, which `bench export` writes from a summary CSV.
-public enum ExportFormat: String, CaseIterable, Sendable {
+package enum ExportFormat: String, CaseIterable, Sendable {
     /// Bencher Metric Format: one object per case, keyed by its name, with a `latency` (the median
     /// in nanoseconds, p10 and p90 as its lower and upper values), a `throughput` (operations per
     /// second) and an `allocations` (per operation) measure; counted runs have an `instructions`
@@ -15,10 +15,10 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 }
 
 /// Renders summary rows as a CI tracker's JSON.
-public enum Exporter {
+package enum Exporter {
     /// Renders the rows that have results, by case name, in `format`; failed cases are left out
     /// (``failedCases(_:)`` names them).
-    public static func render(_ rows: [SummaryRow], as format: ExportFormat) -> String {
+    package static func render(_ rows: [SummaryRow], as format: ExportFormat) -> String {
         let rows = rows.filter(\.isOK).sorted { $0.key < $1.key }
         switch format {
         case .bencher:
@@ -29,7 +29,7 @@ public enum Exporter {
     }
 
     /// The names of the cases without results, which an export leaves out.
-    public static func failedCases(_ rows: [SummaryRow]) -> [String] {
+    package static func failedCases(_ rows: [SummaryRow]) -> [String] {
         rows.filter { !$0.isOK }.map(\.key.description)
     }
 

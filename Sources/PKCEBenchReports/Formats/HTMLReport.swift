@@ -1,5 +1,5 @@
 import Foundation
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// `latest.html`: a run's results as one self-contained page, to open in a browser or keep as a
 /// CI artifact. Its CSS and SVG are inline and it has no script: it fetches nothing.
@@ -12,9 +12,9 @@ import PKCEBenchKit
 /// Every figure is the CSV's, formatted as the terminal table formats it; each result row is a
 /// `<tr data-case="operation/backend/size">`, each comparison row too. The markup is also
 /// well-formed XML, so that tests (and scripts) can read it with an XML parser.
-public enum HTMLReport {
+package enum HTMLReport {
     /// The page of `report`, with `comparison` when the run was compared with a baseline.
-    public static func page(_ report: RunReport, comparison: Comparison? = nil) -> String {
+    package static func page(_ report: RunReport, comparison: Comparison? = nil) -> String {
         let rows = report.summaries.sorted { $0.key < $1.key }
         let environment = report.environment
         var body = [

@@ -1,25 +1,25 @@
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// The trend of one case over the last runs of a history.
-public struct HistoryTrend: Sendable, Equatable {
+package struct HistoryTrend: Sendable, Equatable {
     /// One run's figure for the case.
-    public struct Point: Sendable, Equatable {
+    package struct Point: Sendable, Equatable {
         /// The run.
-        public let runID: String
+        package let runID: String
         /// The run's commit.
-        public let commit: String
+        package let commit: String
         /// The median nanoseconds per operation, or `nil` when the case failed in that run.
-        public let median: Double?
+        package let median: Double?
         /// The fastest sample's nanoseconds per operation: what a busy machine moves least.
-        public let fastest: Double?
+        package let fastest: Double?
         /// The change against the previous run that has a figure: positive is slower.
-        public let change: Double?
+        package let change: Double?
     }
 
     /// The case.
-    public let key: CaseKey
+    package let key: CaseKey
     /// Its figures, oldest first.
-    public let points: [Point]
+    package let points: [Point]
 
     /// The trends of every case in `rows`, over the last `runs` runs.
     ///
@@ -27,7 +27,7 @@ public struct HistoryTrend: Sendable, Equatable {
     ///   - rows: Summary rows of many runs, in the order they were appended.
     ///   - runs: How many of the most recent runs to keep.
     ///   - include: Which cases to keep.
-    public static func trends(
+    package static func trends(
         _ rows: [SummaryRow], lastRuns runs: Int, include: (CaseKey) -> Bool = { _ in true }
     ) -> [HistoryTrend] {
         let kept = Set(rows.map(\.environment.runID).uniqued().suffix(runs))
@@ -51,9 +51,9 @@ public struct HistoryTrend: Sendable, Equatable {
 }
 
 /// Renders history trends for standard output.
-public enum HistoryFormatter {
+package enum HistoryFormatter {
     /// Renders `trends` in `format`: one row per case and run, grouped by case.
-    public static func render(_ trends: [HistoryTrend], as format: OutputFormat) -> String {
+    package static func render(_ trends: [HistoryTrend], as format: OutputFormat) -> String {
         let header = [
             "operation", "size", "threads", "backend", "run_id", "commit", "ns_median", "ns_min", "change_pct",
         ]

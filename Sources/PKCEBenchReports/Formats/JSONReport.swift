@@ -1,20 +1,20 @@
 import Foundation
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// The one JSON document that every `--format json` prints: its keys, their units, and when a
 /// value is `null` are as `schema/report.schema.json` describes them.
-public enum JSONReport {
+package enum JSONReport {
     /// The value of the document's `schema` key; it changes when a key is removed or its meaning
     /// changes (a new key does not change it).
-    public static let schema = "pkcebench-report/2"
+    package static let schema = "pkcebench-report/2"
 
     /// A run's results: its environment from the rows (``SummaryRow/environment(of:)``), one result per row.
-    public static func run(_ rows: [SummaryRow]) -> String {
+    package static func run(_ rows: [SummaryRow]) -> String {
         document(kind: "run", environment: SummaryRow.environment(of: rows), results: rows.map { result($0.summary) })
     }
 
     /// A comparison, with the current run's environment and results beside it.
-    public static func comparison(_ comparison: Comparison) -> String {
+    package static func comparison(_ comparison: Comparison) -> String {
         document(
             kind: "run", environment: comparison.runs.current.environment,
             results: comparison.currentSummaries.map(result), comparison: part(comparison))
@@ -22,7 +22,7 @@ public enum JSONReport {
 
     /// A history: no single environment, one result per case and run with its change against
     /// the case's previous run that has a figure.
-    public static func history(_ trends: [HistoryTrend]) -> String {
+    package static func history(_ trends: [HistoryTrend]) -> String {
         let results = trends.flatMap { trend in
             trend.points.map { point in
                 JSONValue.object(

@@ -1,13 +1,13 @@
 import Foundation
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// Renders summary rows for standard output.
-public enum SummaryFormatter {
+package enum SummaryFormatter {
     /// Renders `rows` in `format`.
     ///
     /// The table and Markdown line the backends up per operation and size and mark the fastest
     /// of each group; a failed case shows its error instead of figures.
-    public static func render(_ rows: [SummaryRow], as format: OutputFormat) -> String {
+    package static func render(_ rows: [SummaryRow], as format: OutputFormat) -> String {
         let rows = rows.sorted { $0.key < $1.key }
         switch format {
         case .csv:

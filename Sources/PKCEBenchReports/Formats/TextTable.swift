@@ -1,5 +1,5 @@
 import Foundation
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// A table of text for the terminal or for Markdown.
 struct TextTable {

@@ -1,28 +1,28 @@
 import Foundation
 import PKCE
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// `bench ab` and `bench pair`: checks the baseline and the output directory, runs the
 /// correctness gate, measures both sides with `ABMeasurement`, compares them case by case with
 /// the pair of processes as the statistical unit, and writes the reports.
-public struct ABRunner {
+package struct ABRunner {
     /// What is measured, on which sides, and how.
-    public var measurement: ABMeasurement
+    package var measurement: ABMeasurement
     /// Where the reports go.
-    public var output: ResultsDirectory
+    package var output: ResultsDirectory
     /// What standard output shows.
-    public var format: OutputFormat
+    package var format: OutputFormat
     /// Files that get what standard output shows in other formats.
-    public var exports = OutputFiles()
+    package var exports = OutputFiles()
     /// What this build says of itself when described.
-    public var currentFacts: WorkerProtocol.BuildFacts
+    package var currentFacts: WorkerProtocol.BuildFacts
     /// Reads this run's environment; called once the inputs have been checked.
-    public var environment: () -> RunEnvironment
+    package var environment: () -> RunEnvironment
     /// Receives standard output's text.
-    public var standardOutput: (String) -> Void
+    package var standardOutput: (String) -> Void
 
     /// Creates a runner; see the properties for what each argument is.
-    public init(
+    package init(
         measurement: ABMeasurement, output: ResultsDirectory, format: OutputFormat,
         currentFacts: WorkerProtocol.BuildFacts, environment: @escaping () -> RunEnvironment,
         standardOutput: @escaping (String) -> Void
@@ -36,15 +36,15 @@ public struct ABRunner {
     }
 
     /// The names of the files a run writes in ``output``.
-    public enum Files {
+    package enum Files {
         /// The baseline build's summary; its samples go beside it.
-        public static let baseline = "ab-baseline.csv"
+        package static let baseline = "ab-baseline.csv"
         /// This build's summary; its samples go beside it.
-        public static let current = "ab-current.csv"
+        package static let current = "ab-current.csv"
         /// The comparison, one row per case, as `--format csv` prints it (with CRLF line ends).
-        public static let comparison = "ab-comparison.csv"
+        package static let comparison = "ab-comparison.csv"
         /// This build's results and the comparison as one page, as `latest.html` is for a run.
-        public static let page = "ab.html"
+        package static let page = "ab.html"
     }
 
     /// Measures both builds and compares them.
@@ -59,7 +59,7 @@ public struct ABRunner {
     ///   for AVX-512 when counting, 73 for the output directory, 70 when a backend fails its
     ///   correctness check in either build or a worker fails, 130 or 143 when a signal stopped
     ///   the run (nothing is written).
-    public func run() throws(BenchError) -> ExitStatus {
+    package func run() throws(BenchError) -> ExitStatus {
         let measurement = measurement
         let baselineExecutable = measurement.sides.executable(of: .baseline)
         let progress = measurement.progress

@@ -1,31 +1,31 @@
 import Foundation
-import PKCEBenchKit
+import PKCEBenchCore
 
 /// The directory runs write their reports to (`results/` by default), and the names in it.
-public struct ResultsDirectory: Sendable {
+package struct ResultsDirectory: Sendable {
     /// The directory.
-    public let url: URL
+    package let url: URL
 
     /// Names a results directory; nothing is touched until ``prepare(checkingHistory:)``.
-    public init(path: String) {
+    package init(path: String) {
         self.url = URL(fileURLWithPath: path, isDirectory: true)
     }
 
     /// `latest.csv`: the summary of the last successful run.
-    public var latest: URL { url.appendingPathComponent("latest.csv") }
+    package var latest: URL { url.appendingPathComponent("latest.csv") }
     /// `baseline.csv`: the summary `bench compare` and `bench --baseline` compare against.
-    public var baseline: URL { baseline(.unnamed) }
+    package var baseline: URL { baseline(.unnamed) }
     /// The summary of a baseline: `baseline.csv`, or `baseline-NAME.csv` for a named one.
-    public func baseline(_ name: BaselineName) -> URL { url.appendingPathComponent(name.fileName) }
+    package func baseline(_ name: BaselineName) -> URL { url.appendingPathComponent(name.fileName) }
     /// `history.csv`: the summary rows of every run, appended run by run.
-    public var history: URL { url.appendingPathComponent("history.csv") }
+    package var history: URL { url.appendingPathComponent("history.csv") }
     /// `latest.svg`: the last run's operations per second, by backend.
-    public var chart: URL { url.appendingPathComponent("latest.svg") }
+    package var chart: URL { url.appendingPathComponent("latest.svg") }
     /// `latest.html`: the last run's results, charts and comparison in one page.
-    public var page: URL { url.appendingPathComponent("latest.html") }
+    package var page: URL { url.appendingPathComponent("latest.html") }
 
     /// The summary file of a run: `<run id>.csv`.
-    public func summary(of environment: RunEnvironment) -> URL {
+    package func summary(of environment: RunEnvironment) -> URL {
         url.appendingPathComponent("\(environment.runID).csv")
     }
 
@@ -37,7 +37,7 @@ public struct ResultsDirectory: Sendable {
     /// - Parameter checkingHistory: Whether the run appends to `history.csv`, which must then read.
     /// - Throws: `BenchError`: 73 when the directory cannot be created or written; 65 when
     ///   `history.csv` is malformed, so that a run never appends to a file it cannot read back.
-    public func prepare(checkingHistory: Bool = true) throws(BenchError) {
+    package func prepare(checkingHistory: Bool = true) throws(BenchError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
@@ -80,7 +80,7 @@ public struct ResultsDirectory: Sendable {
     /// - Throws: `BenchError`: 73 when a file cannot be written; 65 when `history.csv` no
     ///   longer reads.
     @discardableResult
-    public func save(
+    package func save(
         _ report: RunReport, asBaseline: BaselineName? = nil, comparison: Comparison? = nil
     ) throws(BenchError) -> [URL] {
         let summary = ReportSchema.encode(report.summaries, columns: ReportSchema.summary)
@@ -114,7 +114,7 @@ public struct ResultsDirectory: Sendable {
     ///   - name: Which baseline it becomes.
     /// - Throws: `BenchError`: 66 or 65 when the source is missing or malformed, 73 when the
     ///   baseline cannot be written.
-    public func promoteToBaseline(summaryAt path: String, as name: BaselineName = .unnamed) throws(BenchError) {
+    package func promoteToBaseline(summaryAt path: String, as name: BaselineName = .unnamed) throws(BenchError) {
         try DirectoryLock.withLock(on: url) { () throws(BenchError) in
             // Read under the lock: `path` may be `latest.csv`, which a run finishing now replaces.
             let summary = try ReportFiles.contents(of: path)
@@ -130,7 +130,7 @@ public struct ResultsDirectory: Sendable {
     }
 
     /// The samples file beside a summary file.
-    public func samplesURL(of summary: URL) -> URL {
+    package func samplesURL(of summary: URL) -> URL {
         URL(fileURLWithPath: ReportFiles.samplesPath(for: summary.path))
     }
 

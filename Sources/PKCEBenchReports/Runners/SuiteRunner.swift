@@ -1,29 +1,29 @@
-import PKCEBenchKit
+import PKCEBenchCore
 
 import PKCE
 
 /// One run of the suite, from the correctness gate to the reports: what `bench`, `bench run` and
 /// `bench baseline` do, with the backends passed in so that tests can give it a broken one.
-public struct SuiteRunner {
+package struct SuiteRunner {
     /// What is measured, and how.
-    public var measurement: SuiteMeasurement
+    package var measurement: SuiteMeasurement
     /// Where the reports go.
-    public var results: ResultsDirectory
+    package var results: ResultsDirectory
     /// What standard output shows.
-    public var format: OutputFormat
+    package var format: OutputFormat
     /// Files that get what standard output shows in other formats.
-    public var exports = OutputFiles()
+    package var exports = OutputFiles()
     /// A summary file to compare the run with, and the criteria to use.
-    public var baseline: (path: String, criteria: ComparisonCriteria)?
+    package var baseline: (path: String, criteria: ComparisonCriteria)?
     /// The baseline the run also becomes, if any: `baseline.csv` or a named one.
-    public var saveAsBaseline: BaselineName?
+    package var saveAsBaseline: BaselineName?
     /// Reads the run's environment; called once the inputs have been checked.
-    public var environment: () -> RunEnvironment
+    package var environment: () -> RunEnvironment
     /// Receives standard output's text.
-    public var standardOutput: (String) -> Void
+    package var standardOutput: (String) -> Void
 
     /// Creates a runner; see the properties for what each argument is.
-    public init(
+    package init(
         measurement: SuiteMeasurement, results: ResultsDirectory, format: OutputFormat,
         environment: @escaping () -> RunEnvironment, standardOutput: @escaping (String) -> Void
     ) {
@@ -46,7 +46,7 @@ public struct SuiteRunner {
     /// - Throws: `BenchError`: 73 or 65 for the output directory, 66 or 65 for the baseline,
     ///   70 when a backend failed (after the reports are written), 130 or 143 when a signal
     ///   stopped the run (nothing is written).
-    public func run() throws(BenchError) -> ExitStatus {
+    package func run() throws(BenchError) -> ExitStatus {
         // The inputs first: a bad baseline must not leave a new, empty output directory behind.
         let baselineData = try baseline.map { baseline throws(BenchError) in try RunData.load(summaryAt: baseline.path)
         }

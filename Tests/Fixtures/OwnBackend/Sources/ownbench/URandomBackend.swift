@@ -1,5 +1,5 @@
 import Foundation
-import PKCE
+import PKCEBenchKit
 
 /// A backend of this package's own: random bytes read from `/dev/urandom`, and the pure-Swift
 /// SHA-256.

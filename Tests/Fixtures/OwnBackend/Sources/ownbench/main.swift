@@ -1,4 +1,3 @@
-import PKCE
-import PKCEBenchCLI
+import PKCEBenchKit
 
 await Bench.main(backends: [try URandomBackend(), SwiftBackend()])

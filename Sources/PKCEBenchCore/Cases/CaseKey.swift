@@ -1,0 +1,45 @@
+/// What identifies a benchmark case across runs: the row key of every report.
+package struct CaseKey: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// The backend's `PKCEBackend.name`.
+    package var backend: String
+    /// The operation measured.
+    package var operation: BenchmarkOperation
+    /// The verifier length in characters, or the message size in bytes.
+    package var size: Int
+    /// How many threads ran the operation at once.
+    package var threads: Int
+
+    /// Creates a key.
+    package init(backend: String, operation: BenchmarkOperation, size: Int, threads: Int) {
+        self.backend = backend
+        self.operation = operation
+        self.size = size
+        self.threads = threads
+    }
+
+    /// `challenge/openssl/43`, with `×N` appended when more than one thread ran it.
+    package var description: String {
+        "\(operation.rawValue)/\(backend)/\(size)" + (threads == 1 ? "" : "×\(threads)")
+    }
+
+    /// The operation, size and threads this case shares with the other backends' cases.
+    package var group: CaseGroup {
+        CaseGroup(operation: operation, size: size, threads: threads)
+    }
+
+    /// Reports order cases by operation, then size, then backend, so that backends sit side by side.
+    package static func < (lhs: CaseKey, rhs: CaseKey) -> Bool {
+        (lhs.operation, lhs.size, lhs.threads, lhs.backend) < (rhs.operation, rhs.size, rhs.threads, rhs.backend)
+    }
+}
+
+/// What the cases of one operation, size and thread count share across backends: a group that
+/// tables and charts line the backends up in.
+package struct CaseGroup: Hashable, Sendable {
+    /// The operation measured.
+    package var operation: BenchmarkOperation
+    /// The verifier length in characters, or the message size in bytes.
+    package var size: Int
+    /// How many threads ran the operation at once.
+    package var threads: Int
+}

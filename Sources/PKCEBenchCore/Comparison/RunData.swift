@@ -1,0 +1,67 @@
+/// Which run one side of a comparison is.
+package struct RunIdentity: Sendable, Equatable {
+    /// What the comparison calls the run: usually its file's path.
+    package var name: String
+    /// Its run id; empty when it has no cases.
+    package var runID: String
+    /// The commit it measured (`unknown` outside a Git checkout).
+    package var commit: String
+    /// Where and how it was measured; `nil` when it has no cases.
+    package var environment: RunEnvironment?
+
+    /// The identity of `run`.
+    package init(_ run: RunData) {
+        name = run.name
+        runID = run.environment?.runID ?? ""
+        commit = run.environment?.commit ?? ""
+        environment = run.environment
+    }
+}
+
+/// A run to compare: its environment, a summary per case and, when there are any, its samples.
+package struct RunData: Sendable {
+    /// What to call the run in messages: usually its file's path.
+    package let name: String
+    /// Where and how it was measured; `nil` when it has no cases. (A file's first row says, with
+    /// the library of each backend from that backend's rows.)
+    package let environment: RunEnvironment?
+    /// The build configurations its cases were measured in: one, except in a file put together
+    /// from several runs.
+    package let builds: Set<String>
+    /// One summary per case.
+    package let summaries: [CaseSummary]
+    /// Nanoseconds per operation of each sample, by case and then by measuring process, in the
+    /// order taken; `nil` when the run kept no samples.
+    package let samplesByCase: [CaseKey: [Int: [Double]]]?
+
+    /// Creates run data; `builds` is the environment's build unless given.
+    package init(
+        name: String, environment: RunEnvironment?, builds: Set<String>? = nil, summaries: [CaseSummary],
+        samplesByCase: [CaseKey: [Int: [Double]]]?
+    ) {
+        self.name = name
+        self.environment = environment
+        self.builds = builds ?? Set([environment?.build].compactMap { $0 }.filter { !$0.isEmpty })
+        self.summaries = summaries
+        self.samplesByCase = samplesByCase
+    }
+
+    /// Whether the run kept its samples.
+    package var hasSamples: Bool { samplesByCase != nil }
+
+    /// What the run measured.
+    ///
+    /// - Throws: ``BenchError`` (65) when its cases mix timings and instruction counts.
+    package func metric() throws(BenchError) -> Metric {
+        let metrics = Set(summaries.map(\.metric))
+        guard metrics.count <= 1 else {
+            throw BenchError(.malformedInput, "\(name): its rows mix timings and instruction counts")
+        }
+        return metrics.first ?? .time
+    }
+
+    /// The samples of `key` by process; `nil` without any.
+    func samplesByProcess(of key: CaseKey) -> [Int: [Double]]? {
+        samplesByCase?[key].flatMap { $0.isEmpty ? nil : $0 }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+
+/// When a paired comparison looks at its data: after every `pairsPerLook` pairs, at most
+/// `looks` times.
+///
+/// `bench ab` measures a first batch of pairs for every case, decides the cases it can, and
+/// measures further batches only for the cases still open, up to the last look.
+package struct LookSchedule: Sendable, Equatable {
+    /// The pairs of processes measured between two looks.
+    package var pairsPerLook: Int
+    /// The most looks: the bound on the pairs is `pairsPerLook × looks`.
+    package var looks: Int
+
+    /// Creates a schedule.
+    ///
+    /// - Precondition: both are at least 1; the command line checks them first.
+    package init(pairsPerLook: Int, looks: Int) {
+        precondition(pairsPerLook >= 1 && looks >= 1, "a look schedule needs pairs and looks")
+        self.pairsPerLook = pairsPerLook
+        self.looks = looks
+    }
+
+    /// One look at all the data, as runs measured apart are compared.
+    package static let single = LookSchedule(pairsPerLook: .max, looks: 1)
+
+    /// How many pairs have been measured when look `look` (from 1) is taken.
+    package func pairs(atLook look: Int) -> Int {
+        pairsPerLook.multipliedReportingOverflow(by: look).overflow ? .max : pairsPerLook * look
+    }
+}
+
+/// One case's state after a look of the gate.
+package struct GateDecision: Sendable, Equatable {
+    /// The estimate at the look that decided the case, or at the last look taken.
+    package var estimate: ChangeEstimate
+    /// The verdict; `nil` while the case is open and more looks remain.
+    package var verdict: Verdict?
+    /// The look (from 1) that decided the case, or the last one taken.
+    package var look: Int
+    /// The p-value of the question the estimate's sign asks (slower for a change of 0 and more,
+    /// faster below), Holm-adjusted over the cases open at that look and multiplied by the number
+    /// of looks (Bonferroni), so that it is compared with alpha itself.
+    package var pValue: Double
+    /// The interval whose ends the gate compares with the threshold: each a one-sided bound at
+    /// the criteria's confidence, spent over the looks.
+    package var interval: ClosedRange<Double>
+    /// The smallest slowdown that the look would flag as `regressed` with 80% probability.
+    package var detectable: Double
+
+    /// Whether the case still needs pairs.
+    package var isOpen: Bool { verdict == nil }
+}
+
+/// The regression gate: a one-sided question per case, asked at one or more looks, with the
+/// error rates spent over the looks.
+///
+/// At each look `k` of `K`, over the cases still open:
+///
+/// - **regressed**: the change is at least the threshold and "slower" is significant at `α/K`
+///   after Holm's correction over the open cases (Holm 1979);
+/// - **passes** the gate: the upper one-sided bound at confidence `1 − (1 − c)/K` lies below the
+///   threshold. Of the cases that pass, **improved** are those whose change is at most minus
+///   the threshold and significantly faster on the same terms; the others are **unchanged**
+///   (not slower by the threshold; the interval may still reach below minus the threshold);
+/// - otherwise the case stays open for the next look, and at the last look is **inconclusive**.
+///
+/// Splitting α over the looks (Bonferroni) bounds the chance that equal builds see a false
+/// regression anywhere, over all cases and all looks, by α, whatever the looks' dependence; the
+/// bound's split bounds, per case, the chance that a case slower by the threshold ever passes by
+/// `1 − c`. Alpha-spending functions (Lan and DeMets 1983) would spend less at the early looks;
+/// with three looks the split costs little and needs no assumption on how the looks correlate.
+package enum SequentialGate {
+    /// The power at which ``GateDecision/detectable`` is stated.
+    package static let power = 0.8
+
+    /// Decides the cases at look `look` of `looks`.
+    ///
+    /// - Parameters:
+    ///   - estimates: The open cases' estimates; `nil` for a case without one.
+    ///   - look: The look, from 1.
+    ///   - looks: The most looks.
+    ///   - criteria: The threshold, alpha and the bound's confidence.
+    /// - Returns: A decision per case, `nil` where there was no estimate. At the last look, no
+    ///   decision is open.
+    package static func decide(
+        _ estimates: [ChangeEstimate?], look: Int, of looks: Int, criteria: ComparisonCriteria
+    ) -> [GateDecision?] {
+        let alpha = criteria.alpha / Double(looks)
+        let tail = (1 - criteria.confidence) / Double(looks)
+        let tested = estimates.indices.filter { estimates[$0] != nil }
+        let slower = holmAdjusted(tested.map { estimates[$0]!.pValue(.slower) })
+        let faster = holmAdjusted(tested.map { estimates[$0]!.pValue(.faster) })
+        let threshold = log1p(criteria.threshold)
+        var decisions = [GateDecision?](repeating: nil, count: estimates.count)
+        for (position, index) in tested.enumerated() {
+            let estimate = estimates[index]!
+            let upper = estimate.bound(.slower, confidence: 1 - tail)
+            let lower = estimate.bound(.faster, confidence: 1 - tail)
+            let verdict: Verdict?
+            if slower[position] < alpha && estimate.logChange >= threshold {
+                verdict = .regressed
+            } else if upper < criteria.threshold {
+                verdict = faster[position] < alpha && estimate.logChange <= -threshold ? .improved : .unchanged
+            } else {
+                verdict = look >= looks ? .inconclusive : nil
+            }
+            let adjusted = estimate.logChange >= 0 ? slower[position] : faster[position]
+            // Flagged needs both: significant at the Bonferroni level of the look's family (which
+            // Holm's first step is, and later steps relax) and at least the threshold.
+            let flagged = max(
+                threshold,
+                estimate.driftBound + estimate.criticalValue(tail: alpha / Double(tested.count))
+                    * estimate.standardError)
+            let detectable = exp(flagged + estimate.quantile(power) * estimate.standardError) - 1
+            decisions[index] = GateDecision(
+                estimate: estimate, verdict: verdict, look: look, pValue: min(1, adjusted * Double(looks)),
+                interval: min(lower, upper)...upper, detectable: detectable)
+        }
+        return decisions
+    }
+
+    /// Replays the looks over each case's pair figures, as `bench ab` took them.
+    ///
+    /// Look `k` reads the pairs numbered below `k × pairsPerLook`; a case decided at a look is not
+    /// looked at again. The replay stops at the last look that has pairs of its own, or at the
+    /// schedule's last.
+    ///
+    /// - Parameters:
+    ///   - figures: For each case, its pairs' figures (the median log ratio of their turns) by
+    ///     pair number.
+    ///   - schedule: The looks.
+    ///   - criteria: The threshold, alpha and the bound's confidence.
+    /// - Returns: A decision per case, `nil` for a case with fewer than two pairs. A decision
+    ///   still open means that the schedule has looks left.
+    package static func replay(
+        _ figures: [[Int: Double]], schedule: LookSchedule, criteria: ComparisonCriteria
+    ) -> [GateDecision?] {
+        let measured = (figures.flatMap(\.keys).max() ?? -1) + 1
+        var decisions = [GateDecision?](repeating: nil, count: figures.count)
+        var look = 1
+        while true {
+            let pairs = schedule.pairs(atLook: look)
+            let open = figures.indices.filter { decisions[$0]?.isOpen ?? true }
+            let estimates = open.map { index in
+                // In pair order, so that sums come out the same every time.
+                ChangeEstimate.paired(
+                    logRatios: figures[index].filter { $0.key < pairs }.sorted { $0.key < $1.key }.map(\.value))
+            }
+            let last = look >= schedule.looks || pairs >= measured
+            for (index, decision) in zip(open, decide(estimates, look: look, of: schedule.looks, criteria: criteria))
+            where decision != nil {
+                decisions[index] = decision
+            }
+            if last { return decisions }
+            look += 1
+        }
+    }
+}

@@ -1,0 +1,331 @@
+internal import CPKCEHarness
+import Foundation
+import PKCE
+
+/// How `bench ab` and `bench pair` measure: two sides (see ``Sides``) measured side by side,
+/// sample by sample, and compared case by case with the pair of processes as the statistical unit.
+///
+/// Runs made apart see the machine at different times, and a shared machine drifts between them
+/// by more than the changes worth catching. Here each pair of worker processes, one per side,
+/// is alive at once; they calibrate their cases, then take every sample in turns, the two samples
+/// of a turn back to back, each side first in every other turn, so that whatever the machine
+/// does lands on both alike. Both workers (and this process) run on one CPU: a sample that
+/// starts on whichever core the scheduler picks, with that core's caches, varies about twice as
+/// much. Each pair yields one figure per case, the median log ratio of its turns, and the
+/// comparison tests those figures, so that a pair whose processes drew unlucky code layouts
+/// counts once, not once per sample (see ``Comparison`` with ``Pairing/byProcess``).
+package struct ABMeasurement {
+    /// How each side's figures are taken.
+    package enum Source {
+        /// Timed in pairs of worker processes, one of each side alive at once, as ``schedule`` says.
+        case pairedProcesses
+        /// Counted under Callgrind, each side's `bench` in its own worker (the counter's
+        /// ``InstructionCounter/executable`` is replaced by each side's), the baseline first:
+        /// counts repeat exactly, so there is nothing to pair.
+        case instructions(InstructionCounter)
+    }
+
+    /// This build's backends: the case list.
+    package var backends: [any PKCEBackend]
+    /// Which cases to measure: the current side's.
+    package var selection: Selection
+    /// The warm-up and sample time of every process, and the samples per case of each side,
+    /// shared out among the pairs.
+    package var plan: SamplingPlan
+    /// How many pairs of processes measure each case before each look, and how many looks at the
+    /// most: the cases still open after a look's pairs are measured in another look's pairs.
+    package var schedule: LookSchedule
+    /// When a change counts: the gate decides at each look which cases are still open.
+    package var criteria: ComparisonCriteria
+    /// What the two sides are.
+    package var sides: Sides
+    /// How each side's figures are taken.
+    package var source: Source
+    /// Receives progress and warnings.
+    package var progress: ProgressPrinter
+    /// Asked between samples whether a signal asked the run to stop.
+    package var interruption: () -> Int32?
+
+    /// Creates a measurement.
+    ///
+    /// - Parameters:
+    ///   - backends: This build's backends.
+    ///   - selection: Which cases to measure: the current side's.
+    ///   - plan: The sampling plan, its samples shared out among the pairs.
+    ///   - pairs: The pairs of processes before each look; no more than the samples are used.
+    ///   - looks: The most looks.
+    ///   - criteria: When a change counts.
+    ///   - sides: What the two sides are.
+    ///   - source: How each side's figures are taken.
+    ///   - progress: Receives progress and warnings.
+    ///   - interruption: Asked between samples whether a signal asked the run to stop.
+    package init(
+        backends: [any PKCEBackend], selection: Selection, plan: SamplingPlan, pairs: Int, looks: Int,
+        criteria: ComparisonCriteria, sides: Sides, source: Source, progress: ProgressPrinter,
+        interruption: @escaping () -> Int32?
+    ) {
+        self.backends = backends
+        self.selection = selection
+        self.plan = plan
+        self.schedule = LookSchedule(pairsPerLook: max(1, min(pairs, plan.samples)), looks: max(1, looks))
+        self.criteria = criteria
+        self.sides = sides
+        self.source = source
+        self.progress = progress
+        self.interruption = interruption
+    }
+
+    /// The pairs of processes `bench ab` measures every case in before its first look, and
+    /// every open case in between two looks.
+    ///
+    /// Twenty: the pair is the statistical unit, and with fewer the trimmed mean keeps too few
+    /// pairs (12 of 20, 11 degrees of freedom) for the suite's Holm-corrected level.
+    package static let standardPairs = 20
+    /// The most looks by default: three, so 60 pairs of ``standardPairs``.
+    package static let standardLooks = 3
+    /// The pairs of processes of `bench ab --quick`, in one look.
+    package static let quickPairs = 4
+
+    /// Measures `cases` on both sides, after this build's correctness gate has passed: the
+    /// baseline's first worker checks its own.
+    ///
+    /// - Returns: Each side's cases' measurements, without the cases it does not have (a case a
+    ///   newer build added), and, when counted, what its worker saw under Valgrind.
+    /// - Throws: ``BenchError``: 70 when a worker fails; 130 or 143 when a signal stopped the run.
+    package func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> BothSides<
+        (measurements: [CaseMeasurement], counted: CountedEnvironment?)
+    > {
+        switch source {
+        case .instructions(let counter):
+            progress.info("counting the instructions of \(cases.count) case(s) in each build under Callgrind")
+            return try BothSides { side throws(BenchError) in
+                var counter = counter
+                counter.executable = sides.executable(of: side)
+                let counted = try counter.measure(
+                    cases, selection: sides.selection(selection, on: side, for: cases), check: side == .baseline)
+                return (counted.measurements, counted.counted)
+            }
+        case .pairedProcesses:
+            // One CPU for both sides' samples; several threads per case need several CPUs.
+            if selection.threads == 1 {
+                let cpu = CPKCEHarness_pinToOneCPU()
+                if cpu >= 0 {
+                    progress.info("measuring both \(sides.noun) on CPU \(cpu)")
+                } else {
+                    progress.note("warning: cannot pin the measuring processes to one CPU; expect wider intervals")
+                }
+            }
+            return try measureInPairs(cases).map { ($0, nil) }
+        }
+    }
+
+    /// Takes every case's samples on both sides, pair after pair of processes, look after look:
+    /// after each look's pairs the gate decides what it can, and the next look measures only the
+    /// cases still open.
+    ///
+    /// - Returns: Each side's cases' samples, or why they failed, without the cases it does not
+    ///   have (a case a newer build added).
+    private func measureInPairs(_ cases: [BenchmarkCase]) throws(BenchError) -> BothSides<[CaseMeasurement]> {
+        var taken = BothSides { _ in Taken(count: cases.count) }
+        let pairs = schedule.pairsPerLook
+        let looks = schedule.looks
+        var open = Array(cases.indices)
+        var pair = 0
+        let copies = ExecutableCopies(warn: progress.note)
+        for look in 1...looks {
+            if look > 1 {
+                progress.info(
+                    "look \(look) of \(looks): \(open.count) of \(cases.count) case(s) still open; "
+                        + "measuring them in \(pairs) more pairs")
+            }
+            let started = MonotonicClock.now()
+            for index in 0..<pairs {
+                let elapsed = Double(MonotonicClock.now() - started) / 1e9
+                progress.process(
+                    pair, of: pairs * looks,
+                    remainingSeconds: index == 0 ? nil : elapsed / Double(index) * Double(pairs - index),
+                    unit: "pair")
+                try measurePair(
+                    pair, of: cases, open: open, share: plan.samples / pairs + (index < plan.samples % pairs ? 1 : 0),
+                    copies: copies, into: &taken)
+                pair += 1
+            }
+            guard look < looks else { break }
+            let figures = cases.indices.map { index in
+                Comparison.pairFigures(
+                    Self.byProcess(taken.baseline.samples[index]), Self.byProcess(taken.current.samples[index]))
+            }
+            let decisions = SequentialGate.replay(figures, schedule: schedule, criteria: criteria)
+            open = open.filter { index in
+                (decisions[index]?.isOpen ?? true) && taken.baseline.isMeasurable(index)
+                    && taken.current.isMeasurable(index)
+            }
+            if open.isEmpty { break }
+        }
+        return BothSides { side in
+            cases.indices.filter { !taken[side].absent.contains($0) }.map { index in
+                CaseMeasurement(
+                    key: sides.key(of: cases[index].key, on: side), samples: taken[side].samples[index],
+                    failure: taken[side].failures[index])
+            }
+        }
+    }
+
+    /// Measures pair `pair`: a worker of each side, `share` turns of each case in `open`
+    /// (indices into `cases`), each worker started from a fresh copy of its executable (see
+    /// ``ExecutableCopies``).
+    ///
+    /// Every worker calibrates every case, open or not: a worker that holds one case measured it
+    /// markedly slower in half the pairs when it was started second (`verify`, with the same
+    /// executable on both sides), and one that holds the whole suite did not. Which side's
+    /// worker starts first alternates from pair to pair, so that whatever starting second does
+    /// lands on both sides alike, as the order within a turn does.
+    private func measurePair(
+        _ pair: Int, of cases: [BenchmarkCase], open: [Int], share: Int, copies: ExecutableCopies,
+        into taken: inout BothSides<Taken>
+    ) throws(BenchError) {
+        // Generous: starting, checking and calibrating every case, on a busy machine.
+        let readyTimeout = 120 + Double(cases.count) * (plan.warmup.nanoseconds / 1e9 + 0.5)
+        let sampleTimeout = max(60, 20 * plan.sampleTime.nanoseconds / 1e9)
+        var started = BothSides<Worker?> { _ in nil }
+        do throws(BenchError) {
+            for side in Self.order(pair) {
+                let connection = try WorkerConnection(
+                    executable: copies.copy(of: sides.executable(of: side), side: side.rawValue),
+                    arguments: ["worker"],
+                    name: "\(side == .baseline ? "the baseline's" : "this build's") worker \(pair + 1) "
+                        + "(\(sides.executable(of: side)))",
+                    standardError: .captured, helloTimeout: WorkerProtocol.helloTimeout, interruption: interruption)
+                let job = WorkerProtocol.Job(
+                    selection: sides.selection(selection, on: side, for: cases), plan: plan, process: pair,
+                    processes: schedule.pairsPerLook * schedule.looks, check: side == .baseline && pair == 0)
+                let reply = try connection.ask(.calibrate(job), within: readyTimeout)
+                guard case .calibrated(let keys, let failures) = reply else {
+                    throw connection.broken(quoting: WorkerProtocol.line(reply))
+                }
+                // Each case's index in the worker; a build that lacks a case (one a newer build
+                // added) cannot measure it, and the comparison lists it as in one build only.
+                let indices = cases.map { keys.firstIndex(of: sides.key(of: $0.key, on: side)) }
+                started[side] = Worker(connection: connection, indices: indices, failures: failures)
+            }
+        } catch {
+            Side.allCases.forEach { try? started[$0]?.connection.finish() }
+            throw error
+        }
+        var workers = BothSides { started[$0]! }
+        // How a worker exits once its pair is measured does not change its samples.
+        defer { Side.allCases.forEach { try? workers[$0].connection.finish() } }
+        for side in Side.allCases {
+            for index in open {
+                guard let workerIndex = workers[side].indices[index] else {
+                    taken[side].absent.insert(index)
+                    continue
+                }
+                if let reason = workers[side].failures[workerIndex], taken[side].failures[index] == nil {
+                    taken[side].failures[index] = reason
+                }
+            }
+        }
+        var turns = open.flatMap { Array(repeating: $0, count: share) }
+        turns.shuffle()
+        var turnsTaken = [Int](repeating: 0, count: cases.count)
+        for index in turns where taken.baseline.isMeasurable(index) && taken.current.isMeasurable(index) {
+            if let signal = interruption() { throw InterruptSignals.error(for: signal) }
+            // ABBA: each side goes first in every other turn of a case, starting with the other
+            // side in the next pair.
+            let order = Self.order(turnsTaken[index] + pair)
+            turnsTaken[index] += 1
+            var sampled = BothSides<Sample?> { _ in nil }
+            for side in order {
+                sampled[side] = try workers[side].sample(of: index, within: sampleTimeout)
+            }
+            guard let baseline = sampled.baseline, let current = sampled.current else {
+                for side in Side.allCases where sampled[side] == nil {
+                    taken[side].failures[index] = workers[side].failure(of: index)
+                }
+                continue
+            }
+            taken.baseline.samples[index].append(baseline)
+            taken.current.samples[index].append(current)
+        }
+    }
+
+    /// Which side goes first in the `turn`th turn: the baseline in even ones.
+    private static func order(_ turn: Int) -> [Side] {
+        turn % 2 == 0 ? [.baseline, .current] : [.current, .baseline]
+    }
+
+    /// Samples' nanoseconds per operation by the process (pair) that took them, in order.
+    private static func byProcess(_ samples: [Sample]) -> [Int: [Double]] {
+        Dictionary(grouping: samples, by: \.process).mapValues { $0.map(\.nanosecondsPerOperation) }
+    }
+
+    /// What one side has taken so far, by case index.
+    private struct Taken {
+        var samples: [[Sample]]
+        /// Why a case failed on this side.
+        var failures: [String?]
+        /// The cases this side's build does not have.
+        var absent: Set<Int> = []
+
+        init(count: Int) {
+            samples = Array(repeating: [], count: count)
+            failures = Array(repeating: nil, count: count)
+        }
+
+        /// Whether the case at `index` can still be sampled on this side.
+        func isMeasurable(_ index: Int) -> Bool {
+            failures[index] == nil && !absent.contains(index)
+        }
+    }
+
+    /// A worker of one side of a pair, its cases calibrated.
+    private struct Worker {
+        let connection: WorkerConnection
+        /// Each case's index in this worker, by its index in the run; `nil` when the worker lacks it.
+        let indices: [Int?]
+        /// Why a case failed in it, by its index in this worker.
+        var failures: [Int: String]
+
+        /// Why the run's case at `index` failed in this worker.
+        func failure(of index: Int) -> String {
+            indices[index].flatMap { failures[$0] } ?? "failed"
+        }
+
+        /// Takes one sample of the run's case at `index`, which this worker has.
+        ///
+        /// - Returns: The sample, or `nil` when the case failed (``failure(of:)`` says why).
+        mutating func sample(of index: Int, within seconds: Double) throws(BenchError) -> Sample? {
+            let workerIndex = indices[index]!
+            let reply = try connection.ask(.sample(index: workerIndex), within: seconds)
+            switch reply {
+            case .sample(let sample):
+                return sample
+            case .failed(workerIndex, let reason):
+                failures[workerIndex] = reason
+                return nil
+            default:
+                throw connection.broken(quoting: WorkerProtocol.line(reply))
+            }
+        }
+    }
+
+    /// The baseline build's environment: this run's machine, the baseline's own build facts, and
+    /// the commit of the checkout its executable sits in.
+    package static func environment(
+        of facts: WorkerProtocol.BuildFacts, at executable: String, beside current: RunEnvironment
+    ) -> RunEnvironment {
+        var environment = current
+        let directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path
+        environment.commit = SystemFacts.gitCommit(in: directory)
+        // The current run's timestamp and nonce, the baseline's commit: one id per `ab` run and side.
+        let timestamp = current.runID.prefix { $0 != "-" }
+        let nonce = current.runID.split(separator: "-").last ?? ""
+        environment.runID = "\(timestamp)-\(environment.commit)-\(nonce)-baseline"
+        environment.build = facts.build
+        environment.targetCPU = facts.targetCPU
+        environment.swift = facts.swift
+        environment.libraries = facts.libraries
+        return environment
+    }
+}

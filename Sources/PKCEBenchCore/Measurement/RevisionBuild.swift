@@ -1,0 +1,307 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A build of a git revision of this package, for `bench ab --against REF`: made in a worktree
+/// outside the source tree, with the configuration of the `bench` that asks for it, and kept by
+/// commit, so that the next comparison with the same commit reuses it.
+///
+/// Nothing is fetched: the revision's commit must be in the local repository. A shallow clone
+/// works once that commit has been fetched (`git fetch --depth=1 origin main`).
+package struct RevisionBuild: Sendable {
+    /// The revision as given: a branch, a tag or a commit.
+    package let revision: String
+    /// The commit the revision names, in full.
+    package let commit: String
+    /// The top directory of the repository it was found in.
+    package let repository: String
+    /// Where the package is in the repository: empty at its top, `Benchmarks/` for a nested one.
+    package let packagePrefix: String
+    /// The build's configuration, `release` or `debug`: that of the `bench` comparing with it.
+    package let configuration: String
+    /// The executable product built: `bench`, or the name of a package's own executable that
+    /// calls `Bench.main(backends:)`.
+    package let product: String
+    /// Where builds are kept: a worktree per commit and configuration.
+    package let cache: URL
+    /// The `git` that resolved the revision, which adds the worktree too.
+    private let git: String
+
+    /// The worktree the build is made in: `<cache>/<commit>-<configuration>`.
+    package var worktree: URL { cache.appendingPathComponent("\(commit)-\(configuration)") }
+    /// The package in the worktree: the one the current directory is in, at the same place.
+    package var packageDirectory: URL { worktree.appendingPathComponent(packagePrefix) }
+    /// The executable the build makes.
+    package var executable: String {
+        packageDirectory.appendingPathComponent(".build/\(configuration)/\(product)").path
+    }
+    /// What `swift build` printed, kept for a build that fails.
+    package var log: URL { cache.appendingPathComponent("\(commit)-\(configuration).log") }
+    /// Written once the build succeeded: a worktree without it is built again.
+    var marker: URL { cache.appendingPathComponent("\(commit)-\(configuration)-\(product).built") }
+    /// The revision and its commit, for messages: `main (1a2b3c4)`.
+    package var name: String { "\(revision) (\(commit.prefix(7)))" }
+
+    /// Finds the commit that `revision` names in the git repository at `directory`.
+    ///
+    /// - Parameters:
+    ///   - revision: A branch, tag or commit.
+    ///   - directory: A directory of the repository: the current one, for `bench ab --against`.
+    ///   - configuration: `release` or `debug`.
+    ///   - product: The executable product to build.
+    ///   - cache: Where builds are kept.
+    /// - Throws: ``BenchError``: 69 when git is not installed; 64 when `directory` is not in a git
+    ///   repository, or `revision` names no commit there (with how to fetch it).
+    package init(
+        revision: String, in directory: String, configuration: String, product: String = "bench", cache: URL
+    ) throws(BenchError) {
+        guard let git = InstructionCounter.executableInPath("git") else {
+            throw BenchError(
+                .toolMissing, "bench ab --against needs git, which is not installed (apt-get install -y git)")
+        }
+        let top = try Self.run(git, ["-C", directory, "rev-parse", "--show-toplevel"])
+        guard top.succeeded, let repository = top.output.split(separator: "\n").first.map(String.init) else {
+            throw BenchError(.usage, "bench ab --against needs a git repository, and \(directory) is not in one")
+        }
+        // A revision that starts with '-' would be read as an option.
+        let resolved =
+            revision.hasPrefix("-")
+            ? nil : try Self.run(git, ["-C", repository, "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"])
+        guard let resolved, resolved.succeeded, let commit = resolved.output.split(separator: "\n").first,
+            commit.utf8.count == 40 || commit.utf8.count == 64
+        else {
+            throw BenchError(
+                .usage,
+                "'\(revision)' names no commit of the repository at \(repository), and bench fetches nothing: "
+                    + "fetch it first, such as with git fetch --depth=1 origin \(revision)")
+        }
+        // The package whose directory (or a subdirectory of it) this is: its place in the repository.
+        var package = URL(fileURLWithPath: directory).standardizedFileURL
+        while !FileManager.default.fileExists(atPath: package.appendingPathComponent("Package.swift").path),
+            package.pathComponents.count > 1
+        {
+            package.deleteLastPathComponent()
+        }
+        let prefix = try Self.run(git, ["-C", package.path, "rev-parse", "--show-prefix"])
+        self.packagePrefix = prefix.succeeded ? prefix.output.split(separator: "\n").first.map(String.init) ?? "" : ""
+        self.revision = revision
+        self.commit = String(commit)
+        self.repository = repository
+        self.configuration = configuration
+        self.product = product
+        self.cache = cache
+        self.git = git
+    }
+
+    /// Where builds are kept by default: `$XDG_CACHE_HOME/pkcebench/builds`, or else
+    /// `$HOME/.cache/pkcebench/builds`, or else that under the home directory the user database
+    /// gives the user (`getpwuid`): always a directory of the user's, never a shared one such as
+    /// the temporary directory, where another user could plant a build to be run.
+    ///
+    /// - Parameter environment: The environment that names the directories.
+    /// - Throws: ``BenchError`` (73) when there is no home directory of the user's to keep builds
+    ///   in: the one `HOME` or else the user database names is not an absolute path, does not
+    ///   exist, or is `/`.
+    package static func defaultCache(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(BenchError) -> URL {
+        // The XDG Base Directory specification ignores a relative path.
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            return URL(fileURLWithPath: cache, isDirectory: true).appendingPathComponent("pkcebench/builds")
+        }
+        var home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let source = home == nil ? "the user database's home directory" : "HOME"
+        if home == nil, let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
+            home = String(cString: directory)
+        }
+        var isDirectory: ObjCBool = false
+        guard let home, home.hasPrefix("/"), URL(fileURLWithPath: home).resolvingSymlinksInPath().path != "/",
+            FileManager.default.fileExists(atPath: home, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw .cannotWrite(
+                "the cache of builds",
+                "this user has no home directory to keep them in (\(source) is \(home.map { "'\($0)'" } ?? "unset")); "
+                    + "set XDG_CACHE_HOME to a directory of yours")
+        }
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/pkcebench/builds")
+    }
+
+    /// Checks that nobody but this user (or root) could have planted or changed what is at
+    /// `path`, before it is trusted, as OpenSSH's `StrictModes` asks of a user's keys: `path` and
+    /// every directory above it, on the path as written and on the path its links lead to, are
+    /// owned by this user or by root, and writable by no one else. Group write is allowed where
+    /// the group is the user's own and has no other member (a user private group, as under umask
+    /// 002 on Debian and Ubuntu; Debian's OpenSSH allows it too), and others' write on a directory
+    /// whose sticky bit keeps them from replacing what they do not own (`/tmp`), above an entry
+    /// of the user's.
+    ///
+    /// - Throws: ``BenchError`` (70) naming the first path that fails, and why.
+    static func requireTrusted(_ path: String) throws(BenchError) {
+        let written = URL(fileURLWithPath: path).standardizedFileURL.path
+        try requireTrusted(written, following: false, for: path)
+        try requireTrusted(URL(fileURLWithPath: written).resolvingSymlinksInPath().path, following: true, for: path)
+    }
+
+    /// ``requireTrusted(_:)`` of `path` and its directories, each examined itself (`lstat`) or
+    /// where its links lead (`stat`).
+    private static func requireTrusted(_ path: String, following: Bool, for build: String) throws(BenchError) {
+        func refuse(_ component: String, _ reason: String) -> BenchError {
+            BenchError(.backendFailed, "refusing to run the build at \(build): \(component) \(reason)")
+        }
+        let user = getuid()
+        var component = path
+        var childIsTrusted = false
+        while true {
+            var status = stat()
+            guard (following ? stat(component, &status) : lstat(component, &status)) == 0 else {
+                throw refuse(component, "cannot be examined (\(String(cString: strerror(errno))))")
+            }
+            guard status.st_uid == user || status.st_uid == 0 else {
+                throw refuse(component, "is owned by user \(status.st_uid), not by you or root")
+            }
+            // A link's own mode means nothing; where it leads is examined with `following`.
+            let isLink = status.st_mode & S_IFMT == S_IFLNK
+            let groupMayWrite = status.st_mode & S_IWGRP != 0 && !isPrivateGroup(status.st_gid)
+            let othersMayWrite = !isLink && (groupMayWrite || status.st_mode & S_IWOTH != 0)
+            let isStickyDirectory = status.st_mode & S_IFMT == S_IFDIR && status.st_mode & S_ISVTX != 0
+            if othersMayWrite && !(isStickyDirectory && childIsTrusted) {
+                throw refuse(component, "can be written by others than its owner")
+            }
+            guard component != "/" else { return }
+            childIsTrusted = !othersMayWrite
+            component = URL(fileURLWithPath: component).deletingLastPathComponent().path
+        }
+    }
+
+    /// Whether `group` is this user's primary group with no member but the user: a user private
+    /// group, whose write permission gives no one else access.
+    private static func isPrivateGroup(_ group: gid_t) -> Bool {
+        guard group == getgid(), let entry = getgrgid(group), let account = getpwuid(getuid()) else { return false }
+        let name = String(cString: account.pointee.pw_name)
+        var member = entry.pointee.gr_mem
+        while let pointer = member?.pointee {
+            guard String(cString: pointer) == name else { return false }
+            member = member?.advanced(by: 1)
+        }
+        return true
+    }
+
+    /// Whether the build is there, finished.
+    package var isBuilt: Bool {
+        FileManager.default.fileExists(atPath: marker.path) && FileManager.default.isExecutableFile(atPath: executable)
+    }
+
+    /// Builds the revision with `swift build -c CONFIGURATION --product PRODUCT`, in its worktree
+    /// (in the package at ``packagePrefix`` there),
+    /// unless the build is there already.
+    ///
+    /// - Parameters:
+    ///   - progress: Told what is built, where, and where the log is.
+    ///   - interruption: Asked while it builds whether a signal asked the run to stop.
+    /// - Returns: The seconds the build took, or `nil` when it was there already.
+    /// - Throws: ``BenchError``: 69 when `swift` is not on `PATH`; 73 when the cache or the
+    ///   worktree cannot be made; 70 when the build fails (with the last line of its log), or a
+    ///   build that is there could have been planted or changed by another user
+    ///   (`requireTrusted(_:)`); 130 or 143 when a signal stopped it.
+    package func make(progress: ProgressPrinter, interruption: () -> Int32?) throws(BenchError) -> Double? {
+        if isBuilt {
+            try Self.requireTrusted(marker.path)
+            try Self.requireTrusted(executable)
+            return nil
+        }
+        guard let swift = InstructionCounter.executableInPath("swift") else {
+            throw BenchError(.toolMissing, "bench ab --against needs swift on PATH to build \(name)")
+        }
+        do {
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotWrite(cache.path, "the directory for builds cannot be created")
+        }
+        // A build made where another user can write could be swapped before it runs.
+        try Self.requireTrusted(cache.path)
+        if !FileManager.default.fileExists(atPath: worktree.path) {
+            try forgetMissingWorktrees()
+            let added = try Self.run(git, ["-C", repository, "worktree", "add", "--detach", worktree.path, commit])
+            guard added.succeeded else {
+                throw .cannotWrite(worktree.path, "git worktree add failed: \(added.lastLine)")
+            }
+        }
+        progress.info(
+            "building \(name) with swift build -c \(configuration) in \(packageDirectory.path) (its output: \(log.path))"
+        )
+        let started = MonotonicClock.now()
+        let build = try ChildProcess(
+            executable: swift,
+            arguments: [
+                "build", "-c", configuration, "--product", product, "--package-path", packageDirectory.path,
+            ],
+            streams: .files(output: log.path, error: log.path))
+        guard try build.waitWatching(interruption: interruption),
+            FileManager.default.isExecutableFile(atPath: executable)
+        else {
+            let lastLine = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").last ?? "no output"
+            throw BenchError(
+                .backendFailed, "cannot build \(name): swift build failed (\(lastLine)); its output is in \(log.path)")
+        }
+        // The commit, as before, but not through a link that might have been planted at its name.
+        let descriptor = open(marker.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        let written =
+            descriptor < 0 ? -1 : commit.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count - 1) }
+        if descriptor >= 0 { close(descriptor) }
+        guard written == commit.utf8.count else {
+            throw .cannotWrite(marker.path, "cannot mark the build finished (\(String(cString: strerror(errno))))")
+        }
+        try Self.requireTrusted(marker.path)
+        try Self.requireTrusted(executable)
+        return Double(MonotonicClock.now() - started) / 1e9
+    }
+
+    /// Removes git's records of the worktrees this cache held whose folders are gone (removed
+    /// with the cache), so that a new one can take a path again, and nothing else: `git worktree
+    /// prune` would also forget every missing worktree of the user's.
+    private func forgetMissingWorktrees() throws(BenchError) {
+        let listed = try Self.run(git, ["-C", repository, "worktree", "list", "--porcelain"])
+        guard listed.succeeded else { return }
+        // git may record the path as given or with its links resolved.
+        let prefixes = [cache.standardizedFileURL.path + "/", cache.resolvingSymlinksInPath().path + "/"]
+        for entry in listed.output.components(separatedBy: "\n\n") {
+            let lines = entry.split(separator: "\n")
+            guard let first = lines.first, first.hasPrefix("worktree "),
+                lines.contains(where: { $0.hasPrefix("prunable") })
+            else { continue }
+            let path = String(first.dropFirst("worktree ".count))
+            guard prefixes.contains(where: path.hasPrefix) else { continue }
+            _ = try Self.run(git, ["-C", repository, "worktree", "remove", "--force", path])
+        }
+    }
+
+    /// What a quick command printed, and whether it succeeded.
+    private struct Outcome {
+        var succeeded: Bool
+        var output: String
+        var error: String
+        /// The last line of its standard error, or of its output.
+        var lastLine: String {
+            (error.split(separator: "\n").last ?? output.split(separator: "\n").last).map(String.init) ?? "no output"
+        }
+    }
+
+    /// Runs `executable` with `arguments` to its end, its output and errors captured.
+    private static func run(_ executable: String, _ arguments: [String]) throws(BenchError) -> Outcome {
+        let directory = try makeScratchDirectory(for: "git's output")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("output")
+        let error = directory.appendingPathComponent("error")
+        let process = try ChildProcess(
+            executable: executable, arguments: arguments, streams: .files(output: output.path, error: error.path))
+        let status = process.wait()
+        return Outcome(
+            succeeded: status == .exited(0),
+            output: (try? String(contentsOf: output, encoding: .utf8)) ?? "",
+            error: (try? String(contentsOf: error, encoding: .utf8)) ?? "")
+    }
+}

@@ -1,0 +1,99 @@
+/// One side of a comparison measured side by side.
+package enum Side: Int, CaseIterable, Sendable {
+    /// The side measured against.
+    case baseline
+    /// The side measured.
+    case current
+}
+
+/// What `bench ab` and `bench pair` measure side by side: two builds, or two backends of one.
+///
+/// The current side's cases are the selected ones; the baseline side measures each case's
+/// counterpart: the same case in the other build, or in the baseline backend.
+package enum Sides: Sendable, Equatable {
+    /// Two builds, each by its `bench`: the baseline's (another build) and this build's.
+    case builds(baseline: String, current: String)
+    /// Two backends of the one build whose `bench` is `executable`.
+    case backends(baseline: String, current: String, executable: String)
+
+    /// The `bench` whose workers measure `side`.
+    package func executable(of side: Side) -> String {
+        switch (self, side) {
+        case (.builds(let baseline, _), .baseline): baseline
+        case (.builds(_, let current), .current): current
+        case (.backends(_, _, let executable), _): executable
+        }
+    }
+
+    /// What the two sides are, in a message: `builds` or `backends`.
+    package var noun: String {
+        if case .builds = self { return "builds" }
+        return "backends"
+    }
+
+    /// The key of `key`'s counterpart on `side`: `key` itself, but for the baseline backend's case
+    /// when two backends are compared.
+    package func key(of key: CaseKey, on side: Side) -> CaseKey {
+        guard case .backends(let baseline, _, _) = self, side == .baseline else { return key }
+        var counterpart = key
+        counterpart.backend = baseline
+        return counterpart
+    }
+
+    /// What `side`'s worker selects to measure `cases`: `selection` itself for two builds, and
+    /// the baseline backend's counterparts of `cases`, by key, for two backends, so that
+    /// `--filter` and `--skip` apply to the current backend's names alone.
+    package func selection(_ selection: Selection, on side: Side, for cases: [BenchmarkCase]) -> Selection {
+        guard case .backends(let baseline, _, _) = self, side == .baseline else { return selection }
+        return Selection(
+            backends: [baseline], keys: cases.map { key(of: $0.key, on: .baseline) }, threads: selection.threads)
+    }
+
+    /// The name of `side` in a comparison: the baseline's `bench` or `this build`, or the backend's
+    /// name.
+    package func name(of side: Side) -> String {
+        switch (self, side) {
+        case (.builds(let baseline, _), .baseline): baseline
+        case (.builds, .current): "this build"
+        case (.backends(let baseline, _, _), .baseline): baseline
+        case (.backends(_, let current, _), .current): current
+        }
+    }
+
+    /// The backend both sides' rows take in the comparison, so that each case of one meets its
+    /// counterpart in the other: `swift-vs-sodium` for two backends, which also says whose medians
+    /// a comparison read on its own holds; `nil` for two builds, whose rows keep their backends.
+    package var comparedBackend: String? {
+        guard case .backends(let baseline, let current, _) = self else { return nil }
+        return BackendNames.pairName(current, against: baseline)
+    }
+}
+
+/// A value for each side of a comparison.
+package struct BothSides<Value> {
+    /// The baseline side's.
+    package var baseline: Value
+    /// The current side's.
+    package var current: Value
+
+    /// Makes each side's value, the baseline's first.
+    package init<Failure: Error>(_ make: (Side) throws(Failure) -> Value) throws(Failure) {
+        baseline = try make(.baseline)
+        current = try make(.current)
+    }
+
+    /// The value of `side`.
+    package subscript(side: Side) -> Value {
+        get { side == .baseline ? baseline : current }
+        set {
+            if side == .baseline { baseline = newValue } else { current = newValue }
+        }
+    }
+
+    /// Each side's value transformed, the baseline's first.
+    package func map<T, Failure: Error>(_ transform: (Value) throws(Failure) -> T) throws(Failure) -> BothSides<T> {
+        try BothSides<T> { side throws(Failure) in try transform(self[side]) }
+    }
+}
+
+extension BothSides: Sendable where Value: Sendable {}

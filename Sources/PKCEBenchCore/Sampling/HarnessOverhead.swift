@@ -1,0 +1,32 @@
+import PKCE
+
+/// What the timing loop itself costs per operation: the `sha256` case over an empty message,
+/// run against a backend whose `sha256` does nothing.
+///
+/// It measures everything a real case pays for besides the backend's work: the loop, picking
+/// the input, the call through the `PKCEBackend` existential, and consuming the result.
+package enum HarnessOverhead {
+    /// Measures the empty case.
+    ///
+    /// - Parameters:
+    ///   - plan: How long and how often to sample.
+    ///   - interruption: Asked between samples whether a signal asked the run to stop.
+    /// - Returns: Statistics of nanoseconds per operation.
+    /// - Throws: ``Interrupted`` when `interruption` reports a signal.
+    package static func measure(
+        plan: SamplingPlan, interruption: @escaping () -> Int32? = { nil }
+    ) throws(Interrupted) -> Statistics? {
+        let empty = BenchmarkCase(backend: NullBackend(), operation: .sha256, size: 0)
+        let measurement = try Sampler(cases: [empty], plan: plan, interruption: interruption).run()
+        return measurement.first.flatMap { Statistics($0.nanosecondsPerOperation) }
+    }
+}
+
+/// A backend that does no work, for measuring the harness around it.
+struct NullBackend: PKCEBackend {
+    var name: String { "null" }
+
+    func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws {}
+
+    func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {}
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// How much faster or slower one build is than another at one case, estimated with the
+/// measuring process as the statistical unit.
+///
+/// Samples of one process are not independent: the process's code layout, its core and the load
+/// of the machine while it ran bias all of them alike, so a test that treats 90 samples from 5
+/// processes as 90 observations finds "significant" differences between two runs of one build
+/// in many cases. Each process (or pair of
+/// processes) is therefore reduced to one number, and the test runs on those numbers, on a log
+/// scale so that a change is a ratio:
+///
+/// - **paired** (`bench ab`): process `i` of one build ran beside process `i` of the other,
+///   their samples taken in turns, so the machine's drift cancels in each turn's log ratio; each
+///   pair of processes gives the median of its turns' log ratios. Across pairs, the 20% trimmed
+///   mean with Yuen's standard error (Tukey and McLaughlin 1963; Yuen 1974; Wilcox,
+///   *Introduction to Robust Estimation and Hypothesis Testing*, 4th ed., §4.4.1): pair figures
+///   are heavy-tailed, one slow process at a time, and a plain mean and t interval follow that
+///   one process.
+/// - **independent** (`bench compare` of two runs): each process gives its fastest sample, which
+///   a disturbed stretch of time moves least; Welch's t-test on the two sets of logs.
+///
+/// The change is `exp(log change) − 1` (positive is slower); bounds and p-values are Student's t
+/// with the estimator's degrees of freedom, carried through the same transform.
+package struct ChangeEstimate: Sendable, Equatable {
+    /// The estimated change on the log scale: `log(current / baseline)`.
+    package let logChange: Double
+    /// The standard error of ``logChange``.
+    package let standardError: Double
+    /// The degrees of freedom of the t distribution the estimate follows.
+    package let degreesOfFreedom: Double
+    /// The units the estimate rests on: pairs, or the processes of the smaller side.
+    package let units: Int
+    /// A bound, on the log scale, on a bias that the standard error does not cover: 0, or for runs
+    /// made apart whose spread between runs was never measured, the drift floor
+    /// (`RunToRunSpread`). Tests and bounds give the bias its full size against the change.
+    package var driftBound: Double = 0
+
+    /// The share of pairs trimmed from each end before averaging: 20%, the usual choice where
+    /// tails are heavy and samples small (Wilcox, §3.5).
+    package static let trimming = 0.2
+
+    /// The estimated change, `current / baseline − 1`: positive is slower.
+    package var change: Double { exp(logChange) - 1 }
+
+    /// The change between processes run in pairs, from one log ratio per pair: the 20% trimmed
+    /// mean, with Yuen's standard error (the 20% winsorized standard deviation over `0.6 √n`)
+    /// and `n − 2g − 1` degrees of freedom, `g = ⌊0.2 n⌋` pairs trimmed from each end.
+    ///
+    /// - Parameter logRatios: Each pair's `log(current / baseline)`.
+    /// - Returns: `nil` with fewer than two pairs.
+    package static func paired(logRatios: [Double]) -> ChangeEstimate? {
+        let sorted = logRatios.filter(\.isFinite).sorted()
+        guard sorted.count >= 2 else { return nil }
+        let n = sorted.count
+        let g = Int((trimming * Double(n)).rounded(.down))
+        let kept = sorted[g..<(n - g)]
+        let trimmedMean = kept.reduce(0, +) / Double(kept.count)
+        // Winsorized: the g lowest set to the lowest kept value, the g highest to the highest.
+        let winsorized = Array(repeating: sorted[g], count: g) + kept + Array(repeating: sorted[n - g - 1], count: g)
+        let (_, variance) = meanAndVariance(winsorized)
+        // Over the nominal (1 − 2γ), as Wilcox's trimse and scipy's trimmed_stde divide.
+        let standardError = variance.squareRoot() / ((1 - 2 * trimming) * Double(n).squareRoot())
+        return ChangeEstimate(
+            logChange: trimmedMean, standardError: standardError, degreesOfFreedom: Double(max(kept.count - 1, 1)),
+            units: n)
+    }
+
+    /// The change between two independent sets of processes, by Welch's t-test on their logs.
+    ///
+    /// When one side has a single process, its variance is taken to be the other side's (a
+    /// t-test with the other side's degrees of freedom): one process cannot show its own spread.
+    ///
+    /// - Returns: `nil` when neither side has two processes, or either has none.
+    package static func independent(baseline: [Double], current: [Double]) -> ChangeEstimate? {
+        let x = baseline.filter { $0 > 0 }.map(log)
+        let y = current.filter { $0 > 0 }.map(log)
+        guard !x.isEmpty, !y.isEmpty, x.count >= 2 || y.count >= 2 else { return nil }
+        let (meanX, varianceX) = meanAndVariance(x)
+        let (meanY, varianceY) = meanAndVariance(y)
+        let nx = Double(x.count), ny = Double(y.count)
+        let standardError: Double
+        let degreesOfFreedom: Double
+        if x.count >= 2 && y.count >= 2 {
+            let a = varianceX / nx, b = varianceY / ny
+            standardError = (a + b).squareRoot()
+            // Welch–Satterthwaite; with no spread on either side any value will do.
+            let denominator = a * a / (nx - 1) + b * b / (ny - 1)
+            degreesOfFreedom = denominator > 0 ? (a + b) * (a + b) / denominator : nx + ny - 2
+        } else {
+            let (variance, count) = x.count >= 2 ? (varianceX, nx) : (varianceY, ny)
+            standardError = (variance / nx + variance / ny).squareRoot()
+            degreesOfFreedom = count - 1
+        }
+        return ChangeEstimate(
+            logChange: meanY - meanX, standardError: standardError, degreesOfFreedom: degreesOfFreedom,
+            units: min(x.count, y.count))
+    }
+
+    /// Creates an estimate from its parts.
+    package init(logChange: Double, standardError: Double, degreesOfFreedom: Double, units: Int) {
+        self.logChange = logChange
+        self.standardError = standardError
+        self.degreesOfFreedom = degreesOfFreedom
+        self.units = units
+    }
+
+    /// Which way a one-sided question looks.
+    package enum Direction: Sendable {
+        /// Is the current build slower?
+        case slower
+        /// Is the current build faster?
+        case faster
+    }
+
+    /// The one-sided p-value of "no change" against a change in `direction`.
+    package func pValue(_ direction: Direction) -> Double {
+        let t = (direction == .slower ? logChange : -logChange) - driftBound
+        guard standardError > 0 else { return t > 0 ? 0 : 1 }
+        let twoSided = distribution.twoSidedTail(abs(t) / standardError)
+        return t > 0 ? twoSided / 2 : 1 - twoSided / 2
+    }
+
+    /// The one-sided confidence bound on ``change`` at `confidence`: the upper bound for
+    /// `.slower` (the change is below it with that confidence), the lower bound for `.faster`.
+    package func bound(_ direction: Direction, confidence: Double) -> Double {
+        let margin = criticalValue(tail: 1 - confidence) * standardError + driftBound
+        return exp(direction == .slower ? logChange + margin : logChange - margin) - 1
+    }
+
+    /// The `t` that a one-sided test at level `tail` must exceed, in standard errors.
+    ///
+    /// - Precondition: `0 < tail < 0.5`.
+    package func criticalValue(tail: Double) -> Double {
+        distribution.twoSidedCriticalValue(tail: 2 * tail)
+    }
+
+    /// The quantile of the estimate's t distribution at probability `probability` (above 0.5).
+    func quantile(_ probability: Double) -> Double {
+        distribution.twoSidedCriticalValue(tail: 2 * (1 - probability))
+    }
+
+    private var distribution: StudentT {
+        StudentT(degreesOfFreedom: degreesOfFreedom)
+    }
+
+    /// The mean and the sample variance (n − 1); the variance is 0 for one value.
+    private static func meanAndVariance(_ values: [Double]) -> (Double, Double) {
+        let mean = values.reduce(0, +) / Double(values.count)
+        guard values.count > 1 else { return (mean, 0) }
+        let squares = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+        return (mean, squares / Double(values.count - 1))
+    }
+}
+
+/// Holm's step-down adjustment of p-values for testing many hypotheses at once (Holm 1979).
+///
+/// Rejecting every hypothesis whose adjusted p-value is below α keeps the probability of even one
+/// false rejection, over the whole family, at most α, whatever the dependence between the tests.
+/// The result equals statsmodels' `multipletests(p, method="holm")`.
+///
+/// - Parameter pValues: The raw p-values, in any order.
+/// - Returns: The adjusted p-values, in the same order.
+package func holmAdjusted(_ pValues: [Double]) -> [Double] {
+    let order = pValues.indices.sorted { pValues[$0] < pValues[$1] }
+    var adjusted = [Double](repeating: 1, count: pValues.count)
+    var running = 0.0
+    for (rank, index) in order.enumerated() {
+        running = max(running, min(1, Double(pValues.count - rank) * pValues[index]))
+        adjusted[index] = running
+    }
+    return adjusted
+}

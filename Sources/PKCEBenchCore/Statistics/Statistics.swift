@@ -1,0 +1,62 @@
+/// Descriptive statistics of a set of measurements.
+///
+/// Percentiles interpolate linearly between the closest ranks, as numpy's `percentile` does by
+/// default (Hyndman and Fan's type 7); the standard deviation is the sample standard deviation
+/// (n − 1 in the denominator).
+package struct Statistics: Sendable, Equatable {
+    /// The number of values.
+    package let count: Int
+    /// The smallest value.
+    package let min: Double
+    /// The largest value.
+    package let max: Double
+    /// The 10th percentile.
+    package let p10: Double
+    /// The median: the 50th percentile.
+    package let median: Double
+    /// The 90th percentile.
+    package let p90: Double
+    /// The arithmetic mean.
+    package let mean: Double
+    /// The sample standard deviation; 0 for a single value.
+    package let standardDeviation: Double
+
+    /// The coefficient of variation, standard deviation over mean: the noise relative to the value.
+    package var coefficientOfVariation: Double {
+        mean == 0 ? 0 : standardDeviation / mean
+    }
+
+    /// Computes the statistics of `values`.
+    ///
+    /// - Parameter values: At least one value, in any order.
+    /// - Returns: `nil` when `values` is empty.
+    package init?(_ values: [Double]) {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        count = sorted.count
+        min = sorted[0]
+        max = sorted[sorted.count - 1]
+        p10 = Self.percentile(10, ofSorted: sorted)
+        median = Self.percentile(50, ofSorted: sorted)
+        p90 = Self.percentile(90, ofSorted: sorted)
+        let mean = sorted.reduce(0, +) / Double(sorted.count)
+        self.mean = mean
+        let squares = sorted.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+        standardDeviation = sorted.count > 1 ? (squares / Double(sorted.count - 1)).squareRoot() : 0
+    }
+
+    /// The `percent`-th percentile of ascending `sorted` values, interpolated linearly between the
+    /// closest ranks.
+    ///
+    /// - Parameters:
+    ///   - percent: 0 to 100.
+    ///   - sorted: At least one value, in ascending order.
+    package static func percentile(_ percent: Double, ofSorted sorted: [Double]) -> Double {
+        precondition(!sorted.isEmpty && (0...100).contains(percent), "percentile of nothing, or beyond 0…100")
+        let rank = percent / 100 * Double(sorted.count - 1)
+        let lower = Int(rank.rounded(.down))
+        let upper = Swift.min(lower + 1, sorted.count - 1)
+        let fraction = rank - Double(lower)
+        return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A `bench worker` process seen from the run that started it: ``WorkerProtocol`` over its pipes.
+final class WorkerConnection {
+    /// What to call it in messages: `measuring process 2`, `the baseline's worker 3 (PATH)`.
+    let name: String
+    /// The job of the last request that carried one, which later replies answer.
+    private var job: WorkerProtocol.Job?
+    private let process: ChildProcess
+    private let interruption: () -> Int32?
+    private var pending: [UInt8] = []
+    /// What each read fills: made once, since `bench ab` reads a line per sample.
+    private var chunk = [UInt8](repeating: 0, count: 16384)
+    private let coder = WorkerProtocol.Coder()
+    /// Where the worker's standard error goes, when not to this process's: its last line explains
+    /// a failure, in one line of ours.
+    private let errors: String?
+
+    /// Where a worker's standard error goes.
+    enum StandardError {
+        /// To this process's: a measuring process's progress line, on a terminal.
+        case shared
+        /// To a temporary file, whose last line ends a failure's message.
+        case captured
+    }
+
+    /// Starts a worker and reads its hello.
+    ///
+    /// - Parameters:
+    ///   - environment: The worker's whole environment, as `NAME=value`; this process's by default.
+    ///   - helloTimeout: Seconds to wait for the hello.
+    /// - Throws: ``BenchError``: 70 when it cannot start, exits, says something other than this
+    ///   version's hello or does not say it in time; 130 or 143 when a signal stopped the run.
+    init(
+        executable: String, arguments: [String], environment: [String]? = nil, name: String,
+        standardError: StandardError, helloTimeout: Double, interruption: @escaping () -> Int32?
+    ) throws(BenchError) {
+        self.name = name
+        self.interruption = interruption
+        errors =
+            standardError == .shared
+            ? nil
+            : FileManager.default.temporaryDirectory.appendingPathComponent(
+                "pkcebench-worker-\(UUID().uuidString).stderr"
+            ).path
+        process = try ChildProcess(
+            executable: executable, arguments: arguments, streams: .pipes(standardError: errors),
+            environment: environment)
+        let line = try readLine(within: helloTimeout, limit: WorkerProtocol.lineLimit)
+        guard WorkerProtocol.isHello(line) else { throw broken(quoting: line) }
+    }
+
+    deinit {
+        if let errors { unlink(errors) }
+    }
+
+    /// Sends `request` and reads the answer, waiting at most `seconds` for it (for ever when `nil`,
+    /// though a signal still stops the wait).
+    ///
+    /// - Parameter caseCount: How many cases the request's job has, which bounds the reply.
+    /// - Throws: As ``init(executable:arguments:environment:name:standardError:helloTimeout:interruption:)``;
+    ///   70, naming the worker, with its own message, when it refused the job (a backend failed
+    ///   its correctness check, or the build cannot make the job's selection); 70 when the reply is
+    ///   longer than the request allows or wrong (``WorkerProtocol/problem(with:answering:job:)``).
+    func ask(
+        _ request: WorkerProtocol.Request, within seconds: Double?, caseCount: Int = 0
+    ) throws(BenchError) -> WorkerProtocol.Reply {
+        switch request {
+        case .measure(let job), .calibrate(let job), .count(let job): self.job = job
+        case .describe, .sample, .quit: break
+        }
+        try send(coder.line(request))
+        let line = try readLine(
+            within: seconds, limit: WorkerProtocol.lineLimit(answering: request, caseCount: caseCount))
+        guard let reply = coder.decode(WorkerProtocol.Reply.self, from: line) else { throw broken(quoting: line) }
+        if let problem = WorkerProtocol.problem(with: reply, answering: request, job: job) {
+            throw broken(problem)
+        }
+        if case .refused(_, let message) = reply {
+            _ = awaitExit(within: Self.quitTimeout)
+            throw BenchError(.backendFailed, "\(name) refused its job: \(message.prefix(300))")
+        }
+        return reply
+    }
+
+    /// The worker broke the protocol with `line`: it is stopped, and this is the error to throw.
+    func broken(quoting line: String) -> BenchError {
+        broken("'\(line.prefix(80))'")
+    }
+
+    /// The worker broke the protocol, as `what` says: it is stopped, and this is the error to throw.
+    private func broken(_ what: String) -> BenchError {
+        process.stop(with: SIGKILL)
+        return BenchError(.backendFailed, "\(name) broke the worker protocol: \(what)")
+    }
+
+    /// How long a worker has to exit once told to: a worker that neither quits nor sees the end
+    /// of its input is stopped rather than waited on.
+    static let quitTimeout: Double = 5
+
+    /// Tells the worker to quit, closes its input, and waits for it to exit, stopping it after
+    /// `seconds`.
+    ///
+    /// - Throws: ``BenchError``: 70 when it exits with another status than 0 (a sanitizer's
+    ///   report at exit, say), dies, or has not exited in time; 130 or 143 when it was stopped
+    ///   by the signal that stops the run.
+    func finish(within seconds: Double = quitTimeout) throws(BenchError) {
+        _ = process.writeInput(Array(coder.line(WorkerProtocol.Request.quit).utf8))
+        process.closeInput()
+        guard let status = awaitExit(within: seconds) else {
+            throw BenchError(.backendFailed, "\(name) did not exit within \(Int(seconds)) s of being told to")
+        }
+        if case .exited(0) = status { return }
+        throw error(for: status)
+    }
+
+    /// Waits up to `seconds` for the worker to exit, and stops it if it has not.
+    ///
+    /// - Returns: How it ended; `nil` when it had to be stopped.
+    private func awaitExit(within seconds: Double) -> ChildProcess.Status? {
+        let deadline = MonotonicClock.now() + UInt64(seconds * 1e9)
+        while true {
+            if let status = process.poll() { return status }
+            guard MonotonicClock.now() < deadline else {
+                process.stop(with: SIGKILL)
+                return nil
+            }
+            usleep(1_000)
+        }
+    }
+
+    private func send(_ line: String) throws(BenchError) {
+        guard process.writeInput(Array(line.utf8)) else { throw stopped() }
+    }
+
+    /// The next line the worker writes, waiting at most `seconds` for it; a line longer than
+    /// `limit` bytes breaks the protocol before more of it is kept.
+    private func readLine(within seconds: Double?, limit: Int) throws(BenchError) -> String {
+        let deadline = seconds.map { MonotonicClock.now() + UInt64($0 * 1e9) }
+        var scanned = 0
+        while true {
+            if let newline = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")), newline <= limit {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            scanned = pending.count
+            guard scanned <= limit else {
+                pending = []
+                throw broken("a line longer than \(limit) bytes")
+            }
+            if let signal = interruption() {
+                // A worker waiting for its next request would not see a signal sent to this
+                // process alone (kill, not a terminal's Ctrl-C): stop it for good.
+                process.stop(with: SIGKILL)
+                throw InterruptSignals.error(for: signal)
+            }
+            if let deadline, MonotonicClock.now() >= deadline {
+                process.stop(with: SIGKILL)
+                throw BenchError(.backendFailed, "\(name) did not answer within \(Int(seconds ?? 0)) s")
+            }
+            var descriptor = pollfd(fd: process.output, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 20)
+            if ready < 0 && errno != EINTR { throw stopped() }
+            guard ready > 0 else { continue }
+            let count = chunk.withUnsafeMutableBytes { read(process.output, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw stopped() }
+            pending += chunk[..<count]
+        }
+    }
+
+    /// The worker closed its output: it exited, or is about to.
+    private func stopped() -> BenchError {
+        error(for: process.wait())
+    }
+
+    /// What a worker's ending means to the run, when it ended before its work was done.
+    private func error(for status: ChildProcess.Status) -> BenchError {
+        switch status {
+        case .exited(0):
+            return BenchError(.backendFailed, "\(name) exited before it answered\(lastError)")
+        case .exited(let code):
+            if let signal = InterruptSignals.signalNumber(forExitStatus: code) {
+                return InterruptSignals.error(for: signal)
+            }
+            return BenchError(.backendFailed, "\(name) exited with \(code)\(lastError)")
+        case .signalled(let signal):
+            if signal == SIGINT || signal == SIGTERM { return InterruptSignals.error(for: signal) }
+            return BenchError(.backendFailed, "\(name) died of signal \(signal)\(lastError)")
+        }
+    }
+
+    /// `: ` and the last line the worker wrote to its standard error, without its `bench: `, if
+    /// it went to a file and has one.
+    private var lastError: String {
+        guard let errors, let bytes = FileManager.default.contents(atPath: errors),
+            let last = String(decoding: bytes.suffix(4096), as: UTF8.self).split(whereSeparator: \.isNewline).last
+        else { return "" }
+        let line = last.hasPrefix("bench: ") ? last.dropFirst(7) : last[...]
+        return ": " + line.prefix(300)
+    }
+}
+
+extension WorkerProtocol {
+    /// How long a build may take to say hello: far longer than any build needs, and short enough
+    /// that a program that never answers is not waited on for long.
+    static let helloTimeout: Double = 15
+
+    /// Starts the program at `path` as a worker, reads its hello and asks what it is, to check
+    /// that it is a `bench` that measures as this one does, before any measuring starts.
+    ///
+    /// - Returns: What the build says of itself.
+    /// - Throws: ``BenchError``: 66 when there is no file at `path`, or it is not an executable
+    ///   regular file; 65 when it cannot be started (not a program), or does not say this
+    ///   version's hello within `helloTimeout` seconds (another program, or a build too old or
+    ///   too new).
+    package static func check(executableAt path: String) throws(BenchError) -> BuildFacts {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw .missing(path, "no such file (the baseline bench executable)")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .missing(path, "is not a regular file") }
+        guard access(path, X_OK) == 0 else { throw .missing(path, "is not executable") }
+        do {
+            let worker = try WorkerConnection(
+                executable: path, arguments: ["worker"], name: path, standardError: .captured,
+                helloTimeout: helloTimeout, interruption: { nil })
+            defer { try? worker.finish() }
+            let reply = try worker.ask(.describe, within: helloTimeout)
+            guard case .described(let facts) = reply else { throw worker.broken(quoting: WorkerProtocol.line(reply)) }
+            return facts
+        } catch {
+            throw .malformed(
+                path, "is not a bench that speaks worker protocol \(version) (built from an older or newer commit?)")
+        }
+    }
+}

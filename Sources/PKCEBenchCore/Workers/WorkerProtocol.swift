@@ -1,0 +1,285 @@
+import Foundation
+
+/// The contract between a run and the `bench worker` processes that measure for it, which in
+/// `bench ab` come from two builds.
+///
+/// A worker is `bench worker`, with no options: every instruction reaches it as a ``Request``
+/// on its standard input, and it answers with ``Reply`` values on its standard output, one JSON
+/// object per line each way. Its first line, before it reads anything, is
+/// ``Reply/hello(_:)``: the protocol's name and version. Then, per request:
+///
+/// - ``Request/describe`` (`bench ab`, of its baseline): answers ``Reply/described(_:)`` with
+///   what the build is; asked only when needed, since finding the Swift version runs
+///   `swiftc --version`, which no measuring worker should pay for or have in its heap;
+/// - ``Request/measure(_:)`` (a run's measuring process): calibrates, warms up and samples the
+///   job's cases, and answers ``Reply/measured(_:)`` with every sample;
+/// - ``Request/calibrate(_:)`` (`bench ab`): calibrates the job's cases and answers
+///   ``Reply/calibrated(cases:failures:)``; then each ``Request/sample(index:)`` takes one sample
+///   and answers ``Reply/sample(_:)`` or ``Reply/failed(index:reason:)``;
+/// - ``Request/count(_:)`` (`--metric instructions`, under Callgrind): makes each case's counted
+///   calls and answers ``Reply/counted(_:)`` with their account;
+/// - ``Request/quit`` (or the end of its input): it exits 0.
+///
+/// A job with ``Job/check`` set checks its backends' correctness first; a backend that fails, or
+/// a selection the build cannot make, makes the worker answer ``Reply/refused(status:message:)``
+/// and exit with that status (the run that sent the job then fails with 70). What a
+/// worker writes to standard error is for people: progress, and a last line when it fails.
+///
+/// A change to any of this that an older build would misread raises ``version``.
+package enum WorkerProtocol {
+    /// The version of the contract.
+    package static let version = 3
+
+    /// What the hello names the protocol: the one thing any version's hello has in common.
+    static let name = "pkcebench-worker"
+
+    /// What a worker is asked to measure, and how.
+    package struct Job: Sendable, Equatable, Codable {
+        /// The cases, selected from the worker's backends.
+        package var selection: Selection
+        /// How long to warm up and to sample each case, and how many samples to take.
+        package var plan: SamplingPlan
+        /// The number the worker's samples carry: its process in a run, or its pair in `bench ab`.
+        package var process: Int
+        /// How many processes the run has, for the worker's progress line.
+        package var processes: Int
+        /// Whether to check the selected backends' correctness first.
+        package var check: Bool
+
+        /// Creates a job.
+        package init(
+            selection: Selection, plan: SamplingPlan, process: Int = 0, processes: Int = 1, check: Bool = false
+        ) {
+            self.selection = selection
+            self.plan = plan
+            self.process = process
+            self.processes = processes
+            self.check = check
+        }
+    }
+
+    /// What a run asks of a worker.
+    package enum Request: Sendable, Equatable, Codable {
+        /// Say what the build is.
+        case describe
+        /// Measure every sample of the job's cases, and answer with them all.
+        case measure(Job)
+        /// Calibrate and warm up the job's cases, then wait for ``sample(index:)``.
+        case calibrate(Job)
+        /// Take one sample of the calibrated case at `index`.
+        case sample(index: Int)
+        /// Make the job's counted calls, for Callgrind to count.
+        case count(Job)
+        /// Exit.
+        case quit
+    }
+
+    /// What a worker answers.
+    package enum Reply: Sendable, Codable {
+        /// The first line a worker writes: the protocol it speaks.
+        case hello(Hello)
+        /// What the build is.
+        case described(BuildFacts)
+        /// Every case of a ``Request/measure(_:)`` job, in the job's order, with its samples.
+        case measured([CaseMeasurement])
+        /// The cases of a ``Request/calibrate(_:)`` job, in the order ``Request/sample(index:)``
+        /// numbers them, and why any of them failed, by index.
+        case calibrated(cases: [CaseKey], failures: [Int: String])
+        /// One sample.
+        case sample(Sample)
+        /// The case at `index` failed, now or before, and is sampled no more.
+        case failed(index: Int, reason: String)
+        /// The account of a ``Request/count(_:)`` job's calls.
+        case counted(CountedCalls)
+        /// The worker will not do the job (a backend failed its correctness check) and exits
+        /// with `status`.
+        case refused(status: Int32, message: String)
+    }
+
+    /// A worker's first message.
+    package struct Hello: Sendable, Equatable, Codable {
+        /// `WorkerProtocol.name`, whatever the version.
+        package var `protocol`: String
+        /// ``WorkerProtocol/version`` of the build that wrote it.
+        package var version: Int
+
+        /// This version's hello.
+        package init() {
+            self.protocol = WorkerProtocol.name
+            self.version = WorkerProtocol.version
+        }
+    }
+
+    /// What a build says of itself in ``Reply/described(_:)``.
+    package struct BuildFacts: Sendable, Equatable, Codable {
+        /// `release` or `debug`.
+        package var build: String
+        /// The compile target, as ``BuildConfiguration/targetCPU`` gives it.
+        package var targetCPU: String
+        /// The Swift compiler that built it.
+        package var swift: String
+        /// The library each of the build's backends runs, by backend name, as in
+        /// ``RunEnvironment/libraries``.
+        package var libraries: [String: String]
+        /// What its workers can measure: ``Metric/time`` always, and ``Metric/instructions`` where
+        /// they can count (a build whose workers cannot run under Callgrind would leave it out).
+        package var metrics: Set<Metric>
+
+        /// Creates facts from known values.
+        package init(
+            build: String, targetCPU: String, swift: String, libraries: [String: String], metrics: Set<Metric>
+        ) {
+            self.build = build
+            self.targetCPU = targetCPU
+            self.swift = swift
+            self.libraries = libraries
+            self.metrics = metrics
+        }
+
+        /// The facts of this process's own build.
+        ///
+        /// - Parameter libraries: The build's backends' `PKCEBackend.library`, by backend name.
+        package static func current(libraries: [String: String]) -> BuildFacts {
+            BuildFacts(
+                build: BuildConfiguration.current, targetCPU: BuildConfiguration.targetCPU, swift: SwiftVersion.current,
+                libraries: libraries.filter { !$0.value.isEmpty }, metrics: Set(Metric.allCases))
+        }
+    }
+
+    // MARK: - Lines
+
+    /// Writes and reads the protocol's lines, with one encoder and decoder for all of them.
+    ///
+    /// `bench ab` exchanges a request and a reply per sample, between samples of 0.25 ms, and
+    /// Foundation's JSON coders would take a sizeable share of that time on the one CPU the
+    /// processes share. The two messages of a sample, in the exact form this coder writes, are
+    /// written and read by hand instead; any other form, an older or newer build's included, goes
+    /// through the JSON coders, so the wire format is JSON either way.
+    package struct Coder {
+        private let encoder: JSONEncoder
+        private let decoder = JSONDecoder()
+
+        package init() {
+            encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        }
+
+        /// `value` as one line of the protocol: JSON, newline included. (JSON escapes every
+        /// newline inside a string, so a line is always one message.)
+        func json(_ value: some Encodable) -> String {
+            // Every value of the protocol encodes: none holds a non-finite number or a key
+            // Foundation cannot write.
+            let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+            return String(decoding: data, as: UTF8.self) + "\n"
+        }
+
+        /// The message in one line, or `nil` when it is not one.
+        func fromJSON<Message: Decodable>(_ type: Message.Type, from line: some StringProtocol) -> Message? {
+            try? decoder.decode(type, from: Data(line.utf8))
+        }
+
+        /// A request as one line: `{"sample":{"index":3}}` by hand, any other through JSON.
+        func line(_ request: Request) -> String {
+            guard case .sample(let index) = request else { return json(request) }
+            return #"{"sample":{"index":"# + String(index) + "}}\n"
+        }
+
+        /// A reply as one line: a sample by hand, any other through JSON.
+        package func line(_ reply: Reply) -> String {
+            guard case .sample(let sample) = reply, sample.nanosecondsPerOperation.isFinite else {
+                return json(reply)
+            }
+            let allocations = sample.allocations.map { #""allocations":"# + String($0) + "," } ?? ""
+            return #"{"sample":{"_0":{"# + allocations + #""iterations":"# + String(sample.iterations)
+                + #","nanosecondsPerOperation":"# + String(sample.nanosecondsPerOperation) + #","process":"#
+                + String(sample.process) + "}}}\n"
+        }
+
+        /// The request in one line, or `nil` when it is not one.
+        func decode(_ type: Request.Type, from line: some StringProtocol) -> Request? {
+            var scanner = Scanner(line)
+            if scanner.skip(#"{"sample":{"index":"#), let index = scanner.integer(), scanner.skip("}}"),
+                scanner.isAtEnd
+            {
+                return .sample(index: index)
+            }
+            return fromJSON(type, from: line)
+        }
+
+        /// The reply in one line, or `nil` when it is not one.
+        package func decode(_ type: Reply.Type, from line: some StringProtocol) -> Reply? {
+            var scanner = Scanner(line)
+            if scanner.skip(#"{"sample":{"_0":{"#) {
+                let allocations = scanner.skip(#""allocations":"#) ? scanner.integer() : nil
+                if allocations == nil || scanner.skip(","), scanner.skip(#""iterations":"#),
+                    let iterations = scanner.integer(), scanner.skip(#","nanosecondsPerOperation":"#),
+                    let nanoseconds = scanner.number(), scanner.skip(#","process":"#),
+                    let process = scanner.integer(), scanner.skip("}}}"), scanner.isAtEnd
+                {
+                    return .sample(
+                        Sample(
+                            iterations: iterations, nanosecondsPerOperation: nanoseconds, process: process,
+                            allocations: allocations))
+                }
+            }
+            return fromJSON(type, from: line)
+        }
+    }
+
+    /// Reads the fixed parts and the numbers of a line written by hand.
+    private struct Scanner {
+        private let bytes: [UInt8]
+        private var position = 0
+
+        init(_ line: some StringProtocol) {
+            bytes = Array(line.utf8)
+        }
+
+        var isAtEnd: Bool { position == bytes.count }
+
+        /// Moves past `text` when the line continues with it.
+        mutating func skip(_ text: String) -> Bool {
+            let expected = Array(text.utf8)
+            guard bytes.count - position >= expected.count,
+                bytes[position..<position + expected.count].elementsEqual(expected)
+            else { return false }
+            position += expected.count
+            return true
+        }
+
+        /// The whole number the line continues with, if any.
+        mutating func integer() -> Int? {
+            token(allowing: { $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+                .flatMap { Int($0) }
+        }
+
+        /// The finite number the line continues with, if any.
+        mutating func number() -> Double? {
+            token(allowing: { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-+.eE".utf8.contains(byte)
+            }).flatMap { Double($0) }.flatMap { $0.isFinite ? $0 : nil }
+        }
+
+        private mutating func token(allowing allowed: (UInt8) -> Bool) -> String? {
+            let start = position
+            while position < bytes.count, allowed(bytes[position]) { position += 1 }
+            return position > start ? String(decoding: bytes[start..<position], as: UTF8.self) : nil
+        }
+    }
+
+    /// `value` as one line of the protocol, newline included.
+    static func line(_ value: some Encodable) -> String {
+        Coder().json(value)
+    }
+
+    /// The message in one line, or `nil` when it is not one.
+    static func decode<Message: Decodable>(_ type: Message.Type, from line: some StringProtocol) -> Message? {
+        Coder().fromJSON(type, from: line)
+    }
+
+    /// Whether `line` is a hello of this version.
+    static func isHello(_ line: some StringProtocol) -> Bool {
+        guard case .hello(let hello) = decode(Reply.self, from: line) else { return false }
+        return hello == Hello()
+    }
+}

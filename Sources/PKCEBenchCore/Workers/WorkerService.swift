@@ -1,0 +1,123 @@
+import Foundation
+import PKCE
+
+/// The worker's side of ``WorkerProtocol``: what `bench worker` runs.
+///
+/// It says hello, then carries out each request it reads until ``WorkerProtocol/Request/quit``
+/// or the end of its input.
+package struct WorkerService {
+    /// The backends a job's selection chooses from.
+    package var backends: [any PKCEBackend]
+    /// What ``WorkerProtocol/Request/describe`` answers of this build; called only then.
+    package var facts: () -> WorkerProtocol.BuildFacts
+    /// Counts the allocations of every sample, in a process that can count them.
+    package var allocationCounter: AllocationCounter?
+    /// Asked between samples whether a signal asked the worker to stop.
+    package var interruption: () -> Int32?
+
+    /// Creates a worker; see the properties for what each argument is.
+    package init(
+        backends: [any PKCEBackend], facts: @escaping () -> WorkerProtocol.BuildFacts,
+        allocationCounter: AllocationCounter?, interruption: @escaping () -> Int32?
+    ) {
+        self.backends = backends
+        self.facts = facts
+        self.allocationCounter = allocationCounter
+        self.interruption = interruption
+    }
+
+    /// How a worker ends.
+    package enum Ending: Equatable, Sendable {
+        /// It was told to quit, or its input ended.
+        case finished
+        /// It read a line that is not a request it can carry out now.
+        case brokenRequest(String)
+        /// It refused its job and answered so; it exits with `status`.
+        case refused(status: Int32)
+        /// A signal stopped it; it exits with that signal's status, and its run says so.
+        case interrupted(signal: Int32)
+    }
+
+    /// Says hello, then serves requests.
+    ///
+    /// - Parameters:
+    ///   - readLine: The next line of input, without its newline; `nil` at the end.
+    ///   - write: Writes one line, newline included, and flushes it.
+    package func serve(readLine: () -> String?, write: (String) -> Void) -> Ending {
+        let coder = WorkerProtocol.Coder()
+        write(coder.line(WorkerProtocol.Reply.hello(.init())))
+        /// Answers that the job is refused, as the worker then ends.
+        func refuse(_ error: BenchError) -> Ending {
+            write(coder.line(WorkerProtocol.Reply.refused(status: error.status.rawValue, message: error.message)))
+            return .refused(status: error.status.rawValue)
+        }
+        var session: SamplingSession?
+        while let line = readLine() {
+            guard let request = coder.decode(WorkerProtocol.Request.self, from: line) else {
+                return .brokenRequest(line)
+            }
+            let reply: WorkerProtocol.Reply
+            switch request {
+            case .quit:
+                return .finished
+            case .describe:
+                reply = .described(facts())
+            case .sample(let index):
+                guard let session, session.cases.indices.contains(index) else { return .brokenRequest(line) }
+                reply =
+                    session.sample(index).map { .sample($0) }
+                    ?? .failed(index: index, reason: session.failures[index] ?? "failed")
+            case .measure(let job), .calibrate(let job), .count(let job):
+                // A new job ends the calibrated session of the last one, and its threads.
+                session = nil
+                let cases: [BenchmarkCase]
+                do throws(BenchError) {
+                    // A job arrives unchecked: the run that sent it may be another build.
+                    try job.selection.validate(available: backends.map(\.name))
+                    cases = try job.selection.cases(from: backends)
+                    if job.check { try CorrectnessGate.require(backends, usedBy: cases) }
+                } catch {
+                    return refuse(error)
+                }
+                do throws(Interrupted) {
+                    switch request {
+                    case .measure:
+                        reply = .measured(try sampler(cases, job, progress: true).run())
+                    case .calibrate:
+                        let calibrated = try sampler(cases, job, progress: false).calibrated()
+                        session = calibrated
+                        reply = .calibrated(
+                            cases: calibrated.cases.map(\.key),
+                            failures: Dictionary(
+                                uniqueKeysWithValues: calibrated.failures.enumerated().compactMap { index, failure in
+                                    failure.map { (index, $0) }
+                                }))
+                    default:
+                        reply = .counted(CountedCalls.make(cases))
+                    }
+                } catch {
+                    return .interrupted(signal: error.signal)
+                }
+            }
+            write(coder.line(reply))
+        }
+        return .finished
+    }
+
+    /// A sampler of `cases` for `job`; with `progress`, it draws its progress on standard error
+    /// when that is a terminal that can redraw a line, prefixed with the process's number. Off
+    /// one, the run reports on its processes itself.
+    private func sampler(_ cases: [BenchmarkCase], _ job: WorkerProtocol.Job, progress: Bool) -> Sampler {
+        var sampler = Sampler(
+            cases: cases, plan: job.plan,
+            observer: progress
+                ? ProgressPrinter(
+                    caseCount: cases.count, prefix: "process \(job.process + 1)/\(job.processes): ",
+                    style: ProgressPrinter.Style.standardError() == .redraw ? .redraw : .quiet)
+                : nil,
+            interruption: interruption)
+        sampler.process = job.process
+        sampler.allocationCounter = allocationCounter
+        return sampler
+    }
+}

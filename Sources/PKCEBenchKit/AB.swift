@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import PKCEBenchCore
+import PKCEBenchReports
+
+/// `bench ab`: this build against another, measured side by side.
+struct AB: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ab",
+        abstract: "Measure this build and another bench side by side, and compare them case by case.",
+        discussion: """
+            For each of --processes pairs, starts a worker of each build; the two take every sample \
+            in turns, back to back, each build first in every other turn, so that both see the \
+            machine alike. Each pair gives a case the median log ratio of its turns; the 20% \
+            trimmed mean of the pairs' figures, with Yuen's standard error, gives the change. The \
+            gate asks one question first: is this build slower by at least --threshold percent \
+            (default 1)? A case regressed when it is, significantly at --alpha over all cases \
+            together (Holm) and over the looks; it passes when the upper one-sided 95% bound lies \
+            below the threshold, and is then unchanged, or improved when also at least the \
+            threshold faster, significantly. After each look the cases still open are measured in \
+            --processes more pairs, up to --max-pairs (default 60); a case still open then is \
+            inconclusive. Writes ab-baseline.csv, ab-current.csv (each with its .samples.csv), \
+            ab-comparison.csv and ab.html (the page latest.html is for a run) to the output \
+            directory. Exit codes: 0 no regression and every case decided, 1 a regression, 2 a case \
+            still open after --max-pairs, 65 or 66 for a baseline that is not a bench of this \
+            worker protocol.
+
+            The defaults differ from a run's: --samples 600 (per case, build and look), \
+            --sample-time 0.25, --warmup 1, --processes 20 (pairs of processes per look), \
+            --max-pairs 60; with --quick, 40 samples in 4 pairs and one look.
+
+            With --metric instructions, each build's worker counts every case's instructions per \
+            operation under Callgrind instead, one build after the other (counts repeat exactly, \
+            so there is nothing to pair); a case regressed when its count grew by --threshold \
+            percent (default 0.1) or more. The sampling options (--samples, --sample-time, \
+            --warmup, --processes, --quick) and --alpha do not apply then; 64 for --threads above 1 \
+            or an AVX-512 build on either side, 69 without valgrind.
+            """)
+
+    @Argument(
+        help: ArgumentHelp(
+            "The baseline build's bench executable, such as ../main/.build/release/bench; or --against.",
+            valueName: "baseline-bench"))
+    var baselineBench: String?
+
+    @Option(
+        name: .customLong("against"),
+        help: ArgumentHelp(
+            "Instead of a baseline executable: build this git revision (a branch, tag or commit of the repository "
+                + "of the current directory) as this bench was built, in a worktree under "
+                + "$XDG_CACHE_HOME/pkcebench/builds (~/.cache/...), reuse that build for the same commit, and compare "
+                + "with it. Fetches nothing.",
+            valueName: "ref"))
+    var against: String?
+
+    func validate() throws {
+        guard (baselineBench == nil) != (against == nil) else {
+            throw ValidationError("bench ab compares with a baseline bench executable or with --against REF: give one")
+        }
+    }
+
+    @OptionGroup var selection: SelectionOptions
+    @OptionGroup var measurement: MeasurementOptions
+    @OptionGroup var gate: GateOptions
+    @OptionGroup var metric: MetricOptions
+    @OptionGroup var criteria: CriteriaOptions
+    @OptionGroup var directory: DirectoryOptions
+    @OptionGroup var format: FormatOptions
+    @OptionGroup var progress: ProgressOptions
+
+    func run() throws {
+        ABRunner.prepareProcess()
+        let metric = try metric.metric()
+        let selection = try selection.selection()
+        let source: ABMeasurement.Source =
+            metric == .instructions
+            ? .instructions(
+                try InstructionCounter.forCounting(
+                    executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
+                    interruption: { InterruptSignals.received }))
+            : .pairedProcesses
+        let runner = try ABRunner(
+            selection: selection, measurement: measurement, gate: gate,
+            criteria: try criteria.criteria(defaultThreshold: metric == .instructions ? metric.defaultThreshold : 1),
+            directory: directory, format: format, progress: progress,
+            sides: .builds(baseline: try baselineExecutable(), current: benchExecutable), source: source)
+        try runner.run().exitUnlessOK()
+    }
+
+    /// The baseline's `bench`: the one given, or the build of `--against`'s revision, made now
+    /// unless it is there. The output files are checked first, so that a bad one fails before a
+    /// build of minutes.
+    private func baselineExecutable() throws -> String {
+        if let baselineBench { return baselineBench }
+        guard let against else { throw ValidationError("bench ab needs a baseline bench executable or --against REF") }
+        try format.exports().check()
+        try ResultsDirectory(path: directory.path).prepare(checkingHistory: false)
+        let build = try RevisionBuild(
+            revision: against, in: FileManager.default.currentDirectoryPath,
+            configuration: BuildConfiguration.current,
+            product: URL(fileURLWithPath: benchExecutable).lastPathComponent, cache: try RevisionBuild.defaultCache())
+        let progress = ProgressPrinter(caseCount: 0, style: progress.style)
+        if let seconds = try build.make(progress: progress, interruption: { InterruptSignals.received }) {
+            progress.info("built \(build.name) in \(Int(seconds.rounded())) s: \(build.executable)")
+        } else {
+            progress.info("reusing the build of \(build.name): \(build.executable)")
+        }
+        return build.executable
+    }
+}
+
+extension ABRunner {
+    /// Readies this process for workers: signals stop the run, and a worker that dies cannot take
+    /// this process with it through a write to its pipe.
+    static func prepareProcess() {
+        InterruptSignals.install()
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// A runner of this build's shipped backends with the command line's options, as `bench ab`
+    /// and `bench pair` use it.
+    init(
+        selection: Selection, measurement: MeasurementOptions, gate: GateOptions, criteria: ComparisonCriteria,
+        directory: DirectoryOptions, format: FormatOptions, progress: ProgressOptions, sides: Sides,
+        source: ABMeasurement.Source
+    ) throws {
+        let libraries = CommandContext.libraries
+        let pairs = try measurement.processCount(
+            standard: ABMeasurement.standardPairs, quick: ABMeasurement.quickPairs)
+        let outputFormat = try format.format()
+        self.init(
+            measurement: ABMeasurement(
+                backends: CommandContext.backends, selection: selection,
+                plan: try measurement.plan(standard: .ab, quick: .abQuick), pairs: pairs,
+                looks: try gate.looks(pairs: pairs, quick: measurement.quick), criteria: criteria, sides: sides,
+                source: source, progress: ProgressPrinter(caseCount: 0, style: progress.style),
+                interruption: { InterruptSignals.received }),
+            output: ResultsDirectory(path: directory.path), format: outputFormat,
+            currentFacts: .current(libraries: libraries),
+            environment: { RunEnvironment.capture(libraries: libraries) },
+            standardOutput: { Terminal.write($0, as: outputFormat) })
+        exports = try format.exports()
+    }
+}

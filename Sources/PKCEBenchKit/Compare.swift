@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import PKCEBenchCore
+import PKCEBenchReports
+
+/// `bench compare`: regression tracking between two runs.
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare two runs case by case; exit 1 when a case regressed, 2 when one is inconclusive.",
+        discussion: """
+            Reads each summary CSV and the .samples.csv beside it when there is one. Each \
+            measuring process counts once, by its fastest sample; Welch's t-test on their logs \
+            estimates each case's change. The change of the whole run (the median over its cases) \
+            is taken out of every case and reported: runs made apart drift alike on every case. The \
+            spread of each case between runs, beyond that shift, comes from the history: at least \
+            5 runs of one commit on this host (history.csv beside the current file, or --history); \
+            without it, each case's bounds are widened by a drift floor and only a change beyond it \
+            can be called. A case regressed when the change is at least --threshold percent and \
+            significant at --alpha over all cases together (Holm); improved symmetrically; \
+            unchanged when the upper 95% bound lies below the threshold; otherwise inconclusive. A \
+            whole run moved by the threshold, or one run measured on a busier machine, makes the \
+            comparison inconclusive. Without samples, the threshold alone decides. Files of \
+            instruction counts (bench --metric instructions) are compared exactly: a change of at \
+            least --threshold (default 0.1) percent either way is a regression or an improvement.
+            """)
+
+    @Argument(help: ArgumentHelp("The baseline summary CSV.", valueName: "baseline"))
+    var baselinePath: String
+
+    @Argument(help: ArgumentHelp("The current summary CSV.", valueName: "current"))
+    var currentPath: String
+
+    @Option(
+        help: ArgumentHelp(
+            "The history whose runs of one commit measure how far a case moves between runs (default: history.csv beside the current file, when there is one).",
+            valueName: "history.csv"))
+    var history: String?
+
+    @OptionGroup var criteria: CriteriaOptions
+    @OptionGroup var format: FormatOptions
+
+    func run() throws {
+        _ = try criteria.criteria()
+        let format = try format.format()
+        let exports = try self.format.exports()
+        try exports.check()
+        let baseline = try RunData.load(summaryAt: baselinePath)
+        let current = try RunData.load(summaryAt: currentPath)
+        let metric = try Comparison.requireSameMetric(baseline, current)
+        let criteria = try criteria.criteria(defaultThreshold: metric.defaultThreshold)
+        let historyPath =
+            history
+            ?? URL(fileURLWithPath: currentPath).deletingLastPathComponent().appendingPathComponent("history.csv").path
+        // Instruction counts repeat exactly: no spread between runs to measure.
+        let runToRun =
+            metric == .instructions
+            ? .unmeasured
+            : try RunToRunSpread(
+                historyAt: historyPath, required: history != nil, like: current.environment,
+                excluding: [baseline.environment?.runID ?? "", current.environment?.runID ?? ""])
+        let comparison = try Comparison(baseline: baseline, current: current, criteria: criteria, runToRun: runToRun)
+        for warning in comparison.warnings {
+            Terminal.note(warning)
+        }
+        try exports.write { ComparisonFormatter.render(comparison, as: $0) }
+        Terminal.write(ComparisonFormatter.render(comparison, as: format), as: format)
+        try comparison.status.exitUnlessOK()
+    }
+}

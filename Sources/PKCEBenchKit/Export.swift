@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import PKCEBenchCore
+import PKCEBenchReports
+
+/// `bench export`: a run's results for a CI benchmark tracker.
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a summary CSV as the JSON a CI benchmark tracker reads: Bencher or github-action-benchmark.",
+        discussion: """
+            bencher: Bencher Metric Format, one object per case name with latency (the median in \
+            ns, p10 and p90 as lower_value and upper_value), throughput (ops/s) and allocations \
+            (per operation); instructions for a counted run. For 'bencher run --adapter json'. \
+            github-action-benchmark: its customSmallerIsBetter array, one entry per case with \
+            the median ns/op (or instructions/op) as value and p10-p90 as range. Failed cases are \
+            left out, with one warning line on stderr.
+            """)
+
+    @Argument(help: ArgumentHelp("A summary CSV, such as results/latest.csv.", valueName: "file.csv"))
+    var path: String
+
+    @Option(name: .customLong("format"), help: "bencher or github-action-benchmark.")
+    var formatName: String
+
+    func validate() throws {
+        try usage { () throws(BenchError) in _ = try format() }
+    }
+
+    private func format() throws(BenchError) -> ExportFormat {
+        try named(formatName, kind: "export format")
+    }
+
+    func run() throws {
+        let format = try format()
+        let rows = try ReportFiles.readSummary(at: path)
+        let failed = Exporter.failedCases(rows)
+        if !failed.isEmpty {
+            Terminal.note("warning: \(failed.count) failed case(s) left out: \(failed.joined(separator: ", "))")
+        }
+        Terminal.write(Exporter.render(rows, as: format), as: .json)
+    }
+}

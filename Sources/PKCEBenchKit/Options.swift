@@ -1,0 +1,334 @@
+import ArgumentParser
+import Foundation
+import PKCEBenchCore
+import PKCEBenchReports
+
+/// `--backend`, `--operation`, `--size`, `--filter`, `--skip`: which cases a command is about.
+struct CaseFilterOptions: ParsableArguments {
+    @Option(
+        name: .customLong("backend"), parsing: .singleValue,
+        help:
+            "Backends, repeated or comma-separated: \(CommandContext.backendNames.joined(separator: ", ")). (default: all)"
+    )
+    var backendNames: [String] = []
+
+    @Option(
+        name: .customLong("operation"), parsing: .singleValue,
+        help:
+            "Operations, repeated or comma-separated: verifier, verifier-string, challenge, challenge-string, challenge-batch, verify, sha256, random. (default: all)"
+    )
+    var operationNames: [String] = []
+
+    @Option(
+        name: .customLong("size"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Sizes, repeated or comma-separated: SIZE for every selected operation, or OPERATION:SIZE for one (sha256:1024); the verifier length in characters (43-128) for verifier, verifier-string, challenge, challenge-string, challenge-batch and verify, bytes for sha256 and random.",
+            discussion:
+                "Defaults: verifier 43,128; verifier-string 43; challenge 43,55,56,128; challenge-string 43; challenge-batch 43,128; verify 43; sha256 43,64,1024,16384; random 32. Without --operation, sizes given only as OPERATION:SIZE select their operations alone."
+        ))
+    var sizeValues: [String] = []
+
+    @Option(
+        name: .customLong("filter"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Only cases whose name (operation/backend/size, as 'bench list' prints) contains a match of this regular expression; repeatable, any one matching.",
+            valueName: "regex"))
+    var filters: [String] = []
+
+    @Option(
+        name: .customLong("skip"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Leave out cases whose name contains a match of this regular expression; repeatable.", valueName: "regex"))
+    var skips: [String] = []
+
+    /// The selection these options make with `threads`, checked.
+    func selection(threads: Int = 1) throws(BenchError) -> Selection {
+        var operations: [BenchmarkOperation] = []
+        for name in split(operationNames) {
+            operations.append(try named(name, kind: "operation"))
+        }
+        var sizes: [Int] = []
+        var scopedSizes: [BenchmarkOperation: [Int]] = [:]
+        for value in split(sizeValues) {
+            let parts = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard let size = parts.last.flatMap({ Int($0) }) else {
+                throw BenchError(.usage, "size '\(value)' is not a whole number, or OPERATION:SIZE")
+            }
+            if parts.count == 2 {
+                let operation: BenchmarkOperation = try named(parts[0], kind: "operation")
+                scopedSizes[operation, default: []].append(size)
+            } else {
+                sizes.append(size)
+            }
+        }
+        let selection = Selection(
+            backends: split(backendNames), operations: operations, sizes: sizes, scopedSizes: scopedSizes,
+            filters: filters, skips: skips, threads: threads)
+        try selection.validate(available: CommandContext.backendNames)
+        return selection
+    }
+
+    private func split(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+}
+
+/// The case filters and `--threads`: which cases a run measures.
+struct SelectionOptions: ParsableArguments {
+    @OptionGroup var filter: CaseFilterOptions
+
+    @Option(parsing: .unconditional, help: "Threads that run each case at once; throughput is their aggregate (1-256).")
+    var threads: Int = 1
+
+    func validate() throws {
+        try usage { () throws(BenchError) in _ = try selection() }
+    }
+
+    /// The selection, checked.
+    func selection() throws(BenchError) -> Selection {
+        try filter.selection(threads: threads)
+    }
+}
+
+/// `--quick`, `--samples`, `--sample-time`, `--warmup`: how long and how often to measure.
+struct MeasurementOptions: ParsableArguments {
+    @Flag(
+        help: "Run the whole default suite in a few seconds: fewer and shorter samples, for smoke tests, not decisions."
+    )
+    var quick = false
+
+    @Option(parsing: .unconditional, help: "Samples per case, at least 2. (default: 90, or 10 with --quick)")
+    var samples: Int?
+
+    @Option(
+        name: .customLong("sample-time"), parsing: .unconditional,
+        help: "Target duration of one sample in milliseconds. (default: 5)")
+    var sampleTime: Double?
+
+    @Option(
+        parsing: .unconditional,
+        help: "Warm-up per case in milliseconds, after calibration. (default: 20, or 10 with --quick)")
+    var warmup: Double?
+
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Processes that measure one after another, each taking a share of the samples, 1-64. (default: 5, or 2 with --quick)"
+    )
+    var processes: Int?
+
+    func validate() throws {
+        try usage { () throws(BenchError) in
+            _ = try plan()
+            _ = try processCount()
+        }
+    }
+
+    /// How many processes measure (or, for `bench ab`, pairs of processes), checked.
+    func processCount(standard: Int = 5, quick quickCount: Int = 2) throws(BenchError) -> Int {
+        let count = processes ?? (quick ? quickCount : standard)
+        guard (1...64).contains(count) else {
+            throw BenchError(.usage, "--processes must be 1 to 64, not \(count)")
+        }
+        return count
+    }
+
+    /// The sampling plan these options make from `standard` (or `quick` with `--quick`), checked.
+    func plan(standard: SamplingPlan = .standard, quick quickPlan: SamplingPlan = .quick) throws(BenchError)
+        -> SamplingPlan
+    {
+        var plan = quick ? quickPlan : standard
+        if let samples {
+            guard (2...100_000).contains(samples) else {
+                throw BenchError(.usage, "--samples must be 2 to 100000, not \(samples)")
+            }
+            plan.samples = samples
+        }
+        if let sampleTime {
+            plan.sampleTime = try milliseconds(sampleTime, option: "--sample-time", allowZero: false)
+        }
+        if let warmup {
+            plan.warmup = try milliseconds(warmup, option: "--warmup", allowZero: true)
+        }
+        return plan
+    }
+
+    private func milliseconds(_ value: Double, option: String, allowZero: Bool) throws(BenchError) -> Duration {
+        let lowest = allowZero ? "at least 0" : "more than 0"
+        guard value.isFinite, allowZero ? value >= 0 : value > 0, value <= 60_000 else {
+            throw BenchError(.usage, "\(option) must be \(lowest) and at most 60000 milliseconds, not \(value)")
+        }
+        // Below a nanosecond the duration is zero, which the workers would refuse one by one.
+        let nanoseconds = Int64(value * 1e6)
+        guard allowZero || nanoseconds > 0 else {
+            throw BenchError(.usage, "\(option) must be at least 0.000001 milliseconds (1 ns), not \(value)")
+        }
+        return .nanoseconds(nanoseconds)
+    }
+}
+
+/// `--metric`: what a run measures of each case.
+struct MetricOptions: ParsableArguments {
+    @Option(
+        name: .customLong("metric"),
+        help: ArgumentHelp(
+            "time (sampled wall-clock time) or instructions (instructions per operation counted under Callgrind, "
+                + "exact and repeatable; needs valgrind; the sampling options do not apply).",
+            valueName: "metric"))
+    var name = "time"
+
+    func validate() throws {
+        try usage { () throws(BenchError) in _ = try metric() }
+    }
+
+    /// The metric, checked.
+    func metric() throws(BenchError) -> Metric {
+        try named(name, kind: "metric")
+    }
+}
+
+/// `--quiet`: what standard error shows while a command measures.
+struct ProgressOptions: ParsableArguments {
+    @Flag(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Show no progress on standard error: only the results, warnings and errors.",
+            discussion: "Progress is one line redrawn on a terminal, and a line per step elsewhere or with TERM=dumb."))
+    var quiet = false
+
+    /// How progress is shown: not at all with `--quiet`, else as standard error can show it.
+    var style: ProgressPrinter.Style { quiet ? .quiet : .standardError() }
+}
+
+/// `--output`: the results directory.
+struct DirectoryOptions: ParsableArguments {
+    @Option(name: .customLong("output"), help: "The results directory; created when missing.")
+    var path = "results"
+}
+
+/// `--format`: what standard output shows; `--export-json`, `--export-markdown`, `--export-csv`:
+/// files that get it in other formats.
+struct FormatOptions: ParsableArguments {
+    @Option(name: .customLong("format"), help: "What standard output shows: table, csv, json or markdown.")
+    var name = "table"
+
+    @Option(
+        name: .customLong("export-json"),
+        help: ArgumentHelp("Also write the JSON that --format json prints to this file.", valueName: "file"))
+    var jsonFile: String?
+
+    @Option(
+        name: .customLong("export-markdown"),
+        help: ArgumentHelp("Also write the Markdown that --format markdown prints to this file.", valueName: "file"))
+    var markdownFile: String?
+
+    @Option(
+        name: .customLong("export-csv"),
+        help: ArgumentHelp(
+            "Also write the CSV that --format csv prints to this file. Each export is written whole or not at all, "
+                + "whatever standard output shows.",
+            valueName: "file"))
+    var csvFile: String?
+
+    func validate() throws {
+        try usage { () throws(BenchError) in
+            _ = try format()
+            _ = try exports()
+        }
+    }
+
+    /// The output format, checked.
+    func format() throws(BenchError) -> OutputFormat {
+        try named(name, kind: "format")
+    }
+
+    /// The export files, checked: no two name the same file.
+    func exports() throws(BenchError) -> OutputFiles {
+        var paths: [OutputFormat: String] = [:]
+        for case let (format, path?) in [(OutputFormat.json, jsonFile), (.markdown, markdownFile), (.csv, csvFile)] {
+            let url = URL(fileURLWithPath: path).standardizedFileURL
+            if let other = paths.first(where: { URL(fileURLWithPath: $0.value).standardizedFileURL == url }) {
+                throw BenchError(
+                    .usage, "--export-\(other.key.rawValue) and --export-\(format.rawValue) both name \(path)")
+            }
+            paths[format] = path
+        }
+        return OutputFiles(paths)
+    }
+}
+
+/// `--max-pairs`: how far `bench ab` and `bench pair` measure the cases the gate has not decided.
+struct GateOptions: ParsableArguments {
+    @Option(
+        name: .customLong("max-pairs"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "The most pairs of processes a case is measured in: after every --processes pairs the gate decides what it can, and measures only the cases still open in the next, up to this many (rounded down to a multiple of --processes), 1-640. (default: three looks, 60 pairs with the default --processes; one look with --quick)",
+            valueName: "n"))
+    var maxPairs: Int?
+
+    /// The most looks, `--max-pairs` over `pairs` pairs per look, checked.
+    func looks(pairs: Int, quick: Bool) throws(BenchError) -> Int {
+        let maxPairs = maxPairs ?? (quick ? 1 : ABMeasurement.standardLooks) * pairs
+        guard (1...640).contains(maxPairs) else {
+            throw BenchError(.usage, "--max-pairs must be 1 to 640, not \(maxPairs)")
+        }
+        guard maxPairs >= pairs else {
+            throw BenchError(
+                .usage, "--max-pairs \(maxPairs) is fewer than the \(pairs) pairs of one look (--processes)")
+        }
+        return maxPairs / pairs
+    }
+}
+
+/// `--threshold`, `--alpha`: when a change counts as a regression or an improvement.
+struct CriteriaOptions: ParsableArguments {
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The smallest change, in percent, that counts as a regression or an improvement. (default: 5, or 1 for ab)"
+        ))
+    var threshold: Double?
+
+    @Option(
+        parsing: .unconditional,
+        help: "The family-wise significance level, over all cases together (Holm), more than 0 and less than 1.")
+    var alpha: Double = 0.01
+
+    func validate() throws {
+        try usage { () throws(BenchError) in _ = try criteria() }
+    }
+
+    /// The criteria, checked; `defaultThreshold` (a percentage) when `--threshold` is not given.
+    func criteria(defaultThreshold: Double = 5) throws(BenchError) -> ComparisonCriteria {
+        let threshold = threshold ?? defaultThreshold
+        guard threshold.isFinite, threshold >= 0, threshold < 1000 else {
+            throw BenchError(.usage, "--threshold must be a percentage from 0 to 1000, not \(threshold)")
+        }
+        guard alpha.isFinite, alpha > 0, alpha < 1 else {
+            throw BenchError(.usage, "--alpha must be more than 0 and less than 1, not \(alpha)")
+        }
+        return ComparisonCriteria(threshold: threshold / 100, alpha: alpha)
+    }
+}
+
+/// The value called `name`, or a usage error that lists the valid names: `unknown metric
+/// 'cycles'; valid metrics: time, instructions`.
+func named<Value: CaseIterable & RawRepresentable>(_ name: String, kind: String) throws(BenchError) -> Value
+where Value.RawValue == String {
+    guard let value = Value(rawValue: name) else {
+        let valid = Value.allCases.map(\.rawValue).joined(separator: ", ")
+        throw BenchError(.usage, "unknown \(kind) '\(name)'; valid \(kind)s: \(valid)")
+    }
+    return value
+}
+
+/// Runs `body`, turning a ``BenchError`` into the `ValidationError` argument-parser reports as a
+/// usage error (64).
+func usage(_ body: () throws(BenchError) -> Void) throws {
+    do {
+        try body()
+    } catch {
+        throw ValidationError(error.message)
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import PKCEBenchCore
+import PKCEBenchReports
+
+/// `bench overhead`: what the timing loop costs per operation.
+struct Overhead: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure the harness's own cost per operation: the sha256 case with a backend that does nothing.")
+
+    @OptionGroup var measurement: MeasurementOptions
+
+    func run() throws {
+        InterruptSignals.install()
+        let statistics: Statistics?
+        do {
+            statistics = try HarnessOverhead.measure(plan: measurement.plan()) { InterruptSignals.received }
+        } catch let error as Interrupted {
+            throw InterruptSignals.error(for: error.signal)
+        }
+        guard let statistics else { throw BenchError(.backendFailed, "the empty case took no samples") }
+        let figures = [statistics.median, statistics.p10, statistics.p90].map(NumberFormat.nanoseconds)
+        print(
+            "harness overhead (\(BuildConfiguration.current) build): median \(figures[0]) ns per operation, p10 \(figures[1]), p90 \(figures[2]), over \(statistics.count) samples"
+        )
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import PKCEBenchCore
+import PKCEBenchReports
+
+extension SuiteRunner {
+    /// A runner of the program's backends with the command line's options, wired to this
+    /// process: the real environment, standard output and error, the signals, and `bench worker`
+    /// processes that measure; as `bench` and `bench baseline` use it.
+    init(
+        selection: Selection, plan: SamplingPlan, processes: Int, results: ResultsDirectory, format: OutputFormat,
+        metric: Metric, progress style: ProgressPrinter.Style
+    ) throws {
+        InterruptSignals.install()
+        let backends = CommandContext.backends
+        let libraries = CommandContext.libraries
+        let source: SampleSource
+        if metric == .instructions {
+            source = .instructions(
+                try InstructionCounter.forCounting(
+                    executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
+                    interruption: { InterruptSignals.received }))
+        } else if processes > 1 {
+            source = .processes(
+                MeasuringProcesses(
+                    count: processes, command: (benchExecutable, ["worker"]),
+                    interruption: { InterruptSignals.received }))
+        } else {
+            source = .inProcess(allocationCounter: processAllocationCounter)
+        }
+        self.init(
+            measurement: SuiteMeasurement(
+                backends: backends, selection: selection, plan: plan, source: source,
+                progress: ProgressPrinter(caseCount: try selection.cases(from: backends).count, style: style),
+                interruption: { InterruptSignals.received }),
+            results: results, format: format,
+            environment: { RunEnvironment.capture(libraries: libraries) },
+            standardOutput: { Terminal.write($0, as: format) })
+    }
+}
+
+/// This program, to start it again as a worker.
+var benchExecutable: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import PKCEBenchCore
+import PKCEBenchReports
+
+/// `bench worker`: one of the processes that measure for a run or for `bench ab`, started by it
+/// and spoken to over its standard input and output, in ``WorkerProtocol``'s requests and replies.
+struct Worker: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure for a run or for bench ab, as told on standard input (see WorkerProtocol).",
+        shouldDisplay: false)
+
+    func run() throws {
+        InterruptSignals.install()
+        let libraries = CommandContext.libraries
+        let service = WorkerService(
+            backends: CommandContext.backends, facts: { .current(libraries: libraries) },
+            allocationCounter: processAllocationCounter, interruption: { InterruptSignals.received })
+        let ending = service.serve(
+            readLine: { Swift.readLine(strippingNewline: true) },
+            write: { FileHandle.standardOutput.write(Data($0.utf8)) })
+        switch ending {
+        case .finished:
+            return
+        case .brokenRequest(let line):
+            throw BenchError(
+                .usage, "a worker read a line that is not a request it can carry out: '\(line.prefix(80))'")
+        case .refused(let status):
+            // The reply said why; the run that started this process says it, once.
+            throw ExitCode(status)
+        case .interrupted(let signal):
+            throw ExitCode(InterruptSignals.exitStatus(for: signal).rawValue)
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import PKCEBenchTestSupport
+import Testing
+
+@testable import PKCEBenchCore
+
+/// `bench compare` on real runs made apart: `Reference/runs-apart.csv` holds 24 full-suite runs
+/// of one build made one after another on a quiet stretch, and 8 made while another process
+/// took the second core in bursts (2026-11-26, AMD EPYC, 2 cores; `extract_runs.py` says how).
+@Suite("Runs made apart, on real runs")
+struct RunsApartTests {
+    /// Every run of the file, by stretch, in time order.
+    static let runs: [String: [RunData]] = {
+        guard let url = Bundle.module.url(forResource: "runs-apart", withExtension: "csv", subdirectory: "Reference"),
+            let text = try? String(contentsOf: url, encoding: .utf8)
+        else { return [:] }
+        struct Case { var fastest: [Int: [Double]] = [:], median = 0.0 }
+        var cases: [String: [Int: [CaseKey: Case]]] = [:]
+        var commits: [String: String] = [:]
+        for line in text.split(whereSeparator: \.isNewline).dropFirst() {
+            let fields = line.split(separator: ",").map(String.init)
+            let name = fields[3].split(separator: "/").map(String.init)
+            guard fields.count == 7, name.count == 3, let run = Int(fields[1]),
+                let operation = BenchmarkOperation(rawValue: name[0]), let size = Int(name[2]),
+                let process = Int(fields[4]), let fastest = Double(fields[5]), let median = Double(fields[6])
+            else { continue }
+            let key = CaseKey(backend: name[1], operation: operation, size: size, threads: 1)
+            cases[fields[0], default: [:]][run, default: [:]][key, default: Case()].fastest[process] = [fastest]
+            cases[fields[0], default: [:]][run, default: [:]][key]?.median = median
+            commits[fields[0]] = fields[2]
+        }
+        return cases.mapValues { runs in
+            runs.keys.sorted().map { run in
+                let measured = runs[run]!
+                let environment = RunEnvironment(
+                    runID: "run-\(run)-\(UUID().uuidString)", timestamp: "", commit: commits.values.first ?? "",
+                    build: "release", targetCPU: "x86-64", cpu: "AMD EPYC", cpuFlags: "sha_ni avx2", cores: 2,
+                    kernel: "6.18.44-fc-v857", swift: "6.3.1", libraries: [:])
+                let summaries = measured.keys.sorted().map { key in
+                    var summary = CaseSummary(key: key)
+                    summary.median = measured[key]!.median
+                    summary.fastest = measured[key]!.fastest.values.compactMap(\.first).min()
+                    summary.samples = measured[key]!.fastest.count
+                    return summary
+                }
+                return RunData(
+                    name: environment.runID, environment: environment, summaries: summaries,
+                    samplesByCase: measured.mapValues(\.fastest))
+            }
+        }
+    }()
+
+    static var quiet: [RunData] { runs["quiet"] ?? [] }
+
+    /// The spread between runs from every quiet run but the two compared, as the history beside
+    /// them would give it.
+    static func spread(excluding compared: [RunData]) -> RunToRunSpread {
+        let rows = quiet.flatMap { run in run.summaries.map { (environment: run.environment!, summary: $0) } }
+        return RunToRunSpread(
+            history: rows, like: quiet[0].environment!, excluding: Set(compared.compactMap(\.environment?.runID)))
+    }
+
+    static func compare(_ baseline: RunData, _ current: RunData) throws -> Comparison {
+        try Comparison(
+            baseline: baseline, current: current, runToRun: spread(excluding: [baseline, current]))
+    }
+
+    /// `run` with every case's figures multiplied by its factor.
+    static func scaled(_ run: RunData, _ factors: [CaseKey: Double]) -> RunData {
+        RunData(
+            name: run.name, environment: run.environment,
+            summaries: run.summaries.map { summary in
+                var summary = summary
+                summary.median = summary.median.map { $0 * factors[summary.key, default: 1] }
+                summary.fastest = summary.fastest.map { $0 * factors[summary.key, default: 1] }
+                return summary
+            },
+            samplesByCase: run.samplesByCase.map { samples in
+                Dictionary(
+                    uniqueKeysWithValues: samples.map { key, processes in
+                        (key, processes.mapValues { $0.map { $0 * factors[key, default: 1] } })
+                    })
+            })
+    }
+
+    /// The whole run scaled by `1 + shift`, each case by its own log-normal 1% on top, and `extra`.
+    static func shifted(_ run: RunData, by shift: Double, seed: UInt64, extra: [CaseKey: Double] = [:]) -> RunData {
+        var generator = SplitMix64(seed: seed)
+        return scaled(
+            run,
+            Dictionary(
+                uniqueKeysWithValues: run.summaries.map(\.key).sorted().map { key in
+                    (key, (1 + shift) * exp(0.01 * generator.nextGaussian()) * extra[key, default: 1])
+                }))
+    }
+
+    /// Ten disjoint pairs of quiet runs: (0, 1), (2, 3), …
+    static var pairs: [(RunData, RunData)] {
+        (0..<10).map { (quiet[2 * $0], quiet[2 * $0 + 1]) }
+    }
+
+    static let target = CaseKey(backend: "swift", operation: .sha256, size: 1024, threads: 1)
+
+    @Test(
+        "A history of the fewest runs, 5; every pair of the other 19 runs: none regressed or improved, few inconclusive"
+    )
+    func sameBuild() throws {
+        try #require(Self.quiet.count == 24)
+        let history = Self.quiet.prefix(RunToRunSpread.minimumRuns)
+        let runToRun = RunToRunSpread(
+            history: history.flatMap { run in run.summaries.map { (environment: run.environment!, summary: $0) } },
+            like: Self.quiet[0].environment!, excluding: [])
+        #expect(runToRun.variances.count == 64)
+        let others = Array(Self.quiet.dropFirst(RunToRunSpread.minimumRuns))
+        var calls = 0
+        var inconclusive = 0
+        var compared = 0
+        for (i, baseline) in others.enumerated() {
+            for current in others[(i + 1)...] {
+                let comparison = try Comparison(baseline: baseline, current: current, runToRun: runToRun)
+                calls += comparison.cases.filter { $0.verdict == .regressed || $0.verdict == .improved }.count
+                inconclusive += comparison.cases.filter { $0.verdict == .inconclusive }.count
+                compared += comparison.cases.count
+            }
+        }
+        #expect(compared == 171 * 64)
+        #expect(calls == 0)
+        // 4.3% on this file; ComparingRuns.md quotes it.
+        #expect(Double(inconclusive) / Double(compared) < 0.06)
+    }
+
+    @Test("The whole run 2% or 3% slower, 1% spread per case: no comparison of ten exits 1", arguments: [0.02, 0.03])
+    func wholeRunSlower(shift: Double) throws {
+        for (index, (baseline, current)) in Self.pairs.enumerated() {
+            let comparison = try Self.compare(baseline, Self.shifted(current, by: shift, seed: UInt64(index)))
+            #expect(comparison.status != .regression)
+            #expect(abs((comparison.runShift ?? 0) - shift) < 0.005)
+        }
+    }
+
+    @Test(
+        "The whole run 2% faster and sha256/swift/1024 10% slower on top: it regressed and no other, 9 of 10 at least")
+    func oneCaseUnderShift() throws {
+        var found = 0
+        for (index, (baseline, current)) in Self.pairs.enumerated() {
+            let slower = Self.shifted(current, by: -0.02, seed: UInt64(index), extra: [Self.target: 1.10])
+            let regressed = try Self.compare(baseline, slower).cases.filter { $0.verdict == .regressed }.map(\.key)
+            #expect(regressed.allSatisfy { $0 == Self.target })
+            if regressed == [Self.target] { found += 1 }
+        }
+        #expect(found >= 9)
+    }
+
+    @Test("Runs made while another process took a core in bursts: nothing falsely called; +10% still caught")
+    func busyStretch() throws {
+        let busy = try #require(Self.runs["busy"])
+        try #require(busy.count == 8)
+        for (index, current) in busy.enumerated() {
+            let baseline = Self.quiet[index]
+            let comparison = try Self.compare(baseline, current)
+            #expect(!comparison.cases.contains { $0.verdict == .regressed || $0.verdict == .improved })
+            let slower = try Self.compare(baseline, Self.scaled(current, [Self.target: 1.10]))
+            #expect(slower.cases.filter { $0.verdict == .regressed }.map(\.key) == [Self.target])
+        }
+    }
+}
