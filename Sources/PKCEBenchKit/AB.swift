@@ -32,7 +32,7 @@ struct AB: ParsableCommand {
             With --metric instructions, each build's worker counts every case's instructions per \
             operation under Callgrind instead, one build after the other (counts repeat exactly, \
             so there is nothing to pair); a case regressed when its count grew by --threshold \
-            percent (default 0.1) or more. The sampling options (--samples, --sample-time, \
+            percent (default \(percent(.instructions, .byProcess))) or more. The sampling options (--samples, --sample-time, \
             --warmup, --processes, --quick) and --alpha do not apply then; 64 for --threads above 1 \
             or an AVX-512 build on either side, 69 without valgrind.
             """)
@@ -81,7 +81,7 @@ struct AB: ParsableCommand {
             : .pairedProcesses
         let runner = try ABRunner(
             selection: selection, measurement: measurement, gate: gate,
-            criteria: try criteria.criteria(defaultThreshold: metric == .instructions ? metric.defaultThreshold : 1),
+            criteria: try criteria.criteria(of: metric, pairing: .byProcess),
             directory: directory, format: format, progress: progress,
             sides: .builds(baseline: try baselineExecutable(), current: benchExecutable), source: source)
         try runner.run().exitUnlessOK()

@@ -21,7 +21,7 @@ struct Compare: ParsableCommand {
             whole run moved by the threshold, or one run measured on a busier machine, makes the \
             comparison inconclusive. Without samples, the threshold alone decides. Files of \
             instruction counts (bench --metric instructions) are compared exactly: a change of at \
-            least --threshold (default 0.1) percent either way is a regression or an improvement.
+            least --threshold (default \(percent(.instructions, .independent))) percent either way is a regression or an improvement.
             """)
 
     @Argument(help: ArgumentHelp("The baseline summary CSV.", valueName: "baseline"))
@@ -40,14 +40,14 @@ struct Compare: ParsableCommand {
     @OptionGroup var format: FormatOptions
 
     func run() throws {
-        _ = try criteria.criteria()
+        _ = try criteria.criteria(of: .time, pairing: .independent)
         let format = try format.format()
         let exports = try self.format.exports()
         try exports.check()
         let baseline = try RunData.load(summaryAt: baselinePath)
         let current = try RunData.load(summaryAt: currentPath)
         let metric = try Comparison.requireSameMetric(baseline, current)
-        let criteria = try criteria.criteria(defaultThreshold: metric.defaultThreshold)
+        let criteria = try criteria.criteria(of: metric, pairing: .independent)
         let historyPath =
             history
             ?? URL(fileURLWithPath: currentPath).deletingLastPathComponent().appendingPathComponent("history.csv").path

@@ -286,7 +286,11 @@ struct CriteriaOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "The smallest change, in percent, that counts as a regression or an improvement. (default: 5, or 1 for ab)"
+            """
+            The smallest change, in percent, that counts as a regression or an improvement. \
+            (default: \(percent(.time, .independent)) for runs made apart, \(percent(.time, .byProcess)) for ab and pair, \
+            \(percent(.instructions, .independent)) for instruction counts)
+            """
         ))
     var threshold: Double?
 
@@ -296,12 +300,13 @@ struct CriteriaOptions: ParsableArguments {
     var alpha: Double = 0.01
 
     func validate() throws {
-        try usage { () throws(BenchError) in _ = try criteria() }
+        try usage { () throws(BenchError) in _ = try criteria(of: .time, pairing: .independent) }
     }
 
-    /// The criteria, checked; `defaultThreshold` (a percentage) when `--threshold` is not given.
-    func criteria(defaultThreshold: Double = 5) throws(BenchError) -> ComparisonCriteria {
-        let threshold = threshold ?? defaultThreshold
+    /// The criteria, checked, with the default threshold of a comparison of `metric` measured with
+    /// `pairing` when `--threshold` is not given.
+    func criteria(of metric: Metric, pairing: Pairing) throws(BenchError) -> ComparisonCriteria {
+        let threshold = threshold ?? ComparisonCriteria.defaultThreshold(of: metric, pairing: pairing)
         guard threshold.isFinite, threshold >= 0, threshold < 1000 else {
             throw BenchError(.usage, "--threshold must be a percentage from 0 to 1000, not \(threshold)")
         }
@@ -331,4 +336,10 @@ func usage(_ body: () throws(BenchError) -> Void) throws {
     } catch {
         throw ValidationError(error.message)
     }
+}
+
+/// A default threshold as the help gives it, in any locale: `5`, `0.1`.
+func percent(_ metric: Metric, _ pairing: Pairing) -> String {
+    let value = ComparisonCriteria.defaultThreshold(of: metric, pairing: pairing)
+    return value == value.rounded() ? String(Int(value)) : String(value)
 }

@@ -16,7 +16,7 @@ struct Pair: ParsableCommand {
             the medians of one run can differ by more than the backends do. The comparison names \
             each case's backend 'BACKEND-vs-BASELINE-BACKEND', with BASELINE-BACKEND's median as \
             the baseline; the verdicts and looks are 'bench ab''s: 'regressed' means BACKEND is \
-            slower by at least --threshold percent (default 1), significantly; 'unchanged' that \
+            slower by at least --threshold percent (default \(percent(.time, .byProcess))), significantly; 'unchanged' that \
             it is not slower by that much; 'improved' that it is also faster by at least that \
             much, significantly. --filter and --skip match BACKEND's case names; the baseline side \
             measures their counterparts. Writes the files 'bench ab' writes. Exit codes: 0 BACKEND \
@@ -69,7 +69,7 @@ struct Pair: ParsableCommand {
         ABRunner.prepareProcess()
         try ABRunner(
             selection: try pairedSelection(), measurement: measurement, gate: gate,
-            criteria: try criteria.criteria(defaultThreshold: 1), directory: directory, format: format,
+            criteria: try criteria.criteria(of: .time, pairing: .byProcess), directory: directory, format: format,
             progress: progress,
             sides: .backends(baseline: baselineBackend, current: backend, executable: benchExecutable),
             source: .pairedProcesses

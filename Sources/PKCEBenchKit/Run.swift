@@ -71,7 +71,7 @@ struct Run: ParsableCommand {
             results: ResultsDirectory(path: directory.path), format: format.format(), metric: metric,
             progress: progress.style)
         runner.baseline = try baselinePath().map {
-            ($0, try criteria.criteria(defaultThreshold: metric.defaultThreshold))
+            ($0, try criteria.criteria(of: metric, pairing: .independent))
         }
         runner.saveAsBaseline = try baselineToSave()
         runner.exports = try format.exports()

@@ -17,7 +17,7 @@ struct ComparisonTests {
 
     /// Runs made apart, compared as `bench compare` compares them beside that history.
     static func apart(
-        baseline: RunData, current: RunData, criteria: ComparisonCriteria = .init()
+        baseline: RunData, current: RunData, criteria: ComparisonCriteria = .init(threshold: 0.05)
     ) throws -> Comparison {
         try Comparison(baseline: baseline, current: current, criteria: criteria, runToRun: runToRun)
     }
@@ -174,7 +174,8 @@ struct ComparisonTests {
         let baseline = Self.data(SyntheticRun.report())
         func compared(_ factor: Double) throws -> CaseComparison {
             let comparison = try Comparison(
-                baseline: baseline, current: Self.data(SyntheticRun.report(seed: 2, scale: [Self.target: factor])))
+                baseline: baseline, current: Self.data(SyntheticRun.report(seed: 2, scale: [Self.target: factor])),
+                criteria: .init(threshold: 0.05))
             #expect(comparison.runToRun?.isMeasured == false)
             return try #require(comparison.cases.first { $0.key == Self.target })
         }
@@ -190,7 +191,8 @@ struct ComparisonTests {
             name: "few", environment: baseline.environment,
             summaries: baseline.summaries.filter { keys.contains($0.key) },
             samplesByCase: baseline.samplesByCase?.filter { keys.contains($0.key) })
-        let few = try Comparison(baseline: fewCases, current: fewCases, runToRun: Self.runToRun)
+        let few = try Comparison(
+            baseline: fewCases, current: fewCases, criteria: .init(threshold: 0.05), runToRun: Self.runToRun)
         #expect(few.runShift == nil)
         #expect(few.cases.allSatisfy { $0.verdict != .regressed && ($0.interval?.upperBound ?? 0) >= 0.0299 })
     }

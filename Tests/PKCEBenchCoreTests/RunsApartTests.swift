@@ -62,7 +62,8 @@ struct RunsApartTests {
 
     static func compare(_ baseline: RunData, _ current: RunData) throws -> Comparison {
         try Comparison(
-            baseline: baseline, current: current, runToRun: spread(excluding: [baseline, current]))
+            baseline: baseline, current: current, criteria: .init(threshold: 0.05),
+            runToRun: spread(excluding: [baseline, current]))
     }
 
     /// `run` with every case's figures multiplied by its factor.
@@ -117,7 +118,8 @@ struct RunsApartTests {
         var compared = 0
         for (i, baseline) in others.enumerated() {
             for current in others[(i + 1)...] {
-                let comparison = try Comparison(baseline: baseline, current: current, runToRun: runToRun)
+                let comparison = try Comparison(
+                    baseline: baseline, current: current, criteria: .init(threshold: 0.05), runToRun: runToRun)
                 calls += comparison.cases.filter { $0.verdict == .regressed || $0.verdict == .improved }.count
                 inconclusive += comparison.cases.filter { $0.verdict == .inconclusive }.count
                 compared += comparison.cases.count

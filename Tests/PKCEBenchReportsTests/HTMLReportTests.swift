@@ -60,7 +60,8 @@ struct HTMLReportTests {
         let current = SyntheticRun.report(seed: 2, scale: [slower: 1.25])
         let comparison = try Comparison(
             baseline: RunData(name: "baseline.csv", summaries: SyntheticRun.report().summaries, samples: nil),
-            current: RunData(name: "this run", summaries: current.summaries, samples: nil))
+            current: RunData(name: "this run", summaries: current.summaries, samples: nil),
+            criteria: .init(threshold: 0.05))
         let page = HTMLReport.page(current, comparison: comparison)
         let rows = try Self.nodes("//section[@id='comparison']//tr[@data-case]", in: page)
         #expect(rows.count == SyntheticRun.keys.count)

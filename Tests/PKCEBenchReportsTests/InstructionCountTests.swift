@@ -72,10 +72,12 @@ struct InstructionCountTests {
             return RunData(name: "now", summaries: report.summaries, samples: nil)
         }
         let openssl = try #require(baseline.environment?.libraries["openssl"])
-        let otherHost = try Comparison(baseline: baseline, current: current(kernel: "6.18.44", openssl: openssl))
+        let otherHost = try Comparison(
+            baseline: baseline, current: current(kernel: "6.18.44", openssl: openssl), criteria: .init(threshold: 0.05))
         #expect(otherHost.environmentDifferences.isEmpty && otherHost.warnings.isEmpty)
         let otherLibrary = try Comparison(
-            baseline: baseline, current: current(kernel: "6.18.44", openssl: "OpenSSL 3.5.0"))
+            baseline: baseline, current: current(kernel: "6.18.44", openssl: "OpenSSL 3.5.0"),
+            criteria: .init(threshold: 0.05))
         #expect(otherLibrary.environmentDifferences == ["openssl library '\(openssl)' → 'OpenSSL 3.5.0'"])
     }
 
@@ -96,7 +98,7 @@ struct InstructionCountTests {
         #expect(csv.contains(",regressed,instructions,100000.000,100200.000\n"))
         #expect(!csv.utf8.contains(UInt8(ascii: "\r")))
         #expect(ComparisonFormatter.render(comparison, as: .table).contains("(threshold 0.1%, instruction counts)"))
-        #expect(Metric.instructions.defaultThreshold == 0.1)
+        #expect(ComparisonCriteria.defaultThreshold(of: .instructions, pairing: .independent) == 0.1)
     }
 
     @Test("Timings and instruction counts are never compared with each other (65)")
@@ -109,7 +111,7 @@ struct InstructionCountTests {
                 "cannot compare timed.csv (time) with counted.csv (instructions): "
                     + "instruction counts and timings are different measures")
         ) {
-            try Comparison(baseline: timed, current: counted)
+            try Comparison(baseline: timed, current: counted, criteria: .init(threshold: 0.05))
         }
         let mixed = RunData(
             name: "mixed.csv",
@@ -201,7 +203,7 @@ struct InstructionCountTests {
         #expect(report.summaries.map(\.summary.metric) == [.instructions, .instructions])
         let current = RunData(name: "now", summaries: report.summaries, samples: report.samples)
         let baseline = Self.countedRun("base", [Self.keys[0]: 1000, Self.keys[1]: 2000])
-        let comparison = try Comparison(baseline: baseline, current: current)
+        let comparison = try Comparison(baseline: baseline, current: current, criteria: .init(threshold: 0.05))
         #expect(comparison.metric == .instructions)
         #expect(comparison.cases.map(\.verdict) == [.unchanged, .failedInCurrent])
         #expect(comparison.status == .regression)

@@ -108,7 +108,7 @@ struct SuiteRunnerTests {
 
         var (runner, output) = try Self.runner([SwiftBackend()], operations: [.random])
         try FileManager.default.removeItem(at: runner.results.url)
-        runner.baseline = (baseline, ComparisonCriteria())
+        runner.baseline = (baseline, ComparisonCriteria(threshold: 0.05))
         let error = try #require(throws: BenchError.self) { try runner.run() }
         #expect(error.status == .malformedInput)
         #expect(error.message.contains("(debug build) with this run (release build)"))

@@ -178,7 +178,7 @@ package struct Comparison: Sendable {
     ///   (debug figures say nothing about release performance), or when one counted instructions
     ///   and the other was timed.
     package init(
-        baseline: RunData, current: RunData, criteria: ComparisonCriteria = .init(), pairing: Pairing = .independent,
+        baseline: RunData, current: RunData, criteria: ComparisonCriteria, pairing: Pairing = .independent,
         looks: LookSchedule = .single, runToRun: RunToRunSpread = .unmeasured
     ) throws(BenchError) {
         try Self.requireSameBuild(baseline, current.name, builds: current.builds)

@@ -12,11 +12,29 @@ package struct ComparisonCriteria: Sendable, Equatable {
     /// a case slower by the threshold passes with probability at most `1 − confidence`.
     package var confidence: Double
 
-    /// Creates criteria; the defaults are a 5% threshold, a 1% significance level and 95%
-    /// confidence.
-    package init(threshold: Double = 0.05, alpha: Double = 0.01, confidence: Double = 0.95) {
+    /// Creates criteria; the defaults are a 1% significance level and 95% confidence.
+    ///
+    /// - Parameter threshold: As a fraction; ``defaultThreshold(of:pairing:)`` is the command
+    ///   line's, in percent.
+    package init(threshold: Double, alpha: Double = 0.01, confidence: Double = 0.95) {
         self.threshold = threshold
         self.alpha = alpha
         self.confidence = confidence
+    }
+}
+
+extension ComparisonCriteria {
+    /// The threshold, in percent, of a comparison whose `--threshold` is not given: the one place
+    /// it is decided, and what every command's help says.
+    ///
+    /// Instruction counts repeat exactly, so 0.1% catches a 0.2% change. Timings measured in pairs
+    /// (`bench ab`, `bench pair`) share the machine's state, which runs made apart (`--baseline`,
+    /// `bench compare`) do not: those also differ by what the host did between them.
+    package static func defaultThreshold(of metric: Metric, pairing: Pairing) -> Double {
+        switch (metric, pairing) {
+        case (.instructions, _): 0.1
+        case (.time, .byProcess): 1
+        case (.time, .independent): 5
+        }
     }
 }

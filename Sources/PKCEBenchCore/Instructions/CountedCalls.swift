@@ -92,6 +92,8 @@ package struct CountedEnvironment: Sendable, Equatable {
 /// instead. Its own few instructions per call cancel in the difference of two calls.
 @inline(never)
 @_optimize(none)
+// The name of the module that held it once, kept: the parent names it to Callgrind when it counts
+// a worker of an older build too.
 @_silgen_name("PKCEBenchKit_countedLoop")
 func countedLoop(_ loop: CaseLoop, _ iterations: Int) throws -> UInt64 {
     try loop.run(iterations: iterations)
