@@ -70,7 +70,7 @@ struct AB: ParsableCommand {
 
     func run() throws {
         ABRunner.prepareProcess()
-        let metric = try metric.metric()
+        let metric = metric.metric
         let selection = try selection.selection()
         let source: ABMeasurement.Source =
             metric == .instructions
@@ -127,7 +127,7 @@ extension ABRunner {
         let libraries = CommandContext.libraries
         let pairs = try measurement.processCount(
             standard: ABMeasurement.standardPairs, quick: ABMeasurement.quickPairs)
-        let outputFormat = try format.format()
+        let outputFormat = format.format
         self.init(
             measurement: ABMeasurement(
                 backends: CommandContext.backends, selection: selection,

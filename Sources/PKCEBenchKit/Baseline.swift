@@ -43,7 +43,7 @@ struct Baseline: ParsableCommand {
         guard let source else {
             var runner = try SuiteRunner(
                 selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
-                results: results, format: format.format(), metric: metric.metric(), progress: progress.style)
+                results: results, format: format.format, metric: metric.metric, progress: progress.style)
             runner.saveAsBaseline = name
             runner.exports = try format.exports()
             return try runner.run().exitUnlessOK()

@@ -41,7 +41,7 @@ struct Compare: ParsableCommand {
 
     func run() throws {
         _ = try criteria.criteria(of: .time, pairing: .independent)
-        let format = try format.format()
+        let format = format.format
         let exports = try self.format.exports()
         try exports.check()
         let baseline = try RunData.load(summaryAt: baselinePath)

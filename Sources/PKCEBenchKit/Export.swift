@@ -19,19 +19,10 @@ struct Export: ParsableCommand {
     @Argument(help: ArgumentHelp("A summary CSV, such as results/latest.csv.", valueName: "file.csv"))
     var path: String
 
-    @Option(name: .customLong("format"), help: "bencher or github-action-benchmark.")
-    var formatName: String
-
-    func validate() throws {
-        try usage { () throws(BenchError) in _ = try format() }
-    }
-
-    private func format() throws(BenchError) -> ExportFormat {
-        try named(formatName, kind: "export format")
-    }
+    @Option(name: .customLong("format"), help: "The tracker's format.")
+    var format: ExportFormat
 
     func run() throws {
-        let format = try format()
         let rows = try ReportFiles.readSummary(at: path)
         let failed = Exporter.failedCases(rows)
         if !failed.isEmpty {

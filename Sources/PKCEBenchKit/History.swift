@@ -25,7 +25,7 @@ struct History: ParsableCommand {
 
     func run() throws {
         let selection = try filter.selection()
-        let format = try format.format()
+        let format = format.format
         let exports = try self.format.exports()
         try exports.check()
         let path = ResultsDirectory(path: directory.path).history.path

@@ -14,10 +14,15 @@ struct CaseFilterOptions: ParsableArguments {
 
     @Option(
         name: .customLong("operation"), parsing: .singleValue,
-        help:
-            "Operations, repeated or comma-separated: verifier, verifier-string, challenge, challenge-string, challenge-batch, verify, sha256, random. (default: all)"
-    )
-    var operationNames: [String] = []
+        help: ArgumentHelp(
+            "Operations, repeated or comma-separated: \(BenchmarkOperation.allValueStrings.joined(separator: ", ")). (default: all)",
+            valueName: "operation"),
+        transform: { list in
+            try list.split(separator: ",", omittingEmptySubsequences: false).map {
+                try BenchmarkOperation.named($0.trimmingCharacters(in: .whitespaces))
+            }
+        })
+    var operationLists: [[BenchmarkOperation]] = []
 
     @Option(
         name: .customLong("size"), parsing: .unconditionalSingleValue,
@@ -43,10 +48,7 @@ struct CaseFilterOptions: ParsableArguments {
 
     /// The selection these options make with `threads`, checked.
     func selection(threads: Int = 1) throws(BenchError) -> Selection {
-        var operations: [BenchmarkOperation] = []
-        for name in split(operationNames) {
-            operations.append(try named(name, kind: "operation"))
-        }
+        let operations = operationLists.flatMap(\.self)
         var sizes: [Int] = []
         var scopedSizes: [BenchmarkOperation: [Int]] = [:]
         for value in split(sizeValues) {
@@ -55,7 +57,7 @@ struct CaseFilterOptions: ParsableArguments {
                 throw BenchError(.usage, "size '\(value)' is not a whole number, or OPERATION:SIZE")
             }
             if parts.count == 2 {
-                let operation: BenchmarkOperation = try named(parts[0], kind: "operation")
+                let operation = try BenchmarkOperation.named(parts[0])
                 scopedSizes[operation, default: []].append(size)
             } else {
                 sizes.append(size)
@@ -176,16 +178,7 @@ struct MetricOptions: ParsableArguments {
             "time (sampled wall-clock time) or instructions (instructions per operation counted under Callgrind, "
                 + "exact and repeatable; needs valgrind; the sampling options do not apply).",
             valueName: "metric"))
-    var name = "time"
-
-    func validate() throws {
-        try usage { () throws(BenchError) in _ = try metric() }
-    }
-
-    /// The metric, checked.
-    func metric() throws(BenchError) -> Metric {
-        try named(name, kind: "metric")
-    }
+    var metric = Metric.time
 }
 
 /// `--quiet`: what standard error shows while a command measures.
@@ -210,8 +203,8 @@ struct DirectoryOptions: ParsableArguments {
 /// `--format`: what standard output shows; `--export-json`, `--export-markdown`, `--export-csv`:
 /// files that get it in other formats.
 struct FormatOptions: ParsableArguments {
-    @Option(name: .customLong("format"), help: "What standard output shows: table, csv, json or markdown.")
-    var name = "table"
+    @Option(name: .customLong("format"), help: "What standard output shows.")
+    var format = OutputFormat.table
 
     @Option(
         name: .customLong("export-json"),
@@ -232,15 +225,7 @@ struct FormatOptions: ParsableArguments {
     var csvFile: String?
 
     func validate() throws {
-        try usage { () throws(BenchError) in
-            _ = try format()
-            _ = try exports()
-        }
-    }
-
-    /// The output format, checked.
-    func format() throws(BenchError) -> OutputFormat {
-        try named(name, kind: "format")
+        try usage { () throws(BenchError) in _ = try exports() }
     }
 
     /// The export files, checked: no two name the same file.
@@ -317,15 +302,22 @@ struct CriteriaOptions: ParsableArguments {
     }
 }
 
-/// The value called `name`, or a usage error that lists the valid names: `unknown metric
-/// 'cycles'; valid metrics: time, instructions`.
-func named<Value: CaseIterable & RawRepresentable>(_ name: String, kind: String) throws(BenchError) -> Value
-where Value.RawValue == String {
-    guard let value = Value(rawValue: name) else {
-        let valid = Value.allCases.map(\.rawValue).joined(separator: ", ")
-        throw BenchError(.usage, "unknown \(kind) '\(name)'; valid \(kind)s: \(valid)")
+// The values of --metric, --format, export's --format and --operation: argument-parser reads
+// them, lists them in the help and refuses any other, by their raw values.
+extension Metric: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {}
+extension ExportFormat: ExpressibleByArgument {}
+extension BenchmarkOperation: ExpressibleByArgument {
+    /// The operation called `name`, or a usage error that lists the valid names, which
+    /// argument-parser's own would put on lines of their own: `--operation` takes a list, and
+    /// `--size` an `OPERATION:SIZE`.
+    static func named(_ name: String) throws(BenchError) -> BenchmarkOperation {
+        guard let operation = BenchmarkOperation(rawValue: name) else {
+            throw BenchError(
+                .usage, "unknown operation '\(name)'; valid operations: \(allValueStrings.joined(separator: ", "))")
+        }
+        return operation
     }
-    return value
 }
 
 /// Runs `body`, turning a ``BenchError`` into the `ValidationError` argument-parser reports as a

@@ -65,10 +65,10 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let metric = try metric.metric()
+        let metric = metric.metric
         var runner = try SuiteRunner(
             selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
-            results: ResultsDirectory(path: directory.path), format: format.format(), metric: metric,
+            results: ResultsDirectory(path: directory.path), format: format.format, metric: metric,
             progress: progress.style)
         runner.baseline = try baselinePath().map {
             ($0, try criteria.criteria(of: metric, pairing: .independent))

@@ -99,7 +99,7 @@ struct ExportCommandTests {
         #expect(unknown.status == 64)
         #expect(
             unknown.stderrLines == [
-                "bench: unknown export format 'criterion'; valid export formats: bencher, github-action-benchmark (see 'bench --help')"
+                "bench: The value 'criterion' is invalid for '--format <format>'. Please provide one of 'bencher' and 'github-action-benchmark'. (see 'bench --help')"
             ])
         let missing = try bench(["export", directory.appendingPathComponent("none.csv").path, "--format", "bencher"])
         #expect(missing.status == 66)

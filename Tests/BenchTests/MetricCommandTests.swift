@@ -14,7 +14,7 @@ struct MetricCommandTests {
         #expect(bad.status == 64)
         #expect(
             bad.stderrLines == [
-                "bench: unknown metric 'cycles'; valid metrics: time, instructions (see 'bench --help')"
+                "bench: The value 'cycles' is invalid for '--metric <metric>'. Please provide one of 'time' and 'instructions'. (see 'bench --help')"
             ])
         for command in [[], ["ab", productsDirectory.appendingPathComponent("bench").path]] {
             let threads = try bench(command + ["--metric", "instructions", "--threads", "2"])

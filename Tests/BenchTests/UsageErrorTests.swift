@@ -21,11 +21,13 @@ struct UsageErrorTests {
         BadArguments(
             arguments: ["--operation", "sign"],
             message:
-                "bench: unknown operation 'sign'; valid operations: verifier, verifier-string, challenge, challenge-string, challenge-batch, verify, sha256, random (see 'bench --help')"
+                "bench: The value 'sign' is invalid for '--operation <operation>': unknown operation 'sign'; valid operations: verifier, verifier-string, challenge, challenge-string, challenge-batch, verify, sha256, random (see 'bench --help')"
         ),
         BadArguments(
             arguments: ["--format", "yaml"],
-            message: "bench: unknown format 'yaml'; valid formats: table, csv, json, markdown (see 'bench --help')"),
+            message:
+                "bench: The value 'yaml' is invalid for '--format <format>'. Please provide one of 'table', 'csv', 'json' or 'markdown'. (see 'bench --help')"
+        ),
         BadArguments(
             arguments: ["--operation", "verifier", "--size", "42"],
             message: "bench: size 42 is invalid for verifier: it takes 43 to 128 characters (see 'bench --help')"),
@@ -139,10 +141,10 @@ struct UsageErrorTests {
         let run = try help(["run"])
         #expect(run.contains("openssl, sodium, swift, crypto"))
         #expect(run.contains(BenchmarkOperation.allCases.map(\.rawValue).joined(separator: ", ")))
-        #expect(run.contains("table, csv, json or markdown"))
-        #expect(run.contains("time (sampled wall-clock time) or instructions"))
-        #expect(try help(["ab"]).contains("table, csv, json or markdown"))
-        #expect(try help(["export"]).contains("bencher or github-action-benchmark"))
+        #expect(run.contains("(values: table, csv, json, markdown; default: table)"))
+        #expect(run.contains("(values: time, instructions; default: time)"))
+        #expect(try help(["ab"]).contains("(values: table, csv, json, markdown; default: table)"))
+        #expect(try help(["export"]).contains("(values: bencher, github-action-benchmark)"))
     }
 
     @Test("--version prints one line: the release, the build, the worker protocol and report schema; exit 0")
