@@ -9,7 +9,7 @@ import Testing
 struct HTMLPageTests {
     /// Debian's `chromium`, or Ubuntu's `chromium-browser`.
     static let chromium =
-        InstructionCounter.executableInPath("chromium") ?? InstructionCounter.executableInPath("chromium-browser")
+        executableInPath("chromium") ?? executableInPath("chromium-browser")
 
     /// Reads the rendered page: what is visible, and each row's cells as the browser lays them
     /// out (`innerText` is the rendered text: what CSS hides is not in it).

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("bench --metric instructions", .serialized)
 struct MetricCommandTests {
-    static let valgrind = InstructionCounter.executableInPath("valgrind")
+    static let valgrind = executableInPath("valgrind")
 
     @Test("A bad metric, or counting on several threads, is a usage error (64)")
     func usageErrors() throws {

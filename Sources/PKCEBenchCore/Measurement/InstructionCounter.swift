@@ -42,7 +42,7 @@ package struct InstructionCounter {
         }
         try requireCountable(targetCPU: targetCPU, of: "this build")
         func tool(_ name: String, package: String) throws(BenchError) -> String {
-            guard let path = executableInPath(name) else {
+            guard let path = PKCEBenchCore.executableInPath(name) else {
                 throw BenchError(
                     .toolMissing,
                     "--metric instructions needs \(name), which is not installed (apt-get install -y \(package))")
@@ -227,11 +227,5 @@ package struct InstructionCounter {
             }
             return value
         }
-    }
-
-    /// The first executable file called `name` in the directories of `PATH`.
-    package static func executableInPath(_ name: String) -> String? {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return directories.map { "\($0)/\(name)" }.first(where: FileManager.default.isExecutableFile)
     }
 }

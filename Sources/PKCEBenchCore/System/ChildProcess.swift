@@ -6,6 +6,13 @@ import Glibc
 import Musl
 #endif
 
+/// The first executable file called `name` in the directories of `PATH`: the program a child
+/// process of that name would be.
+package func executableInPath(_ name: String) -> String? {
+    let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    return directories.map { "\($0)/\(name)" }.first(where: FileManager.default.isExecutableFile)
+}
+
 /// A child process started with `posix_spawn`. (Foundation's `Process` leaks under
 /// LeakSanitizer.)
 final class ChildProcess {

@@ -59,7 +59,7 @@ package struct RevisionBuild: Sendable {
     package init(
         revision: String, in directory: String, configuration: String, product: String = "bench", cache: URL
     ) throws(BenchError) {
-        guard let git = InstructionCounter.executableInPath("git") else {
+        guard let git = executableInPath("git") else {
             throw BenchError(
                 .toolMissing, "bench ab --against needs git, which is not installed (apt-get install -y git)")
         }
@@ -213,7 +213,7 @@ package struct RevisionBuild: Sendable {
             try Self.requireTrusted(executable)
             return nil
         }
-        guard let swift = InstructionCounter.executableInPath("swift") else {
+        guard let swift = executableInPath("swift") else {
             throw BenchError(.toolMissing, "bench ab --against needs swift on PATH to build \(name)")
         }
         do {
