@@ -87,8 +87,8 @@ let package = Package(
         // It takes its backends and its allocation counter from the caller, so it links no C
         // library, and it never imports the reports.
         .target(name: "PKCEBenchCore", dependencies: ["PKCE", "CPKCEHarness"]),
-        // The reports at the edge: CSV files, JSON, HTML, SVG, Markdown, exports, and the runners
-        // that write them. It depends on the core; nothing in the core depends on it.
+        // The reports at the edge: CSV files, JSON, HTML, SVG, Markdown, exports, and the results
+        // directory that stores them. It depends on the core; nothing in the core depends on it.
         .target(name: "PKCEBenchReports", dependencies: ["PKCEBenchCore", "PKCE"]),
         // Counts allocations per thread by defining malloc and its kin in the executable that links
         // it: a benchmark executable, through PKCEBenchKit, and the tests; never a product that a

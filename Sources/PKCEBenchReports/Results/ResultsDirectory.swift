@@ -106,6 +106,40 @@ package struct ResultsDirectory: Sendable {
         }
     }
 
+    /// The names of the files `bench ab` and `bench pair` write.
+    package enum ABFiles {
+        /// The baseline build's summary; its samples go beside it.
+        package static let baseline = "ab-baseline.csv"
+        /// This build's summary; its samples go beside it.
+        package static let current = "ab-current.csv"
+        /// The comparison, one row per case, as `--format csv` prints it (with CRLF line ends).
+        package static let comparison = "ab-comparison.csv"
+        /// This build's results and the comparison as one page, as `latest.html` is for a run.
+        package static let page = "ab.html"
+    }
+
+    /// Writes what `bench ab` and `bench pair` measured and decided (``ABFiles``): each side's
+    /// summary and samples, the comparison, and the page; all of them or none, under the
+    /// directory's lock, so that two of them into one directory cannot leave a mix of their files.
+    ///
+    /// - Throws: `BenchError` (73) when a file cannot be written; then none is.
+    package func save(baseline: RunReport, current: RunReport, comparison: Comparison) throws(BenchError) {
+        try DirectoryLock.withLock(on: url) { () throws(BenchError) in
+            var files: [(URL, String)] = []
+            for (report, name) in [(baseline, ABFiles.baseline), (current, ABFiles.current)] {
+                let summary = url.appendingPathComponent(name)
+                files.append((summary, ReportSchema.encode(report.summaries, columns: ReportSchema.summary)))
+                files.append(
+                    (samplesURL(of: summary), ReportSchema.encode(report.samples, columns: ReportSchema.samples)))
+            }
+            files.append(
+                (url.appendingPathComponent(ABFiles.comparison), ComparisonFormatter.csv(comparison, lineEnding: .crlf))
+            )
+            files.append((url.appendingPathComponent(ABFiles.page), HTMLReport.page(current, comparison: comparison)))
+            try AtomicFiles.writeAll(files)
+        }
+    }
+
     /// Copies a summary and its samples to a baseline's files (`baseline.csv` and
     /// `baseline.samples.csv` by default), atomically.
     ///

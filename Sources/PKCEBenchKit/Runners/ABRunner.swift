@@ -1,6 +1,7 @@
 import Foundation
 import PKCE
 import PKCEBenchCore
+import PKCEBenchReports
 
 /// `bench ab` and `bench pair`: checks the baseline and the output directory, runs the
 /// correctness gate, measures both sides with `ABMeasurement`, compares them case by case with
@@ -33,18 +34,6 @@ package struct ABRunner {
         self.currentFacts = currentFacts
         self.environment = environment
         self.standardOutput = standardOutput
-    }
-
-    /// The names of the files a run writes in ``output``.
-    package enum Files {
-        /// The baseline build's summary; its samples go beside it.
-        package static let baseline = "ab-baseline.csv"
-        /// This build's summary; its samples go beside it.
-        package static let current = "ab-current.csv"
-        /// The comparison, one row per case, as `--format csv` prints it (with CRLF line ends).
-        package static let comparison = "ab-comparison.csv"
-        /// This build's results and the comparison as one page, as `latest.html` is for a run.
-        package static let page = "ab.html"
     }
 
     /// Measures both builds and compares them.
@@ -106,23 +95,10 @@ package struct ABRunner {
             current: comparisonData(of: reports.current, side: .current),
             criteria: measurement.criteria, pairing: .byProcess, looks: measurement.schedule)
 
-        // Locked, so that two `ab` runs into one directory cannot leave a mix of their files.
-        try DirectoryLock.withLock(on: output.url) { () throws(BenchError) in
-            var files: [(URL, String)] = []
-            for side in Side.allCases {
-                let summary = output.url.appendingPathComponent(side == .baseline ? Files.baseline : Files.current)
-                let samples = output.samplesURL(of: summary)
-                files.append((summary, ReportSchema.encode(reports[side].summaries, columns: ReportSchema.summary)))
-                files.append((samples, ReportSchema.encode(reports[side].samples, columns: ReportSchema.samples)))
-            }
-            let comparisonCSV = ComparisonFormatter.csv(comparison, lineEnding: .crlf)
-            files.append((output.url.appendingPathComponent(Files.comparison), comparisonCSV))
-            let page = HTMLReport.page(reports.current, comparison: comparison)
-            files.append((output.url.appendingPathComponent(Files.page), page))
-            try AtomicFiles.writeAll(files)
-        }
+        try output.save(baseline: reports.baseline, current: reports.current, comparison: comparison)
+        let names = ResultsDirectory.ABFiles.self
         progress.info(
-            "wrote \(Files.baseline), \(Files.current) (and their samples), \(Files.comparison), \(Files.page) to "
+            "wrote \(names.baseline), \(names.current) (and their samples), \(names.comparison), \(names.page) to "
                 + output.url.path)
 
         try exports.write { ComparisonFormatter.render(comparison, as: $0) }

@@ -1,6 +1,6 @@
-import PKCEBenchCore
-
 import PKCE
+import PKCEBenchCore
+import PKCEBenchReports
 
 /// One run of the suite, from the correctness gate to the reports: what `bench`, `bench run` and
 /// `bench baseline` do, with the backends passed in so that tests can give it a broken one.

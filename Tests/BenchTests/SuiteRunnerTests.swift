@@ -1,6 +1,7 @@
 import Foundation
 import PKCE
 import PKCEBenchCore
+import PKCEBenchKit
 import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing
