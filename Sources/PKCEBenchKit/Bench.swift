@@ -99,8 +99,10 @@ struct BenchCommand: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-                fail("\(message) (see 'bench --help')", status: code.rawValue)
+                // Through BenchError, which writes a control character in a value quoted back
+                // (`--format $'ya\nml'`) as an escape, so that the message stays one whole line.
+                let failure = BenchError(.usage, "\(message(for: error)) (see 'bench --help')")
+                fail(failure.message, status: code.rawValue)
             }
             // --help and --version exit 0 with their text; an error nobody anticipated is a
             // failure of the software (70), never 1, which means a regression.

@@ -23,6 +23,12 @@ struct UsageErrorTests {
             message:
                 "bench: The value 'sign' is invalid for '--operation <operation>': unknown operation 'sign'; valid operations: verifier, verifier-string, challenge, challenge-string, challenge-batch, verify, sha256, random (see 'bench --help')"
         ),
+        // A control character in a value quoted back is written as an escape: one whole line.
+        BadArguments(
+            arguments: ["--format", "ya\nml"],
+            message:
+                "bench: The value 'ya\\nml' is invalid for '--format <format>'. Please provide one of 'table', 'csv', 'json' or 'markdown'. (see 'bench --help')"
+        ),
         BadArguments(
             arguments: ["--format", "yaml"],
             message:
