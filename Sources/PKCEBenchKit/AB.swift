@@ -14,7 +14,8 @@ struct AB: ParsableCommand {
             machine alike. Each pair gives a case the median log ratio of its turns; the 20% \
             trimmed mean of the pairs' figures, with Yuen's standard error, gives the change. The \
             gate asks one question first: is this build slower by at least --threshold percent \
-            (default 1)? A case regressed when it is, significantly at --alpha over all cases \
+            (default \(CriteriaOptions.defaultText(.time, .byProcess)))? A case regressed when it \
+            is, significantly at --alpha over all cases \
             together (Holm) and over the looks; it passes when the upper one-sided 95% bound lies \
             below the threshold, and is then unchanged, or improved when also at least the \
             threshold faster, significantly. After each look the cases still open are measured in \
@@ -32,7 +33,8 @@ struct AB: ParsableCommand {
             With --metric instructions, each build's worker counts every case's instructions per \
             operation under Callgrind instead, one build after the other (counts repeat exactly, \
             so there is nothing to pair); a case regressed when its count grew by --threshold \
-            percent (default \(percent(.instructions, .byProcess))) or more. The sampling options (--samples, --sample-time, \
+            percent (default \(CriteriaOptions.defaultText(.instructions, .byProcess))) or more. The \
+            sampling options (--samples, --sample-time, \
             --warmup, --processes, --quick) and --alpha do not apply then; 64 for --threads above 1 \
             or an AVX-512 build on either side, 69 without valgrind.
             """)

@@ -21,7 +21,8 @@ struct Compare: ParsableCommand {
             whole run moved by the threshold, or one run measured on a busier machine, makes the \
             comparison inconclusive. Without samples, the threshold alone decides. Files of \
             instruction counts (bench --metric instructions) are compared exactly: a change of at \
-            least --threshold (default \(percent(.instructions, .independent))) percent either way is a regression or an improvement.
+            least --threshold (default \(CriteriaOptions.defaultText(.instructions, .independent))) \
+            percent either way is a regression or an improvement.
             """)
 
     @Argument(help: ArgumentHelp("The baseline summary CSV.", valueName: "baseline"))

@@ -273,8 +273,9 @@ struct CriteriaOptions: ParsableArguments {
         help: ArgumentHelp(
             """
             The smallest change, in percent, that counts as a regression or an improvement. \
-            (default: \(percent(.time, .independent)) for runs made apart, \(percent(.time, .byProcess)) for ab and pair, \
-            \(percent(.instructions, .independent)) for instruction counts)
+            (default: \(defaultText(.time, .independent)) for runs made apart, \
+            \(defaultText(.time, .byProcess)) for ab and pair, \
+            \(defaultText(.instructions, .independent)) for instruction counts)
             """
         ))
     var threshold: Double?
@@ -288,10 +289,16 @@ struct CriteriaOptions: ParsableArguments {
         try usage { () throws(BenchError) in _ = try criteria(of: .time, pairing: .independent) }
     }
 
+    /// The default threshold, in percent, as the help gives it in any locale: `5`, `0.1`.
+    static func defaultText(_ metric: Metric, _ pairing: Pairing) -> String {
+        let value = ComparisonCriteria.defaultThresholdPercent(of: metric, pairing: pairing)
+        return value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
     /// The criteria, checked, with the default threshold of a comparison of `metric` measured with
     /// `pairing` when `--threshold` is not given.
     func criteria(of metric: Metric, pairing: Pairing) throws(BenchError) -> ComparisonCriteria {
-        let threshold = threshold ?? ComparisonCriteria.defaultThreshold(of: metric, pairing: pairing)
+        let threshold = threshold ?? ComparisonCriteria.defaultThresholdPercent(of: metric, pairing: pairing)
         guard threshold.isFinite, threshold >= 0, threshold < 1000 else {
             throw BenchError(.usage, "--threshold must be a percentage from 0 to 1000, not \(threshold)")
         }
@@ -328,10 +335,4 @@ func usage(_ body: () throws(BenchError) -> Void) throws {
     } catch {
         throw ValidationError(error.message)
     }
-}
-
-/// A default threshold as the help gives it, in any locale: `5`, `0.1`.
-func percent(_ metric: Metric, _ pairing: Pairing) -> String {
-    let value = ComparisonCriteria.defaultThreshold(of: metric, pairing: pairing)
-    return value == value.rounded() ? String(Int(value)) : String(value)
 }

@@ -16,7 +16,8 @@ struct Pair: ParsableCommand {
             the medians of one run can differ by more than the backends do. The comparison names \
             each case's backend 'BACKEND-vs-BASELINE-BACKEND', with BASELINE-BACKEND's median as \
             the baseline; the verdicts and looks are 'bench ab''s: 'regressed' means BACKEND is \
-            slower by at least --threshold percent (default \(percent(.time, .byProcess))), significantly; 'unchanged' that \
+            slower by at least --threshold percent \
+            (default \(CriteriaOptions.defaultText(.time, .byProcess))), significantly; 'unchanged' that \
             it is not slower by that much; 'improved' that it is also faster by at least that \
             much, significantly. --filter and --skip match BACKEND's case names; the baseline side \
             measures their counterparts. Writes the files 'bench ab' writes. Exit codes: 0 BACKEND \

@@ -98,7 +98,7 @@ struct InstructionCountTests {
         #expect(csv.contains(",regressed,instructions,100000.000,100200.000\n"))
         #expect(!csv.utf8.contains(UInt8(ascii: "\r")))
         #expect(ComparisonFormatter.render(comparison, as: .table).contains("(threshold 0.1%, instruction counts)"))
-        #expect(ComparisonCriteria.defaultThreshold(of: .instructions, pairing: .independent) == 0.1)
+        #expect(ComparisonCriteria.defaultThresholdPercent(of: .instructions, pairing: .independent) == 0.1)
     }
 
     @Test("Timings and instruction counts are never compared with each other (65)")

@@ -36,10 +36,12 @@ public struct BenchmarkCase: Sendable, CustomStringConvertible {
     /// The cases `bench` measures by default, in report order: every operation at its default
     /// sizes, for each of `backends`, on one thread.
     ///
-    /// - Throws: Only if the default selection named a `--filter` pattern that does not compile;
-    ///   it names none.
+    /// - Throws: An error that names the backend when a name is not 1 to 32 lowercase letters,
+    ///   digits, `-`, `_` or `.` starting with a letter, or two backends share one, as `bench`
+    ///   refuses them.
     public static func defaultSuite(of backends: [any PKCEBackend]) throws -> [BenchmarkCase] {
-        try Selection().cases(from: backends)
+        try BackendNames.check(backends.map(\.name))
+        return try Selection().cases(from: backends)
     }
 
     /// Prepares the inputs one thread needs to run this case.

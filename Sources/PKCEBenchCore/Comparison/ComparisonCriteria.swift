@@ -14,7 +14,7 @@ package struct ComparisonCriteria: Sendable, Equatable {
 
     /// Creates criteria; the defaults are a 1% significance level and 95% confidence.
     ///
-    /// - Parameter threshold: As a fraction; ``defaultThreshold(of:pairing:)`` is the command
+    /// - Parameter threshold: As a fraction; ``defaultThresholdPercent(of:pairing:)`` is the command
     ///   line's, in percent.
     package init(threshold: Double, alpha: Double = 0.01, confidence: Double = 0.95) {
         self.threshold = threshold
@@ -30,7 +30,7 @@ extension ComparisonCriteria {
     /// Instruction counts repeat exactly, so 0.1% catches a 0.2% change. Timings measured in pairs
     /// (`bench ab`, `bench pair`) share the machine's state, which runs made apart (`--baseline`,
     /// `bench compare`) do not: those also differ by what the host did between them.
-    package static func defaultThreshold(of metric: Metric, pairing: Pairing) -> Double {
+    package static func defaultThresholdPercent(of metric: Metric, pairing: Pairing) -> Double {
         switch (metric, pairing) {
         case (.instructions, _): 0.1
         case (.time, .byProcess): 1

@@ -89,11 +89,11 @@ package struct CountedEnvironment: Sendable, Equatable {
 ///
 /// It keeps one symbol, `PKCEBenchKit_countedLoop`, that Callgrind's options can name: never
 /// inlined, and never optimised, so that no specialised copy under another name is called
-/// instead. Its own few instructions per call cancel in the difference of two calls.
+/// instead. Its own few instructions per call cancel in the difference of two calls. The symbol
+/// keeps the core's name from before it was renamed PKCEBenchCore: the parent names it to
+/// Callgrind when it counts a worker of an older build too.
 @inline(never)
 @_optimize(none)
-// The name of the module that held it once, kept: the parent names it to Callgrind when it counts
-// a worker of an older build too.
 @_silgen_name("PKCEBenchKit_countedLoop")
 func countedLoop(_ loop: CaseLoop, _ iterations: Int) throws -> UInt64 {
     try loop.run(iterations: iterations)

@@ -42,7 +42,7 @@ package struct InstructionCounter {
         }
         try requireCountable(targetCPU: targetCPU, of: "this build")
         func tool(_ name: String, package: String) throws(BenchError) -> String {
-            guard let path = PKCEBenchCore.executableInPath(name) else {
+            guard let path = executableInPath(name) else {
                 throw BenchError(
                     .toolMissing,
                     "--metric instructions needs \(name), which is not installed (apt-get install -y \(package))")

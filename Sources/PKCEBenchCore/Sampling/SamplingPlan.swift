@@ -44,7 +44,7 @@ package struct SamplingPlan: Sendable, Equatable, Codable {
     ///
     /// Short samples because the two samples of a turn cancel the machine's noise best when they
     /// are close in time. Thirty turns a pair rather than sixty: the pairs, not the turns, carry
-    /// the variance, so the time is better spent on more pairs (<doc:ComparingBuilds> has the
+    /// the variance, so the time is better spent on more pairs (the ComparingBuilds article has the
     /// measurements).
     package static let ab = SamplingPlan(warmup: .milliseconds(1), sampleTime: .microseconds(250), samples: 600)
 

@@ -96,8 +96,9 @@ package enum HistoryChart {
             svg.text("no results", x: frame.left + frame.width / 2, y: middle - 6, anchor: .middle, size: 11)
             return
         }
-        // Red or green when the latest run is beyond bench compare's default threshold of 5%.
-        let color = latest.change > 0.05 ? "#c0392b" : latest.change < -0.05 ? "#1e8449" : "#2c5d8a"
+        // Red or green when the latest run is beyond bench compare's default threshold.
+        let threshold = ComparisonCriteria.defaultThresholdPercent(of: .time, pairing: .independent) / 100
+        let color = latest.change > threshold ? "#c0392b" : latest.change < -threshold ? "#1e8449" : "#2c5d8a"
         svg.polyline(
             series.map { (x($0.run), y($0.change)) }, stroke: color,
             attributes: [("class", "trend"), ("data-case", key.description)])
