@@ -94,6 +94,28 @@ struct WorkerProtocolTests {
         #expect(measurements.flatMap(\.samples).allSatisfy { $0.process == 1 && $0.iterations > 0 })
     }
 
+    @Test("A measured reply keeps protocol 3's form: what a worker of an older build sends reads, and is written back")
+    func measuredReplyOfProtocol3() throws {
+        // As the struct with optional fields that protocol 3 began with encoded them: an absent
+        // field left out, keys sorted.
+        let key = #"{"backend":"swift","operation":"sha256","size":64,"threads":1}"#
+        let line =
+            #"{"measured":{"_0":[{"key":\#(key),"metric":"time","samples":[{"iterations":9,"#
+            + #""nanosecondsPerOperation":1.5,"process":1}]},{"failure":"broken","key":\#(key),"#
+            + #""metric":"time","samples":[]}]}}"#
+        let reply = try JSONDecoder().decode(WorkerProtocol.Reply.self, from: Data(line.utf8))
+        guard case .measured(let measurements) = reply else {
+            Issue.record("not a measured reply")
+            return
+        }
+        #expect(
+            measurements.map(\.outcome) == [
+                .sampled([Sample(iterations: 9, nanosecondsPerOperation: 1.5, process: 1)]),
+                .failed(reason: "broken"),
+            ])
+        #expect(WorkerProtocol.line(reply) == line + "\n")
+    }
+
     @Test("calibrate, then sample by index; a sample before calibrating or past the cases breaks the protocol")
     func calibrateAndSample() throws {
         let selection = Selection(operations: [.sha256], sizes: [64])

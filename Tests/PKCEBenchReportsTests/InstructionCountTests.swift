@@ -151,8 +151,10 @@ struct InstructionCountTests {
         // Two calls of 10 and 20 iterations, then a case that failed after one call.
         let measured = try InstructionCounter.measurements(
             of: cases, from: account([(2, 10, nil), (1, 10, "broken")]), profiles: [100, 150, 40])
-        #expect(measured.map(\.instructionsPerOperation) == [5, nil])
-        #expect(measured.map(\.failure) == [nil, "broken"])
+        #expect(
+            measured.map(\.outcome) == [
+                .counted(iterations: 10, instructionsPerOperation: 5), .failed(reason: "broken"),
+            ])
 
         let malformed: [[(calls: Int, iterations: Int, failure: String?)]] = [
             [(-1, 10, nil), (2, 10, nil)],  // fewer than none

@@ -53,11 +53,16 @@ package struct CaseSummary: Sendable, Equatable {
         iterations = measurement.iterations
         samples = measurement.nanosecondsPerOperation.count
         allocationsPerOperation = measurement.allocationsPerOperation
-        if let failure = measurement.failure {
-            self.failure = failure
-        } else if let instructions = measurement.instructionsPerOperation {
+        switch measurement.outcome {
+        case .failed(let reason):
+            failure = reason
+        case .counted(_, let instructions):
             instructionsPerOperation = instructions
-        } else if let statistics = Statistics(measurement.nanosecondsPerOperation) {
+        case .sampled(let samples):
+            guard let statistics = Statistics(samples.map(\.nanosecondsPerOperation)) else {
+                failure = "no samples were taken"
+                break
+            }
             median = statistics.median
             p10 = statistics.p10
             p90 = statistics.p90
@@ -69,8 +74,6 @@ package struct CaseSummary: Sendable, Equatable {
             if key.operation.reportsByteThroughput, let operationsPerSecond {
                 megabytesPerSecond = Double(key.size) * operationsPerSecond / 1e6
             }
-        } else {
-            failure = "no samples were taken"
         }
     }
 

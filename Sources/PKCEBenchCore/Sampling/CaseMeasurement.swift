@@ -1,38 +1,31 @@
-/// The samples of one case, or why it has none.
-package struct CaseMeasurement: Sendable, Codable {
+/// What measuring one case came to: its samples, its instruction count, or why it has neither.
+package struct CaseMeasurement: Sendable, Equatable {
+    /// How a case came out.
+    package enum Outcome: Sendable, Equatable {
+        /// Timed: the samples, in the order taken.
+        case sampled([Sample])
+        /// Counted under Callgrind, from calls of `iterations` and twice as many.
+        case counted(iterations: Int, instructionsPerOperation: Double)
+        /// Not measured; any samples taken are discarded.
+        case failed(reason: String)
+    }
+
     /// The case measured.
     package let key: CaseKey
-    /// The samples, in the order taken; empty when the case failed.
-    package let samples: [Sample]
-    /// Why the case failed, if it did; its samples are then discarded.
-    package let failure: String?
-    /// Instructions per operation, when the case was counted under Callgrind rather than timed;
-    /// ``samples`` is then empty.
-    package private(set) var instructionsPerOperation: Double?
-    /// The iterations of the shorter of the two counted calls, when the case was counted.
-    package private(set) var countedIterations: Int?
     /// What was measured, or would have been had the case not failed: a failed case of a counted
     /// run is still a row of that run.
-    package private(set) var metric = Metric.time
+    package let metric: Metric
+    /// How it came out.
+    package let outcome: Outcome
 
-    /// A case with its samples, or a failure.
+    /// A timed case with its samples, or a failure.
     package init(key: CaseKey, samples: [Sample], failure: String?) {
         self.key = key
-        self.samples = failure == nil ? samples : []
-        self.failure = failure
+        metric = .time
+        outcome = failure.map { .failed(reason: $0) } ?? .sampled(samples)
     }
 
-    /// A case counted under Callgrind: `instructionsPerOperation` from calls of `iterations` and
-    /// twice as many.
-    package static func counted(_ key: CaseKey, iterations: Int, instructionsPerOperation: Double) -> CaseMeasurement {
-        var measurement = CaseMeasurement(key: key, samples: [], failure: nil)
-        measurement.instructionsPerOperation = instructionsPerOperation
-        measurement.countedIterations = iterations
-        measurement.metric = .instructions
-        return measurement
-    }
-
-    /// A case measured in one process, every sample with the same iterations.
+    /// A case timed in one process, every sample with the same iterations.
     package init(key: CaseKey, iterations: Int, nanosecondsPerOperation: [Double], failure: String?) {
         self.init(
             key: key,
@@ -40,11 +33,32 @@ package struct CaseMeasurement: Sendable, Codable {
             failure: failure)
     }
 
+    private init(key: CaseKey, metric: Metric, outcome: Outcome) {
+        self.key = key
+        self.metric = metric
+        self.outcome = outcome
+    }
+
+    /// A case counted under Callgrind.
+    package static func counted(_ key: CaseKey, iterations: Int, instructionsPerOperation: Double) -> CaseMeasurement {
+        CaseMeasurement(
+            key: key, metric: .instructions,
+            outcome: .counted(iterations: iterations, instructionsPerOperation: instructionsPerOperation))
+    }
+
     /// A case that was not measured, and why, in a run that measures `metric`.
     package static func failed(_ key: CaseKey, reason: String, metric: Metric = .time) -> CaseMeasurement {
-        var measurement = CaseMeasurement(key: key, samples: [], failure: reason)
-        measurement.metric = metric
-        return measurement
+        CaseMeasurement(key: key, metric: metric, outcome: .failed(reason: reason))
+    }
+
+    /// The samples of a timed case; empty otherwise.
+    package var samples: [Sample] {
+        if case .sampled(let samples) = outcome { samples } else { [] }
+    }
+
+    /// Why the case failed; `nil` when it did not.
+    package var failure: String? {
+        if case .failed(let reason) = outcome { reason } else { nil }
     }
 
     /// Nanoseconds per operation of each sample, in the order taken.
@@ -54,6 +68,7 @@ package struct CaseMeasurement: Sendable, Codable {
 
     /// Heap allocations per operation over all samples, or `nil` when any sample was not counted.
     package var allocationsPerOperation: Double? {
+        let samples = samples
         guard !samples.isEmpty else { return nil }
         // In floating point: a sum of another build's counts must not trap on overflow.
         var allocations = 0.0
@@ -69,9 +84,13 @@ package struct CaseMeasurement: Sendable, Codable {
     /// The median of the samples' iterations: calibration picks them anew in each process. For a
     /// counted case, the iterations of its shorter counted call.
     package var iterations: Int {
-        if let countedIterations { return countedIterations }
-        let sorted = samples.map(\.iterations).sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        switch outcome {
+        case .counted(let iterations, _): return iterations
+        case .failed: return 0
+        case .sampled(let samples):
+            let sorted = samples.map(\.iterations).sorted()
+            return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        }
     }
 
     /// The measurements of one case from several processes as one: their samples in process
@@ -84,5 +103,42 @@ package struct CaseMeasurement: Sendable, Codable {
             return .failed(key, reason: failure)
         }
         return CaseMeasurement(key: key, samples: parts.flatMap(\.samples), failure: nil)
+    }
+}
+
+/// Protocol 3's form of a measurement, which workers of every build since send and read: the
+/// fields of the struct this type replaced, an absent optional left out.
+extension CaseMeasurement: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case key, metric, samples, failure, instructionsPerOperation, countedIterations
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        key = try container.decode(CaseKey.self, forKey: .key)
+        metric = try container.decode(Metric.self, forKey: .metric)
+        let samples = try container.decode([Sample].self, forKey: .samples)
+        if let reason = try container.decodeIfPresent(String.self, forKey: .failure) {
+            outcome = .failed(reason: reason)
+        } else if let instructions = try container.decodeIfPresent(Double.self, forKey: .instructionsPerOperation) {
+            let iterations = try container.decodeIfPresent(Int.self, forKey: .countedIterations) ?? 0
+            outcome = .counted(iterations: iterations, instructionsPerOperation: instructions)
+        } else {
+            outcome = .sampled(samples)
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(metric, forKey: .metric)
+        try container.encode(samples, forKey: .samples)
+        switch outcome {
+        case .sampled: break
+        case .failed(let reason): try container.encode(reason, forKey: .failure)
+        case .counted(let iterations, let instructions):
+            try container.encode(instructions, forKey: .instructionsPerOperation)
+            try container.encode(iterations, forKey: .countedIterations)
+        }
     }
 }
