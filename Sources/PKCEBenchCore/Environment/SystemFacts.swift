@@ -31,8 +31,7 @@ enum SystemFacts {
     /// The short commit of the git checkout in `directory` (by default the current one), `-dirty`
     /// appended when a tracked file is modified, or `unknown`.
     static func gitCommit(in directory: String? = nil) -> String {
-        // A directory may come from the command line: quoted for the shell, as one word.
-        let place = directory.map { ["-C", "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"] } ?? []
+        let place = directory.map { ["-C", $0] } ?? []
         guard let commit = run("git", place + ["rev-parse", "--short", "HEAD"]), !commit.isEmpty else {
             return "unknown"
         }
@@ -64,24 +63,10 @@ enum SystemFacts {
 
     /// Runs a program found on `PATH` and returns its trimmed standard output, or `nil` when it
     /// cannot start or exits non-zero.
-    ///
-    /// `popen` rather than Foundation's `Process`, whose `run()` leaks a weak reference that
-    /// LeakSanitizer reports in every run of `bench` built with `--sanitize=address`.
-    ///
-    /// - Parameters:
-    ///   - program: A program name; never from user input, since it reaches a shell.
-    ///   - arguments: Its arguments, as plain words, or quoted for the shell.
     static func run(_ program: String, _ arguments: [String]) -> String? {
-        let command = ([program] + arguments).joined(separator: " ") + " 2>/dev/null"
-        guard let pipe = popen(command, "r") else { return nil }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, pipe)
-            if count == 0 { break }
-            output += buffer[..<count]
-        }
-        guard pclose(pipe) == 0 else { return nil }
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let executable = executableInPath(program),
+            let result = try? ChildProcess.run(executable, arguments), result.succeeded
+        else { return nil }
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -233,3 +233,36 @@ final class ChildProcess {
         }
     }
 }
+
+extension ChildProcess {
+    /// What a short command printed, and whether it exited 0.
+    struct Captured {
+        var succeeded: Bool
+        var output: String
+        var error: String
+
+        /// The last line of its standard error, or of its output.
+        var lastLine: String {
+            (error.split(separator: "\n").last ?? output.split(separator: "\n").last).map(String.init) ?? "no output"
+        }
+    }
+
+    /// Runs `executable` with `arguments` to its end, its output and errors captured in files of a
+    /// scratch directory that is removed after.
+    ///
+    /// - Throws: ``BenchError``: 70 when it cannot be started; 73 when the scratch directory
+    ///   cannot be made.
+    static func run(_ executable: String, _ arguments: [String]) throws(BenchError) -> Captured {
+        let directory = try makeScratchDirectory(for: "the output of \(executable)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("output")
+        let error = directory.appendingPathComponent("error")
+        let process = try ChildProcess(
+            executable: executable, arguments: arguments, streams: .files(output: output.path, error: error.path))
+        let status = process.wait()
+        return Captured(
+            succeeded: status == .exited(0),
+            output: (try? String(contentsOf: output, encoding: .utf8)) ?? "",
+            error: (try? String(contentsOf: error, encoding: .utf8)) ?? "")
+    }
+}

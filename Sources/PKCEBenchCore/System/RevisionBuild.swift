@@ -63,14 +63,15 @@ package struct RevisionBuild: Sendable {
             throw BenchError(
                 .toolMissing, "bench ab --against needs git, which is not installed (apt-get install -y git)")
         }
-        let top = try Self.run(git, ["-C", directory, "rev-parse", "--show-toplevel"])
+        let top = try ChildProcess.run(git, ["-C", directory, "rev-parse", "--show-toplevel"])
         guard top.succeeded, let repository = top.output.split(separator: "\n").first.map(String.init) else {
             throw BenchError(.usage, "bench ab --against needs a git repository, and \(directory) is not in one")
         }
         // A revision that starts with '-' would be read as an option.
         let resolved =
             revision.hasPrefix("-")
-            ? nil : try Self.run(git, ["-C", repository, "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"])
+            ? nil
+            : try ChildProcess.run(git, ["-C", repository, "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"])
         guard let resolved, resolved.succeeded, let commit = resolved.output.split(separator: "\n").first,
             commit.utf8.count == 40 || commit.utf8.count == 64
         else {
@@ -86,7 +87,7 @@ package struct RevisionBuild: Sendable {
         {
             package.deleteLastPathComponent()
         }
-        let prefix = try Self.run(git, ["-C", package.path, "rev-parse", "--show-prefix"])
+        let prefix = try ChildProcess.run(git, ["-C", package.path, "rev-parse", "--show-prefix"])
         self.packagePrefix = prefix.succeeded ? prefix.output.split(separator: "\n").first.map(String.init) ?? "" : ""
         self.revision = revision
         self.commit = String(commit)
@@ -225,7 +226,8 @@ package struct RevisionBuild: Sendable {
         try Self.requireTrusted(cache.path)
         if !FileManager.default.fileExists(atPath: worktree.path) {
             try forgetMissingWorktrees()
-            let added = try Self.run(git, ["-C", repository, "worktree", "add", "--detach", worktree.path, commit])
+            let added = try ChildProcess.run(
+                git, ["-C", repository, "worktree", "add", "--detach", worktree.path, commit])
             guard added.succeeded else {
                 throw .cannotWrite(worktree.path, "git worktree add failed: \(added.lastLine)")
             }
@@ -264,7 +266,7 @@ package struct RevisionBuild: Sendable {
     /// with the cache), so that a new one can take a path again, and nothing else: `git worktree
     /// prune` would also forget every missing worktree of the user's.
     private func forgetMissingWorktrees() throws(BenchError) {
-        let listed = try Self.run(git, ["-C", repository, "worktree", "list", "--porcelain"])
+        let listed = try ChildProcess.run(git, ["-C", repository, "worktree", "list", "--porcelain"])
         guard listed.succeeded else { return }
         // git may record the path as given or with its links resolved.
         let prefixes = [cache.standardizedFileURL.path + "/", cache.resolvingSymlinksInPath().path + "/"]
@@ -275,33 +277,7 @@ package struct RevisionBuild: Sendable {
             else { continue }
             let path = String(first.dropFirst("worktree ".count))
             guard prefixes.contains(where: path.hasPrefix) else { continue }
-            _ = try Self.run(git, ["-C", repository, "worktree", "remove", "--force", path])
+            _ = try ChildProcess.run(git, ["-C", repository, "worktree", "remove", "--force", path])
         }
-    }
-
-    /// What a quick command printed, and whether it succeeded.
-    private struct Outcome {
-        var succeeded: Bool
-        var output: String
-        var error: String
-        /// The last line of its standard error, or of its output.
-        var lastLine: String {
-            (error.split(separator: "\n").last ?? output.split(separator: "\n").last).map(String.init) ?? "no output"
-        }
-    }
-
-    /// Runs `executable` with `arguments` to its end, its output and errors captured.
-    private static func run(_ executable: String, _ arguments: [String]) throws(BenchError) -> Outcome {
-        let directory = try makeScratchDirectory(for: "git's output")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let output = directory.appendingPathComponent("output")
-        let error = directory.appendingPathComponent("error")
-        let process = try ChildProcess(
-            executable: executable, arguments: arguments, streams: .files(output: output.path, error: error.path))
-        let status = process.wait()
-        return Outcome(
-            succeeded: status == .exited(0),
-            output: (try? String(contentsOf: output, encoding: .utf8)) ?? "",
-            error: (try? String(contentsOf: error, encoding: .utf8)) ?? "")
     }
 }
