@@ -9,7 +9,7 @@ struct CompareCommandTests {
     static let target = CaseKey(backend: "openssl", operation: .challenge, size: 43, threads: 1)
 
     /// Writes a synthetic run and its samples into `directory` as `name`.csv.
-    static func write(_ report: RunReport, _ name: String, in directory: URL) throws -> String {
+    static func write(_ report: RunResult, _ name: String, in directory: URL) throws -> String {
         let path = directory.appendingPathComponent("\(name).csv").path
         try ReportFiles.write(report, summaryAt: path)
         return path

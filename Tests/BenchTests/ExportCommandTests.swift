@@ -8,7 +8,7 @@ import Testing
 struct ExportCommandTests {
     /// A synthetic run with one failed case, written into `directory`; returns its path and rows.
     static func run(in directory: URL) throws -> (path: String, rows: [SummaryRow]) {
-        var summaries = SyntheticRun.report().summaries
+        var summaries = SyntheticRun.report().rows
         summaries[0].summary.failure = "backend failed"
         summaries[0].summary.median = nil
         let path = directory.appendingPathComponent("run.csv").path
@@ -65,7 +65,7 @@ struct ExportCommandTests {
     func instructions() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var row = SyntheticRun.report().summaries[0]
+        var row = SyntheticRun.report().rows[0]
         (row.key.backend, row.key.operation, row.key.size, row.summary.metric) = ("swift", .sha256, 64, .instructions)
         (
             row.summary.median, row.summary.p10, row.summary.p90, row.summary.fastest, row.summary.mean,

@@ -45,9 +45,9 @@ struct ExportFilesTests {
         try SyntheticRun.writeHistory(in: directory)
         let report = SyntheticRun.report()
         let path = directory.appendingPathComponent("run.csv").path
-        try ReportFiles.write(ReportSchema.encode(report.summaries, columns: ReportSchema.summary), to: path)
+        try ReportFiles.write(ReportSchema.encode(report.rows, columns: ReportSchema.summary), to: path)
         try ReportFiles.write(
-            ReportSchema.encode(report.samples, columns: ReportSchema.samples),
+            ReportSchema.encode(report.sampleRows, columns: ReportSchema.samples),
             to: directory.appendingPathComponent("run.samples.csv").path)
         let exported = try bench(
             ["compare", path, path, "--export-json", "c.json", "--export-markdown", "c.md", "--export-csv", "c.csv"],

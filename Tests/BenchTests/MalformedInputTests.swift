@@ -32,7 +32,7 @@ struct MalformedInputTests {
 
     /// The good summary with `edit` applied to its lines (0 is the header).
     static func editedSummary(_ edit: (inout [String]) -> Void) -> [UInt8] {
-        var lines = ReportSchema.encode(SyntheticRun.report().summaries, columns: ReportSchema.summary).components(
+        var lines = ReportSchema.encode(SyntheticRun.report().rows, columns: ReportSchema.summary).components(
             separatedBy: "\r\n")
         edit(&lines)
         return Array(lines.joined(separator: "\r\n").utf8)

@@ -6,8 +6,8 @@ import Testing
 
 @Suite("Comparing runs")
 struct ComparisonTests {
-    static func data(_ report: RunReport, samples: Bool = true) -> RunData {
-        RunData(name: report.environment.runID, summaries: report.summaries, samples: samples ? report.samples : nil)
+    static func data(_ report: RunResult, samples: Bool = true) -> RunData {
+        RunData(name: report.environment.runID, summaries: report.rows, samples: samples ? report.sampleRows : nil)
     }
 
     static let target = CaseKey(backend: "openssl", operation: .challenge, size: 43, threads: 1)
@@ -232,8 +232,8 @@ struct ComparisonTests {
         let current = SyntheticRun.report(seed: 3)
         let comparison = try Self.apart(baseline: Self.data(baseline), current: Self.data(current))
         // The raw p-values, from each process's fastest sample, as the comparison takes them.
-        func fastest(_ report: RunReport, _ key: CaseKey) -> [Double] {
-            Dictionary(grouping: report.samples.filter { $0.key == key }, by: \.sample.process).values.map {
+        func fastest(_ report: RunResult, _ key: CaseKey) -> [Double] {
+            Dictionary(grouping: report.sampleRows.filter { $0.key == key }, by: \.sample.process).values.map {
                 $0.map(\.sample.nanosecondsPerOperation).min() ?? 0
             }
         }
@@ -318,8 +318,8 @@ struct ComparisonTests {
 
     @Test("Cases in one run only are listed, not errors")
     func oneSided() throws {
-        var baselineRows = SyntheticRun.report().summaries
-        var currentRows = SyntheticRun.report().summaries
+        var baselineRows = SyntheticRun.report().rows
+        var currentRows = SyntheticRun.report().rows
         let onlyInBaseline = baselineRows.removeLast().key
         let onlyInCurrent = currentRows.removeFirst().key
         let comparison = try Self.apart(
@@ -332,7 +332,7 @@ struct ComparisonTests {
 
     @Test("A case that fails now but did not before counts as a regression")
     func failedInCurrent() throws {
-        var rows = SyntheticRun.report().summaries
+        var rows = SyntheticRun.report().rows
         let index = try #require(rows.firstIndex { $0.key == Self.target })
         rows[index].summary.failure = "failed"
         rows[index].summary.median = nil

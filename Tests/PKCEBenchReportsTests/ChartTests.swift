@@ -28,7 +28,7 @@ struct ChartTests {
     @Test("latest.svg is XML with one bar per backend × case, each labelled")
     func throughput() throws {
         let report = SyntheticRun.report()
-        let svg = ThroughputChart.svg(report.summaries)
+        let svg = ThroughputChart.svg(report)
         let bars = try Self.elements("rect", class: "bar", in: svg)
         #expect(bars.count == SyntheticRun.keys.count)
         let identities = Set(
@@ -46,28 +46,28 @@ struct ChartTests {
 
     @Test("A failed case has no bar and says so")
     func failedCase() throws {
-        var rows = SyntheticRun.report().summaries
-        rows[0].summary.failure = "failed"
-        rows[0].summary.median = nil
-        rows[0].summary.operationsPerSecond = nil
-        let svg = ThroughputChart.svg(rows)
+        var run = SyntheticRun.report()
+        run.summaries[0].failure = "failed"
+        run.summaries[0].median = nil
+        run.summaries[0].operationsPerSecond = nil
+        let svg = ThroughputChart.svg(run)
         #expect(try Self.elements("rect", class: "bar", in: svg).count == SyntheticRun.keys.count - 1)
         #expect(svg.contains(">failed</text>"))
     }
 
     @Test("Text that looks like markup is escaped")
     func escaping() throws {
-        var rows = SyntheticRun.report().summaries
-        for index in rows.indices { rows[index].environment.runID = "<run & \"more\">" }
-        let svg = ThroughputChart.svg(rows)
+        var run = SyntheticRun.report()
+        run.environment.runID = "<run & \"more\">"
+        let svg = ThroughputChart.svg(run)
         _ = try XMLDocument(xmlString: svg)
         #expect(svg.contains("&lt;run &amp; &quot;more&quot;&gt;"))
     }
 
     @Test("The history chart: one panel per case, its change against its first run on one shared axis")
     func history() throws {
-        let first = SyntheticRun.report(runID: "run-1").summaries
-        var second = SyntheticRun.report(runID: "run-2", seed: 2).summaries
+        let first = SummaryRow.rows(of: SyntheticRun.report(runID: "run-1"))
+        var second = SummaryRow.rows(of: SyntheticRun.report(runID: "run-2", seed: 2))
         for index in second.indices where second[index].key.description == "challenge/openssl/43" {
             second[index].summary.median = first[index].summary.median! * 1.25
         }
@@ -98,13 +98,13 @@ struct ChartTests {
 
     @Test("A value too large for any axis is drawn at the top, and the chart still ends")
     func hugeValues() throws {
-        var rows = SyntheticRun.report().summaries
-        rows[0].summary.operationsPerSecond = 1.7e308
-        rows[1].summary.median = .greatestFiniteMagnitude
-        for svg in [ThroughputChart.svg(rows), HistoryChart.svg(rows)] {
+        var run = SyntheticRun.report()
+        run.summaries[0].operationsPerSecond = 1.7e308
+        run.summaries[1].median = .greatestFiniteMagnitude
+        for svg in [ThroughputChart.svg(run), HistoryChart.svg(SummaryRow.rows(of: run))] {
             _ = try XMLDocument(xmlString: svg)
             #expect(!svg.contains("inf") && !svg.contains("nan"))
         }
-        #expect(try Self.elements("rect", class: "bar", in: ThroughputChart.svg(rows)).count == SyntheticRun.keys.count)
+        #expect(try Self.elements("rect", class: "bar", in: ThroughputChart.svg(run)).count == SyntheticRun.keys.count)
     }
 }

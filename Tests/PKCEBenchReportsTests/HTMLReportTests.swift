@@ -31,7 +31,7 @@ struct HTMLReportTests {
         let page = HTMLReport.page(report)
         let rows = try Self.nodes("//section[@id='results']//tr[@data-case]", in: page)
         #expect(rows.count == SyntheticRun.keys.count)
-        for summary in report.summaries {
+        for summary in report.rows {
             let row = try #require(rows.first { Self.attribute("data-case", of: $0) == summary.key.description })
             let cells = Self.cells(row)
             if let median = summary.summary.median, let p10 = summary.summary.p10, let p90 = summary.summary.p90 {
@@ -59,8 +59,8 @@ struct HTMLReportTests {
         let slower = SyntheticRun.keys[30]
         let current = SyntheticRun.report(seed: 2, scale: [slower: 1.25])
         let comparison = try Comparison(
-            baseline: RunData(name: "baseline.csv", summaries: SyntheticRun.report().summaries, samples: nil),
-            current: RunData(name: "this run", summaries: current.summaries, samples: nil),
+            baseline: RunData(name: "baseline.csv", summaries: SyntheticRun.report().rows, samples: nil),
+            current: RunData(name: "this run", summaries: current.rows, samples: nil),
             criteria: .init(threshold: 0.05))
         let page = HTMLReport.page(current, comparison: comparison)
         let rows = try Self.nodes("//section[@id='comparison']//tr[@data-case]", in: page)

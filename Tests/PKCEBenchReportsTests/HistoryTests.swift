@@ -9,7 +9,7 @@ struct HistoryTests {
     func trends() throws {
         let target = CaseKey(backend: "openssl", operation: .challenge, size: 43, threads: 1)
         let rows = (1...5).flatMap { run in
-            SyntheticRun.report(runID: "run-\(run)", scale: [target: 1 + 0.1 * Double(run - 1)]).summaries
+            SyntheticRun.report(runID: "run-\(run)", scale: [target: 1 + 0.1 * Double(run - 1)]).rows
         }
         let trends = HistoryTrend.trends(rows, lastRuns: 3) { $0 == target }
         #expect(trends.count == 1)
@@ -23,7 +23,7 @@ struct HistoryTests {
 
     @Test("The table groups runs by case")
     func table() {
-        let rows = SyntheticRun.report(runID: "run-1").summaries + SyntheticRun.report(runID: "run-2").summaries
+        let rows = SyntheticRun.report(runID: "run-1").rows + SyntheticRun.report(runID: "run-2").rows
         let trends = HistoryTrend.trends(rows, lastRuns: 10) { $0.operation == .verify }
         let table = HistoryFormatter.render(trends, as: .table)
         let lines = table.split(separator: "\n", omittingEmptySubsequences: false)

@@ -8,8 +8,8 @@ import Testing
 @Suite("Instruction counts: their rows, their comparison")
 struct InstructionCountTests {
     /// The report of a run of counted cases: `counts` instructions per operation by case.
-    static func countedReport(_ name: String, _ counts: [CaseKey: Double]) -> RunReport {
-        RunReport(
+    static func countedReport(_ name: String, _ counts: [CaseKey: Double]) -> RunResult {
+        RunResult(
             environment: sampleReport(runID: name).environment,
             measurements: counts.map { .counted($0.key, iterations: 100, instructionsPerOperation: $0.value) })
     }
@@ -17,7 +17,7 @@ struct InstructionCountTests {
     /// A run of counted cases: `counts` instructions per operation by case.
     static func countedRun(_ name: String, _ counts: [CaseKey: Double]) -> RunData {
         let report = countedReport(name, counts)
-        return RunData(name: name, summaries: report.summaries, samples: report.samples)
+        return RunData(name: name, summaries: report.rows, samples: report.sampleRows)
     }
 
     static let keys = ["openssl", "sodium", "swift", "crypto"].map {
@@ -27,15 +27,15 @@ struct InstructionCountTests {
     @Test("A counted case's row has the count and metric 'instructions', its time fields empty, and reads back")
     func rows() throws {
         let run = Self.countedReport("run", [Self.keys[0]: 1234.5])
-        let row = try #require(run.summaries.first)
+        let row = try #require(run.rows.first)
         #expect(
             row.summary.metric == .instructions && row.summary.instructionsPerOperation == 1234.5
                 && row.summary.iterations == 100)
         #expect(
             row.isOK && row.summary.median == nil && row.summary.operationsPerSecond == nil && row.summary.samples == 0)
-        let text = ReportSchema.encode(run.summaries, columns: ReportSchema.summary)
+        let text = ReportSchema.encode(run.rows, columns: ReportSchema.summary)
         let back = try ReportFiles.summaries(from: Array(text.utf8), path: "counted.csv")
-        #expect(back == run.summaries)
+        #expect(back == run.rows)
         let table = try CSV.parse(Array(text.utf8))
         let record = try #require(table.records.first).fields
         let field = { (name: String) in record[table.header.firstIndex(of: name)!] }
@@ -45,7 +45,7 @@ struct InstructionCountTests {
 
     @Test("A report from before the metric column reads as timed; an unknown metric is 65")
     func oldAndBadFiles() throws {
-        let text = ReportSchema.encode(sampleReport().summaries, columns: ReportSchema.summary)
+        let text = ReportSchema.encode(sampleReport().rows, columns: ReportSchema.summary)
         let table = try CSV.parse(Array(text.utf8))
         let kept = table.header.indices.filter { !["metric", "instructions_per_op"].contains(table.header[$0]) }
         let old = CSV.encode(
@@ -66,10 +66,10 @@ struct InstructionCountTests {
             var environment = sampleReport(runID: "now").environment
             environment.kernel = kernel
             environment.libraries["openssl"] = openssl
-            let report = RunReport(
+            let report = RunResult(
                 environment: environment,
                 measurements: counts.map { .counted($0.key, iterations: 100, instructionsPerOperation: $0.value) })
-            return RunData(name: "now", summaries: report.summaries, samples: nil)
+            return RunData(name: "now", summaries: report.rows, samples: nil)
         }
         let openssl = try #require(baseline.environment?.libraries["openssl"])
         let otherHost = try Comparison(
@@ -104,7 +104,7 @@ struct InstructionCountTests {
     @Test("Timings and instruction counts are never compared with each other (65)")
     func mixedMetrics() throws {
         let counted = Self.countedRun("counted.csv", [Self.keys[0]: 100])
-        let timed = RunData(name: "timed.csv", summaries: sampleReport().summaries, samples: nil)
+        let timed = RunData(name: "timed.csv", summaries: sampleReport().rows, samples: nil)
         #expect(
             throws: BenchError(
                 .malformedInput,
@@ -115,7 +115,7 @@ struct InstructionCountTests {
         }
         let mixed = RunData(
             name: "mixed.csv",
-            summaries: Self.countedReport("counted.csv", [Self.keys[0]: 100]).summaries + sampleReport().summaries,
+            summaries: Self.countedReport("counted.csv", [Self.keys[0]: 100]).rows + sampleReport().rows,
             samples: nil)
         #expect(throws: BenchError(.malformedInput, "mixed.csv: its rows mix timings and instruction counts")) {
             try mixed.metric()
@@ -196,14 +196,14 @@ struct InstructionCountTests {
     @Test("A failed case of a counted run is a counted run's row: compared as failed, never as mixed metrics (65)")
     func failedCountedCase() throws {
         let environment = sampleReport(runID: "now").environment
-        let report = RunReport(
+        let report = RunResult(
             environment: environment,
             measurements: [
                 .counted(Self.keys[0], iterations: 100, instructionsPerOperation: 1000),
                 .failed(Self.keys[1], reason: "its count did not grow", metric: .instructions),
             ])
-        #expect(report.summaries.map(\.summary.metric) == [.instructions, .instructions])
-        let current = RunData(name: "now", summaries: report.summaries, samples: report.samples)
+        #expect(report.rows.map(\.summary.metric) == [.instructions, .instructions])
+        let current = RunData(name: "now", summaries: report.rows, samples: report.sampleRows)
         let baseline = Self.countedRun("base", [Self.keys[0]: 1000, Self.keys[1]: 2000])
         let comparison = try Comparison(baseline: baseline, current: current, criteria: .init(threshold: 0.05))
         #expect(comparison.metric == .instructions)
@@ -211,7 +211,7 @@ struct InstructionCountTests {
         #expect(comparison.status == .regression)
         // Read back from its file, the failed row still says what its run measured.
         let back = try ReportFiles.summaries(
-            from: Array(ReportSchema.encode(report.summaries, columns: ReportSchema.summary).utf8), path: "x")
+            from: Array(ReportSchema.encode(report.rows, columns: ReportSchema.summary).utf8), path: "x")
         #expect(back.map(\.summary.metric) == [.instructions, .instructions])
     }
 }

@@ -6,12 +6,12 @@ import PKCEBenchTestSupport
 import Testing
 
 /// A report of made-up measurements, with environment values that need quoting in CSV.
-func sampleReport(runID: String = "20261122T000000Z-abc1234", scale: Double = 1) -> RunReport {
+func sampleReport(runID: String = "20261122T000000Z-abc1234", scale: Double = 1) -> RunResult {
     let environment = RunEnvironment(
         runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: "release",
         cpu: "Test CPU, \"Model\" 9", cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0", swift: "6.3.1",
         libraries: ["openssl": "OpenSSL 3.0.19 27 Jan 2026", "sodium": "libsodium 1.0.18"])
-    return RunReport(environment: environment, measurements: sampleMeasurements(scale: scale))
+    return RunResult(environment: environment, measurements: sampleMeasurements(scale: scale))
 }
 
 /// The measurements of ``sampleReport(runID:scale:)``: two cases and a failed one.
@@ -32,14 +32,14 @@ func sampleMeasurements(scale: Double = 1) -> [CaseMeasurement] {
 struct ReportTests {
     @Test("Summary rows carry the statistics of their samples")
     func summaryStatistics() throws {
-        let row = try #require(sampleReport().summaries.first { $0.key.operation == .sha256 })
+        let row = try #require(sampleReport().rows.first { $0.key.operation == .sha256 })
         #expect(row.summary.median == 100)
         #expect(row.summary.fastest == 98)
         #expect(row.summary.samples == 5)
         #expect(row.summary.operationsPerSecond == 1e7)
         // 64 bytes at 10⁷ operations per second.
         #expect(row.summary.megabytesPerSecond == 640)
-        let challenge = try #require(sampleReport().summaries.first { $0.key.operation == .challenge })
+        let challenge = try #require(sampleReport().rows.first { $0.key.operation == .challenge })
         #expect(challenge.summary.megabytesPerSecond == nil)
     }
 
@@ -59,13 +59,16 @@ struct ReportTests {
 
         let summaries = try ReportFiles.readSummary(at: results.latest.path)
         #expect(summaries.count == 3)
-        for (read, original) in zip(summaries, report.summaries) {
+        for (read, original) in zip(summaries, report.rows) {
             #expect(read.key == original.key)
             #expect(read.environment == original.environment)
             #expect(read.summary.failure == original.summary.failure)
         }
-        // The report's figures are rounded as the file keeps them: what a run shows is what it wrote.
-        #expect(summaries == report.summaries)
+        // The run keeps its figures as measured and the file rounds them as it writes them: read
+        // back, the rows write the same bytes again.
+        #expect(
+            ReportSchema.encode(summaries, columns: ReportSchema.summary)
+                == ReportSchema.encode(report.rows, columns: ReportSchema.summary))
         let samples = try ReportFiles.readSamples(at: ReportFiles.samplesPath(for: results.latest.path))
         #expect(samples.count == 10)
         #expect(
@@ -137,7 +140,7 @@ struct ReportTests {
         let counted = CaseMeasurement(
             key: CaseKey(backend: "swift", operation: .challenge, size: 43, threads: 1),
             samples: [Sample(iterations: 10, nanosecondsPerOperation: 50, allocations: 20)], failure: nil)
-        let report = RunReport(environment: environment, measurements: [counted] + sampleMeasurements())
+        let report = RunResult(environment: environment, measurements: [counted] + sampleMeasurements())
         try results.prepare()
         try results.save(report)
 
@@ -235,7 +238,7 @@ struct ReportTests {
         #expect(try Data(contentsOf: results.history) == history)
         #expect(
             try ReportFiles.readSummary(at: results.summary(of: sampleReport(runID: "run-1").environment).path)
-                .map(\.summary.median) == sampleReport().summaries.map(\.summary.median))
+                .map(\.summary.median) == sampleReport().rows.map(\.summary.median))
     }
 
     @Test("Temporary files of a run that was killed are removed; another running process's stay")
@@ -311,7 +314,7 @@ struct ReportReadingTests {
     }
 
     func validSummary() -> String {
-        ReportSchema.encode(sampleReport().summaries, columns: ReportSchema.summary)
+        ReportSchema.encode(sampleReport().rows, columns: ReportSchema.summary)
     }
 
     @Test("A missing file is 66")
@@ -412,7 +415,7 @@ struct ReportReadingTests {
     func duplicateSample() throws {
         let key = CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1)
         let alike = CaseMeasurement(key: key, iterations: 1000, nanosecondsPerOperation: [100, 100], failure: nil)
-        var rows = RunReport(environment: sampleReport().environment, measurements: [alike]).samples
+        var rows = RunResult(environment: sampleReport().environment, measurements: [alike]).sampleRows
         let path = try file(ReportSchema.encode(rows, columns: ReportSchema.samples))
         #expect(try ReportFiles.readSamples(at: path).map(\.index) == [0, 1])
 

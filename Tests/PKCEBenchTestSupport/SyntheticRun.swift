@@ -58,7 +58,7 @@ package enum SyntheticRun {
         seed: UInt64 = 1,
         samples: Int = 30, processes: Int = 5, processBias: Double = 0.003, busy: Double = 0,
         scale: [CaseKey: Double] = [:], failed: [CaseKey: String] = [:]
-    ) -> RunReport {
+    ) -> RunResult {
         var generator = SplitMix64(seed: seed)
         let environment = RunEnvironment(
             runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: build, targetCPU: targetCPU,
@@ -79,20 +79,20 @@ package enum SyntheticRun {
             return failed[key].map { CaseMeasurement.failed(key, reason: $0) }
                 ?? CaseMeasurement(key: key, samples: values, failure: nil)
         }
-        return RunReport(environment: environment, measurements: measurements)
+        return RunResult(environment: environment, measurements: measurements)
     }
 
     /// Earlier runs of the build that ``report(runID:build:openssl:targetCPU:kernel:seed:samples:processes:processBias:busy:scale:failed:)``
     /// makes, on its host: a history with `runs` runs of one commit, whose cases' spread between
     /// runs is then measured.
-    package static func history(runs: Int = 6) -> [RunReport] {
+    package static func history(runs: Int = 6) -> [RunResult] {
         (0..<runs).map { run in report(runID: "20261121T00000\(run)Z-abc1234", seed: 1000 + UInt64(run)) }
     }
 
     /// The spread between runs that ``history(runs:)`` measures, as `bench compare` reads it.
     package static func runToRun(runs: Int = 6) -> RunToRunSpread {
         let rows = history(runs: runs).flatMap { run in
-            run.summaries.map { (environment: run.environment, summary: $0.summary) }
+            run.summaries.map { (environment: run.environment, summary: $0) }
         }
         return RunToRunSpread(history: rows, like: report().environment, excluding: [])
     }
@@ -118,7 +118,7 @@ package enum SyntheticRun {
     package static func pairedReports(
         seed: UInt64 = 1, pairs: Int = 20, turns: Int = 20, drift: Double = 0.4, processBias: Double = 0.003,
         scale: [CaseKey: Double] = [:]
-    ) -> (baseline: RunReport, current: RunReport) {
+    ) -> (baseline: RunResult, current: RunResult) {
         var generator = SplitMix64(seed: seed)
         var samples: [[CaseMeasurement]] = [[], []]
         for (index, key) in keys.enumerated() {
@@ -140,7 +140,7 @@ package enum SyntheticRun {
         }
         let reports = ["20261122T000000Z-abc1234-baseline", "20261122T000000Z-abc1234"].enumerated().map {
             build, runID in
-            RunReport(
+            RunResult(
                 environment: RunEnvironment(
                     runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: "release",
                     cpu: "Test CPU", cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0", swift: "6.3.1",
@@ -180,4 +180,11 @@ package struct SplitMix64: RandomNumberGenerator {
         let u2 = nextUnit()
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
+}
+
+extension RunResult {
+    /// The rows of its summary file, as `bench` writes them.
+    package var rows: [SummaryRow] { SummaryRow.rows(of: self) }
+    /// The rows of its samples file.
+    package var sampleRows: [SampleRow] { SampleRow.rows(of: self) }
 }

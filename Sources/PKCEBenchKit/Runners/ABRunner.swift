@@ -82,20 +82,24 @@ package struct ABRunner {
         progress.finish()
         if let signal = measurement.interruption() { throw InterruptSignals.error(for: signal) }
 
-        let reports = BothSides { side in
+        let runs = BothSides { side in
             var environment =
                 side == .current
                 ? current : ABMeasurement.environment(of: baselineFacts, at: baselineExecutable, beside: current)
             // Counted rows record the CPU features and libraries each worker saw under Valgrind.
             measured[side].counted?.record(in: &environment)
-            return RunReport(environment: environment, measurements: measured[side].measurements)
+            return RunResult(environment: environment, measurements: measured[side].measurements)
+        }
+        // Two backends' cases take one name in the comparison, so that each meets its
+        // counterpart; the reports keep the backends' own names.
+        let compared = BothSides { side in
+            runs[side].compared(as: measurement.sides.name(of: side), backend: measurement.sides.comparedBackend)
         }
         let comparison = try Comparison(
-            baseline: comparisonData(of: reports.baseline, side: .baseline),
-            current: comparisonData(of: reports.current, side: .current),
+            baseline: compared.baseline, current: compared.current,
             criteria: measurement.criteria, pairing: .byProcess, looks: measurement.schedule)
 
-        try output.save(baseline: reports.baseline, current: reports.current, comparison: comparison)
+        try output.save(baseline: runs.baseline, current: runs.current, comparison: comparison)
         let names = ResultsDirectory.ABFiles.self
         progress.info(
             "wrote \(names.baseline), \(names.current) (and their samples), \(names.comparison), \(names.page) to "
@@ -104,22 +108,7 @@ package struct ABRunner {
         try exports.write { ComparisonFormatter.render(comparison, as: $0) }
         comparison.warnings.forEach(progress.note)
         standardOutput(ComparisonFormatter.render(comparison, as: format))
-        try SuiteRunner.requireNoFailures(reports.baseline.summaries + reports.current.summaries)
+        try SuiteRunner.requireNoFailures(runs.baseline, runs.current)
         return comparison.status
-    }
-
-    /// What the comparison reads of `side`'s report. Two backends' rows take
-    /// ``Sides/comparedBackend`` as their backend, so that each case of one meets its counterpart
-    /// in the other; the reports written keep the backends' own names.
-    private func comparisonData(of report: RunReport, side: Side) -> RunData {
-        let name = measurement.sides.name(of: side)
-        guard let backend = measurement.sides.comparedBackend else {
-            return RunData(name: name, summaries: report.summaries, samples: report.samples)
-        }
-        var summaries = report.summaries
-        var samples = report.samples
-        for index in summaries.indices { summaries[index].key.backend = backend }
-        for index in samples.indices { samples[index].key.backend = backend }
-        return RunData(name: name, summaries: summaries, samples: samples)
     }
 }

@@ -71,34 +71,34 @@ package struct SuiteRunner {
         let measurements = measured.measurements
         // Counted rows record the CPU features and libraries the worker saw under Valgrind.
         measured.counted?.record(in: &environment)
-        let report = RunReport(environment: environment, measurements: measurements)
+        let run = RunResult(environment: environment, measurements: measurements)
 
         var comparison: Comparison?
         if let baseline, let baselineData {
-            let current = RunData(name: "this run", summaries: report.summaries, samples: report.samples)
             comparison = try Comparison(
-                baseline: baselineData, current: current, criteria: baseline.criteria, runToRun: runToRun)
+                baseline: baselineData, current: run.compared(as: "this run"), criteria: baseline.criteria,
+                runToRun: runToRun)
         }
 
         // A signal that came after the last sample still means: write nothing.
         if let signal = measurement.interruption() { throw InterruptSignals.error(for: signal) }
-        let written = try results.save(report, asBaseline: saveAsBaseline, comparison: comparison)
+        let written = try results.save(run, asBaseline: saveAsBaseline, comparison: comparison)
         measurement.progress.info(
             "wrote \(written.map(\.lastPathComponent).joined(separator: ", ")) to \(results.url.path)")
 
         // Two CSV documents in one stream would be neither, so CSV gets the comparison only; the
         // JSON document of a comparison holds this run's results too.
         let rendered = { (format: OutputFormat) -> String in
-            guard let comparison else { return SummaryFormatter.render(report.summaries, as: format) }
+            guard let comparison else { return SummaryFormatter.render(run, as: format) }
             let results =
                 format == .table || format == .markdown
-                ? SummaryFormatter.render(report.summaries, as: format) + "\n" : ""
+                ? SummaryFormatter.render(run, as: format) + "\n" : ""
             return results + ComparisonFormatter.render(comparison, as: format)
         }
         try exports.write(rendered)
         comparison?.warnings.forEach(measurement.progress.note)
         standardOutput(rendered(format))
-        try Self.requireNoFailures(report.summaries)
+        try Self.requireNoFailures(run)
         return comparison?.status ?? .ok
     }
 
@@ -110,10 +110,10 @@ package struct SuiteRunner {
         }
     }
 
-    /// Fails with 70, naming them, when any of `summaries` failed; called once the reports are
+    /// Fails with 70, naming them, when any case of `runs` failed; called once the reports are
     /// written.
-    static func requireNoFailures(_ summaries: [SummaryRow]) throws(BenchError) {
-        let failed = summaries.filter { !$0.isOK }.map { "\($0.key)" }
+    static func requireNoFailures(_ runs: RunResult...) throws(BenchError) {
+        let failed = runs.flatMap(\.failedCases).map(\.description)
         if !failed.isEmpty {
             throw BenchError(.backendFailed, "\(failed.count) case(s) failed: \(failed.joined(separator: ", "))")
         }

@@ -6,12 +6,12 @@ import PKCEBenchCore
 /// Each panel has its own linear axis from zero: sizes differ by orders of magnitude (a 16 KiB
 /// digest against a 64-byte one), and a shared axis would flatten the smaller figures to nothing.
 package enum ThroughputChart {
-    /// Draws the chart of `rows`, which come from one run.
+    /// Draws the chart of `run`.
     ///
     /// Each measured case is one `<rect class="bar">` with a `<title>` giving its figures; a
     /// failed case is marked `failed` where its bar would be.
-    package static func svg(_ rows: [SummaryRow]) -> String {
-        let rows = rows.sorted { $0.key < $1.key }
+    package static func svg(_ run: RunResult) -> String {
+        let rows = run.summaries
         let backends = orderedBackends(rows)
         let panels = rows.uniqued { "\($0.key.operation.rawValue) \($0.key.size)" }.map {
             ($0.key.operation, $0.key.size)
@@ -21,12 +21,13 @@ package enum ThroughputChart {
         let panelWidth = (width - 20) / Double(columns)
         let rowsOfPanels = (panels.count + columns - 1) / columns
         var svg = SVG(width: width, height: top + panelHeight * Double(rowsOfPanels) + 10)
-        let run =
-            rows.first.map { "run \($0.environment.runID), \($0.environment.build) build, \($0.key.threads) thread(s)" }
-            ?? "no cases"
+        let caption =
+            rows.first.map {
+                "run \(run.environment.runID), \(run.environment.build) build, \($0.key.threads) thread(s)"
+            } ?? "no cases"
         svg.text(
             "PKCEBench: operations per second by backend (higher is faster)", x: 20, y: 26, size: 16, weight: "bold")
-        svg.text(run, x: 20, y: 46, size: 12)
+        svg.text(caption, x: 20, y: 46, size: 12)
         legend(&svg, backends: backends, x: width - 20, y: 26)
 
         for (index, (operation, size)) in panels.enumerated() {
@@ -35,7 +36,7 @@ package enum ThroughputChart {
             let left = originX + 58, right = originX + panelWidth - 10
             let plotTop = originY + 34, plotBottom = originY + panelHeight - 30
             let cases = rows.filter { $0.key.operation == operation && $0.key.size == size }
-            let axis = Axis(largest: cases.compactMap(\.summary.operationsPerSecond).max() ?? 1)
+            let axis = Axis(largest: cases.compactMap(\.operationsPerSecond).max() ?? 1)
 
             svg.text(
                 "\(operation.rawValue), \(size) \(operation.sizeUnit)", x: originX + 10, y: originY + 18, size: 13,
@@ -53,7 +54,7 @@ package enum ThroughputChart {
                 let center = left + slot * (Double(position) + 0.5)
                 svg.text(backend, x: center, y: plotBottom + 14, anchor: .middle, size: 10)
                 guard let row = cases.first(where: { $0.key.backend == backend }) else { continue }
-                guard row.isOK, let opsPerSec = row.summary.operationsPerSecond else {
+                guard row.isOK, let opsPerSec = row.operationsPerSecond else {
                     svg.text("failed", x: center, y: plotBottom - 4, anchor: .middle, size: 10)
                     continue
                 }
@@ -66,14 +67,14 @@ package enum ThroughputChart {
                         ("data-size", String(size)),
                     ],
                     title: "\(operation.rawValue)/\(backend)/\(size): \(NumberFormat.siPrefixed(opsPerSec)) ops/s, "
-                        + "median \(NumberFormat.nanoseconds(row.summary.median ?? 0)) ns/op")
+                        + "median \(NumberFormat.nanoseconds(row.median ?? 0)) ns/op")
             }
         }
-        return svg.render(title: "PKCEBench throughput, \(run)")
+        return svg.render(title: "PKCEBench throughput, \(caption)")
     }
 
     /// Backends in the order `allBackends()` uses when they are the shipped ones, then the rest by name.
-    static func orderedBackends(_ rows: [SummaryRow]) -> [String] {
+    static func orderedBackends(_ rows: [CaseSummary]) -> [String] {
         let canonical = ["openssl", "sodium", "swift", "crypto"]
         let names = Set(rows.map(\.key.backend))
         return canonical.filter(names.contains) + names.subtracting(canonical).sorted()

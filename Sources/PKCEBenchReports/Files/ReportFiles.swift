@@ -72,11 +72,11 @@ package enum ReportFiles {
     /// Writes a run's summary to `path` and its samples beside it, both or neither.
     ///
     /// - Throws: `BenchError` (73) when either cannot be written.
-    package static func write(_ report: RunReport, summaryAt path: String) throws(BenchError) {
+    package static func write(_ run: RunResult, summaryAt path: String) throws(BenchError) {
         let samples = URL(fileURLWithPath: samplesPath(for: path))
         try AtomicFiles.writeAll([
-            (URL(fileURLWithPath: path), ReportSchema.encode(report.summaries, columns: ReportSchema.summary)),
-            (samples, ReportSchema.encode(report.samples, columns: ReportSchema.samples)),
+            (URL(fileURLWithPath: path), ReportSchema.encode(SummaryRow.rows(of: run), columns: ReportSchema.summary)),
+            (samples, ReportSchema.encode(SampleRow.rows(of: run), columns: ReportSchema.samples)),
         ])
     }
 

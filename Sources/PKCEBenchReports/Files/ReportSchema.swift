@@ -231,16 +231,6 @@ package enum ReportSchema {
         return number
     }
 
-    /// `row` as a file holds it: each figure rounded to the decimals its column keeps.
-    static func asStored<Row>(_ row: Row, columns: [Column<Row>]) -> Row {
-        var stored = row
-        for column in columns {
-            // What a column wrote it reads back; a field it could not is left as it was.
-            try? column.decode(&stored, column.encode(row))
-        }
-        return stored
-    }
-
     /// A figure in a CSV cell; an empty cell when there is none.
     static func format(_ value: Double?, decimals: Int) -> String {
         value.map { String(format: "%.\(decimals)f", $0) } ?? ""

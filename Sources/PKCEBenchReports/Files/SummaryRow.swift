@@ -24,6 +24,11 @@ package struct SummaryRow: Sendable, Equatable {
         self.environment.libraries = environment.libraries.filter { $0.key == summary.key.backend }
     }
 
+    /// The rows of `run`'s cases.
+    package static func rows(of run: RunResult) -> [SummaryRow] {
+        run.summaries.map { SummaryRow(summary: $0, environment: run.environment) }
+    }
+
     /// An empty row, for decoding.
     package init() {
         self.init(
@@ -69,15 +74,17 @@ package struct SampleRow: Sendable, Equatable {
     /// An empty row, for decoding.
     package init() {}
 
-    /// The rows of a measured case's samples.
-    package static func rows(of measurement: CaseMeasurement, runID: String) -> [SampleRow] {
-        measurement.samples.enumerated().map { index, sample in
-            var row = SampleRow()
-            row.runID = runID
-            row.key = measurement.key
-            row.index = index
-            row.sample = sample
-            return row
+    /// The rows of the samples of `run`'s cases.
+    package static func rows(of run: RunResult) -> [SampleRow] {
+        run.measurements.flatMap { measurement in
+            measurement.samples.enumerated().map { index, sample in
+                var row = SampleRow()
+                row.runID = run.environment.runID
+                row.key = measurement.key
+                row.index = index
+                row.sample = sample
+                return row
+            }
         }
     }
 }

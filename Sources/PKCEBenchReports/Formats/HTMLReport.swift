@@ -9,14 +9,14 @@ import PKCEBenchCore
 /// with each case's sample distribution; and a chart per operation and size of each backend's
 /// median with its p10–p90 whisker.
 ///
-/// Every figure is the CSV's, formatted as the terminal table formats it; each result row is a
+/// Every figure is the run's, formatted as the terminal table formats it; each result row is a
 /// `<tr data-case="operation/backend/size">`, each comparison row too. The markup is also
 /// well-formed XML, so that tests (and scripts) can read it with an XML parser.
 package enum HTMLReport {
-    /// The page of `report`, with `comparison` when the run was compared with a baseline.
-    package static func page(_ report: RunReport, comparison: Comparison? = nil) -> String {
-        let rows = report.summaries.sorted { $0.key < $1.key }
-        let environment = report.environment
+    /// The page of `run`, with `comparison` when the run was compared with a baseline.
+    package static func page(_ run: RunResult, comparison: Comparison? = nil) -> String {
+        let rows = run.summaries
+        let environment = run.environment
         var body = [
             "<header>",
             "<h1>PKCEBench: \(SVG.escape(environment.runID))</h1>",
@@ -30,9 +30,7 @@ package enum HTMLReport {
         }
         body += resultsSection(
             rows,
-            samples: Dictionary(grouping: report.samples, by: \.key).mapValues {
-                $0.map(\.sample.nanosecondsPerOperation)
-            })
+            samples: Dictionary(uniqueKeysWithValues: run.measurements.map { ($0.key, $0.nanosecondsPerOperation) }))
         body += chartsSection(rows)
         return """
             <!DOCTYPE html>
@@ -119,8 +117,8 @@ package enum HTMLReport {
         return lines + ["</section>"]
     }
 
-    private static func resultsSection(_ rows: [SummaryRow], samples: [CaseKey: [Double]]) -> [String] {
-        let counted = rows.contains { $0.summary.metric == .instructions }
+    private static func resultsSection(_ rows: [CaseSummary], samples: [CaseKey: [Double]]) -> [String] {
+        let counted = rows.contains { $0.metric == .instructions }
         let headings =
             counted
             ? ["case", "instructions/op"]
@@ -147,21 +145,21 @@ package enum HTMLReport {
             guard row.isOK else {
                 lines.append(
                     head + "<td class=\"text\" colspan=\"\(headings.count - 1)\">failed: "
-                        + "\(SVG.escape(row.summary.failure ?? ""))</td></tr>")
+                        + "\(SVG.escape(row.failure ?? ""))</td></tr>")
                 continue
             }
             let cells =
                 counted
-                ? [row.summary.instructionsPerOperation.map { String(format: "%.1f", $0) } ?? ""] : timedCells(row)
+                ? [row.instructionsPerOperation.map { String(format: "%.1f", $0) } ?? ""] : timedCells(row)
             let distribution =
-                counted ? "" : "<td>\(histogram(samples[row.key] ?? [], median: row.summary.median))</td>"
+                counted ? "" : "<td>\(histogram(samples[row.key] ?? [], median: row.median))</td>"
             lines.append(head + cells.map { "<td>\(SVG.escape($0))</td>" }.joined() + distribution + "</tr>")
         }
         return lines + ["</tbody></table>", "</section>"]
     }
 
-    private static func chartsSection(_ rows: [SummaryRow]) -> [String] {
-        let counted = rows.contains { $0.summary.metric == .instructions }
+    private static func chartsSection(_ rows: [CaseSummary]) -> [String] {
+        let counted = rows.contains { $0.metric == .instructions }
         let groups = rows.map(\.key.group).uniqued()
         let backends = ThroughputChart.orderedBackends(rows)
         let charts = groups.map { group in
@@ -177,17 +175,17 @@ package enum HTMLReport {
     }
 
     /// A timed row's figures, formatted as the terminal table formats them.
-    private static func timedCells(_ row: SummaryRow) -> [String] {
-        let nanoseconds: [String] = [row.summary.median, row.summary.p10, row.summary.p90].map {
+    private static func timedCells(_ row: CaseSummary) -> [String] {
+        let nanoseconds: [String] = [row.median, row.p10, row.p90].map {
             $0.map(NumberFormat.nanoseconds) ?? ""
         }
-        return nanoseconds + SummaryFormatter.rateCells(row) + [String(row.summary.samples)]
+        return nanoseconds + SummaryFormatter.rateCells(row) + [String(row.samples)]
     }
 
     // MARK: - Charts
 
     /// One operation and size: a bar per backend to its median, a whisker from p10 to p90.
-    private static func chart(_ group: CaseGroup, rows: [SummaryRow], backends: [String], counted: Bool) -> String {
+    private static func chart(_ group: CaseGroup, rows: [CaseSummary], backends: [String], counted: Bool) -> String {
         let present = backends.filter { backend in rows.contains { $0.key.backend == backend } }
         let width = 370.0, left = 70.0, right = width - 80, top = 30.0, rowHeight = 24.0
         var svg = SVG(width: width, height: top + rowHeight * Double(present.count) + 26)
@@ -196,7 +194,7 @@ package enum HTMLReport {
             + (group.threads > 1 ? ", \(group.threads) threads" : "")
         svg.text(title, x: 10, y: 18, size: 13, weight: "bold")
         let upper =
-            rows.compactMap { counted ? $0.summary.instructionsPerOperation : $0.summary.p90 ?? $0.summary.median }
+            rows.compactMap { counted ? $0.instructionsPerOperation : $0.p90 ?? $0.median }
             .max() ?? 1
         let axis = Axis(largest: upper)
         let bottom = top + rowHeight * Double(present.count)
@@ -209,7 +207,7 @@ package enum HTMLReport {
             let y = top + rowHeight * Double(index)
             svg.text(backend, x: left - 6, y: y + 16, anchor: .end, size: 11)
             guard let row = rows.first(where: { $0.key.backend == backend }), row.isOK,
-                let value = counted ? row.summary.instructionsPerOperation : row.summary.median
+                let value = counted ? row.instructionsPerOperation : row.median
             else {
                 svg.text("failed", x: left + 4, y: y + 16, size: 11)
                 continue
@@ -223,9 +221,9 @@ package enum HTMLReport {
                 title: "\(row.key): median \(shown)"
                     + (counted
                         ? " instructions/op"
-                        : " ns/op, p10 \(row.summary.p10.map(NumberFormat.nanoseconds) ?? "") "
-                            + "p90 \(row.summary.p90.map(NumberFormat.nanoseconds) ?? "")"))
-            if !counted, let p10 = row.summary.p10, let p90 = row.summary.p90 {
+                        : " ns/op, p10 \(row.p10.map(NumberFormat.nanoseconds) ?? "") "
+                            + "p90 \(row.p90.map(NumberFormat.nanoseconds) ?? "")"))
+            if !counted, let p10 = row.p10, let p90 = row.p90 {
                 let middle = y + rowHeight / 2
                 svg.line(x1: x(p10), y1: middle, x2: x(p90), y2: middle, stroke: "#1f2328", width: 1.5)
                 for end in [p10, p90] {
@@ -233,7 +231,7 @@ package enum HTMLReport {
                 }
             }
             svg.text(
-                shown, x: max(x(value), x(row.summary.p90 ?? value)) + 6, y: y + 16, size: 10)
+                shown, x: max(x(value), x(row.p90 ?? value)) + 6, y: y + 16, size: 10)
         }
         return svg.element(title: title, attributes: [("class", "chart"), ("role", "img")])
     }

@@ -8,9 +8,11 @@ package enum JSONReport {
     /// changes (a new key does not change it).
     package static let schema = "pkcebench-report/2"
 
-    /// A run's results: its environment from the rows (``SummaryRow/environment(of:)``), one result per row.
-    package static func run(_ rows: [SummaryRow]) -> String {
-        document(kind: "run", environment: SummaryRow.environment(of: rows), results: rows.map { result($0.summary) })
+    /// A run's results: its environment, one result per case.
+    package static func run(_ run: RunResult) -> String {
+        document(
+            kind: "run", environment: run.measurements.isEmpty ? nil : run.environment,
+            results: run.summaries.map(result))
     }
 
     /// A comparison, with the current run's environment and results beside it.

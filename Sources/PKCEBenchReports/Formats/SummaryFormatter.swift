@@ -1,21 +1,21 @@
 import Foundation
 import PKCEBenchCore
 
-/// Renders summary rows for standard output.
+/// Renders a run's results for standard output.
 package enum SummaryFormatter {
-    /// Renders `rows` in `format`.
+    /// Renders `run` in `format`.
     ///
     /// The table and Markdown line the backends up per operation and size and mark the fastest
     /// of each group; a failed case shows its error instead of figures.
-    package static func render(_ rows: [SummaryRow], as format: OutputFormat) -> String {
-        let rows = rows.sorted { $0.key < $1.key }
+    package static func render(_ run: RunResult, as format: OutputFormat) -> String {
+        let rows = run.summaries
         switch format {
         case .csv:
-            return ReportSchema.encode(rows, columns: ReportSchema.summary, lineEnding: .lf)
+            return ReportSchema.encode(SummaryRow.rows(of: run), columns: ReportSchema.summary, lineEnding: .lf)
         case .json:
-            return JSONReport.run(rows)
+            return JSONReport.run(run)
         case .table, .markdown:
-            let counted = rows.contains { $0.summary.metric == .instructions }
+            let counted = rows.contains { $0.metric == .instructions }
             var table = TextTable(
                 [("operation", .left), ("size", .right), ("threads", .right), ("backend", .left)]
                     + (counted
@@ -36,7 +36,7 @@ package enum SummaryFormatter {
 
     /// The cases that rank first in their group of two or more: the smallest median time or
     /// instruction count; a failed case never ranks.
-    static func bestInGroups(_ rows: [SummaryRow]) -> Set<CaseKey> {
+    static func bestInGroups(_ rows: [CaseSummary]) -> Set<CaseKey> {
         Set(
             Dictionary(grouping: rows, by: \.key.group).values.compactMap { group in
                 guard group.count > 1 else { return nil }
@@ -44,34 +44,34 @@ package enum SummaryFormatter {
             })
     }
 
-    private static func figure(_ row: SummaryRow) -> Double? {
+    private static func figure(_ row: CaseSummary) -> Double? {
         guard row.isOK else { return nil }
-        return row.summary.metric == .instructions ? row.summary.instructionsPerOperation : row.summary.median
+        return row.metric == .instructions ? row.instructionsPerOperation : row.median
     }
 
-    private static func countedCells(_ row: SummaryRow, fewest: Bool) -> [String] {
+    private static func countedCells(_ row: CaseSummary, fewest: Bool) -> [String] {
         let head = [row.key.operation.rawValue, String(row.key.size), String(row.key.threads), row.key.backend]
-        guard row.isOK, let instructions = row.summary.instructionsPerOperation else {
-            return head + ["failed", row.summary.failure ?? ""]
+        guard row.isOK, let instructions = row.instructionsPerOperation else {
+            return head + ["failed", row.failure ?? ""]
         }
         return head + [String(format: "%.1f", instructions), fewest ? "fewest" : ""]
     }
 
-    private static func cells(_ row: SummaryRow, fastest: Bool) -> [String] {
+    private static func cells(_ row: CaseSummary, fastest: Bool) -> [String] {
         let head = [row.key.operation.rawValue, String(row.key.size), String(row.key.threads), row.key.backend]
-        guard row.isOK, let median = row.summary.median else {
-            return head + ["failed", "", "", "", "", row.summary.failure ?? ""]
+        guard row.isOK, let median = row.median else {
+            return head + ["failed", "", "", "", "", row.failure ?? ""]
         }
         return head + [NumberFormat.nanoseconds(median)] + rateCells(row) + [fastest ? "fastest" : ""]
     }
 
     /// A timed row's ops/s, MB/s, ±cv and allocations per operation, as the tables show them.
-    static func rateCells(_ row: SummaryRow) -> [String] {
+    static func rateCells(_ row: CaseSummary) -> [String] {
         [
-            row.summary.operationsPerSecond.map(NumberFormat.siPrefixed) ?? "",
-            row.summary.megabytesPerSecond.map { String(format: "%.1f", $0) } ?? "",
-            row.summary.coefficientOfVariation.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
-            row.summary.allocationsPerOperation.map(allocations) ?? "",
+            row.operationsPerSecond.map(NumberFormat.siPrefixed) ?? "",
+            row.megabytesPerSecond.map { String(format: "%.1f", $0) } ?? "",
+            row.coefficientOfVariation.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
+            row.allocationsPerOperation.map(allocations) ?? "",
         ]
     }
 

@@ -73,7 +73,7 @@ package struct ResultsDirectory: Sendable {
     /// and each appends to the history the one before it left.
     ///
     /// - Parameters:
-    ///   - report: The run.
+    ///   - run: The run.
     ///   - asBaseline: The baseline to make it too, if any.
     ///   - comparison: The run's comparison with a baseline, for `latest.html`.
     /// - Returns: The files written.
@@ -81,11 +81,11 @@ package struct ResultsDirectory: Sendable {
     ///   longer reads.
     @discardableResult
     package func save(
-        _ report: RunReport, asBaseline: BaselineName? = nil, comparison: Comparison? = nil
+        _ run: RunResult, asBaseline: BaselineName? = nil, comparison: Comparison? = nil
     ) throws(BenchError) -> [URL] {
-        let summary = ReportSchema.encode(report.summaries, columns: ReportSchema.summary)
-        let samples = ReportSchema.encode(report.samples, columns: ReportSchema.samples)
-        let runSummary = self.summary(of: report.environment)
+        let summary = ReportSchema.encode(SummaryRow.rows(of: run), columns: ReportSchema.summary)
+        let samples = ReportSchema.encode(SampleRow.rows(of: run), columns: ReportSchema.samples)
+        let runSummary = self.summary(of: run.environment)
         return try DirectoryLock.withLock(on: url) { () throws(BenchError) in
             // Run ids carry a random nonce; a file of the same name is another run's, and stays.
             guard !FileManager.default.fileExists(atPath: runSummary.path) else {
@@ -94,8 +94,8 @@ package struct ResultsDirectory: Sendable {
             var outputs: [(URL, String)] = [
                 (runSummary, summary), (samplesURL(of: runSummary), samples),
                 (latest, summary), (samplesURL(of: latest), samples),
-                (chart, ThroughputChart.svg(report.summaries)),
-                (page, HTMLReport.page(report, comparison: comparison)), (history, try appendedHistory(report)),
+                (chart, ThroughputChart.svg(run)),
+                (page, HTMLReport.page(run, comparison: comparison)), (history, try appendedHistory(run)),
             ]
             if let name = asBaseline {
                 outputs += [(baseline(name), summary), (samplesURL(of: baseline(name)), samples)]
@@ -123,14 +123,17 @@ package struct ResultsDirectory: Sendable {
     /// directory's lock, so that two of them into one directory cannot leave a mix of their files.
     ///
     /// - Throws: `BenchError` (73) when a file cannot be written; then none is.
-    package func save(baseline: RunReport, current: RunReport, comparison: Comparison) throws(BenchError) {
+    package func save(baseline: RunResult, current: RunResult, comparison: Comparison) throws(BenchError) {
         try DirectoryLock.withLock(on: url) { () throws(BenchError) in
             var files: [(URL, String)] = []
-            for (report, name) in [(baseline, ABFiles.baseline), (current, ABFiles.current)] {
+            for (run, name) in [(baseline, ABFiles.baseline), (current, ABFiles.current)] {
                 let summary = url.appendingPathComponent(name)
-                files.append((summary, ReportSchema.encode(report.summaries, columns: ReportSchema.summary)))
+                files.append((summary, ReportSchema.encode(SummaryRow.rows(of: run), columns: ReportSchema.summary)))
                 files.append(
-                    (samplesURL(of: summary), ReportSchema.encode(report.samples, columns: ReportSchema.samples)))
+                    (
+                        samplesURL(of: summary),
+                        ReportSchema.encode(SampleRow.rows(of: run), columns: ReportSchema.samples)
+                    ))
             }
             files.append(
                 (url.appendingPathComponent(ABFiles.comparison), ComparisonFormatter.csv(comparison, lineEnding: .crlf))
@@ -176,9 +179,10 @@ package struct ResultsDirectory: Sendable {
     /// A header that lacks columns we write, from a history begun by an older `bench`, is widened:
     /// the missing columns are added at its end, empty in the old rows, so no later run's values
     /// are dropped.
-    private func appendedHistory(_ report: RunReport) throws(BenchError) -> String {
+    private func appendedHistory(_ run: RunResult) throws(BenchError) -> String {
+        let rows = SummaryRow.rows(of: run)
         guard FileManager.default.fileExists(atPath: history.path) else {
-            return ReportSchema.encode(report.summaries, columns: ReportSchema.summary)
+            return ReportSchema.encode(rows, columns: ReportSchema.summary)
         }
         let bytes = try ReportFiles.contents(of: history.path)
         // It read in ``prepare()``, but another run may have replaced it since: read it again.
@@ -190,7 +194,7 @@ package struct ResultsDirectory: Sendable {
             ReportSchema.summary.first { $0.name == name }
                 ?? Column(name: name, encode: { _ in "" }, decode: { _, _ in })
         }
-        let newRows = ReportSchema.encodeRecords(report.summaries, columns: columns)
+        let newRows = ReportSchema.encodeRecords(rows, columns: columns)
         guard missing.isEmpty else {
             let widened = table.records.map { $0.fields + Array(repeating: "", count: missing.count) }
             return CSV.encode(header: header, records: widened) + newRows
