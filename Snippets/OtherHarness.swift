@@ -6,7 +6,7 @@ import PKCEBenchCore
 // pass of a thousand operations per case, timed with the standard clock.
 var checksum: UInt64 = 0
 for benchmarkCase in try BenchmarkCase.defaultSuite(of: try allBackends()) {
-    if let failure = CorrectnessGate.check(benchmarkCase.backend) {
+    if let failure = Correctness.check(benchmarkCase.backend) {
         print("\(benchmarkCase): not timed: \(failure)")
         continue
     }

@@ -33,7 +33,7 @@ let benchmarks: @Sendable () -> Void = {
         // Correctness before speed, as in `bench`: a backend that gives a wrong answer is not timed.
         let loop: CaseLoop
         do {
-            if let failure = CorrectnessGate.check(benchmarkCase.backend) {
+            if let failure = Correctness.check(benchmarkCase.backend) {
                 throw CorrectnessFailure(backend: benchmarkCase.backend.name, reason: failure)
             }
             loop = try CaseLoop(benchmarkCase)

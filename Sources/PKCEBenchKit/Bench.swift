@@ -17,7 +17,7 @@ import PKCEBenchReports
 /// await Bench.main(backends: [MyBackend(), SwiftBackend()])
 /// ```
 ///
-/// Every backend passes the correctness gate before anything is timed. The program starts itself
+/// Every backend passes the correctness check before anything is timed. The program starts itself
 /// again to measure (`bench worker`), and `bench ab --against REF` builds the executable product of
 /// the same name in a worktree of REF, so the program must build from its package as it is.
 public enum Bench {

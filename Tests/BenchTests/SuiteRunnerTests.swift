@@ -69,7 +69,7 @@ struct SuiteRunnerTests {
     }
 
     @Test(
-        "A backend that fails the correctness gate refuses the run in one line, 70, before anything is timed or written"
+        "A backend that fails the correctness check refuses the run in one line, 70, before anything is timed or written"
     )
     func gateFailure() throws {
         let (runner, output) = try Self.runner([SwiftBackend(), WrongDigestBackend()], operations: [.sha256])

@@ -163,7 +163,7 @@ struct WorkerProtocolTests {
         #expect(Set(failures).count == 1 && failures[0].contains("test"))
     }
 
-    @Test("A job with check refuses a backend that fails the correctness gate: exit 70, the backend named")
+    @Test("A job with check refuses a backend that fails the correctness check: exit 70, the backend named")
     func refused() throws {
         let selection = Selection(operations: [.sha256], sizes: [64])
         let (replies, ending) = Self.serve(

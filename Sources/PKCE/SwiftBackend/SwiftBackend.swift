@@ -2,7 +2,7 @@
 ///
 /// It needs no C library beyond the system's C library, so it is the backend to use when the
 /// others are not installed; on its portable path, it is the reference the benchmark's
-/// correctness gate compares every backend against.
+/// correctness check compares every backend against.
 public struct SwiftBackend: PKCEBackend {
     /// The path of the hash: read once per process, and kept here, so that a hash asks no more
     /// than a field which it takes.
@@ -18,7 +18,7 @@ public struct SwiftBackend: PKCEBackend {
     }
 
     /// The backend on its portable path, whatever the CPU has: the reference that the benchmark's
-    /// correctness gate and the fuzzers check every backend against, this one's path on the SHA
+    /// correctness check and the fuzzers check every backend against, this one's path on the SHA
     /// instructions included.
     package static var portable: SwiftBackend { SwiftBackend(implementation: .portable) }
 

@@ -86,7 +86,7 @@ package struct ABMeasurement {
     /// The pairs of processes of `bench ab --quick`, in one look.
     package static let quickPairs = 4
 
-    /// Measures `cases` on both sides, after this build's correctness gate has passed: the
+    /// Measures `cases` on both sides, after this build's correctness check has passed: the
     /// baseline's first worker checks its own.
     ///
     /// - Returns: Each side's cases' measurements, without the cases it does not have (a case a

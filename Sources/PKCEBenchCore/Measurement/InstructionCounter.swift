@@ -7,7 +7,7 @@ import Foundation
 /// collection off (`--collect-atstart=no`) and toggled on only inside one function,
 /// `PKCEBenchKit_countedLoop`, which runs a case's loop (`--toggle-collect`); Callgrind writes a
 /// profile each time that function returns (`--dump-after`). Start-up, the Swift runtime, the
-/// preparation of inputs and a warm-up call are never counted, and the correctness gate runs
+/// preparation of inputs and a warm-up call are never counted, and the correctness check runs
 /// outside Valgrind: in `bench` itself for its own build, in a native worker for `bench ab`'s
 /// baseline.
 ///

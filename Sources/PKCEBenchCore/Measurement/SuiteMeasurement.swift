@@ -17,7 +17,7 @@ package enum SampleSource {
     }
 }
 
-/// One build's run of the selected cases, from the correctness gate to the measurements: what
+/// One build's run of the selected cases, from the correctness check to the measurements: what
 /// `bench` does before anything is written.
 package struct SuiteMeasurement {
     /// The backends to choose cases from, in report order.
@@ -48,7 +48,7 @@ package struct SuiteMeasurement {
 
     /// Checks the backends `cases` use, then measures the cases.
     ///
-    /// A backend that fails the correctness gate refuses the whole run before anything is timed.
+    /// A backend that fails the correctness check refuses the whole run before anything is timed.
     /// A case that fails while measured is failed; the others complete.
     ///
     /// - Returns: One measurement per case and, when counted, what the worker saw under Valgrind.
@@ -59,7 +59,7 @@ package struct SuiteMeasurement {
     ) {
         // Correctness before speed: a backend that gives a wrong answer is not timed, nor is
         // anything else.
-        try CorrectnessGate.require(backends, usedBy: cases)
+        try Correctness.require(backends, usedBy: cases)
         defer { progress.finish() }
         switch source {
         case .inProcess(let allocationCounter):

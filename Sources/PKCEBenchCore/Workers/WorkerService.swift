@@ -75,7 +75,7 @@ package struct WorkerService {
                     // A job arrives unchecked: the run that sent it may be another build.
                     try job.selection.validate(available: backends.map(\.name))
                     cases = try job.selection.cases(from: backends)
-                    if job.check { try CorrectnessGate.require(backends, usedBy: cases) }
+                    if job.check { try Correctness.require(backends, usedBy: cases) }
                 } catch {
                     return refuse(error)
                 }

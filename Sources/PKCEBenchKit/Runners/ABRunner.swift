@@ -4,7 +4,7 @@ import PKCEBenchCore
 import PKCEBenchReports
 
 /// `bench ab` and `bench pair`: checks the baseline and the output directory, runs the
-/// correctness gate, measures both sides with `ABMeasurement`, compares them case by case with
+/// correctness check, measures both sides with `ABMeasurement`, compares them case by case with
 /// the pair of processes as the statistical unit, and writes the reports.
 package struct ABRunner {
     /// What is measured, on which sides, and how.
@@ -76,7 +76,7 @@ package struct ABRunner {
         // Correctness before speed, on both sides: this build's backends here, another build's in
         // its first worker.
         let baselineBackends = Set(cases.map { measurement.sides.key(of: $0.key, on: .baseline).backend })
-        try CorrectnessGate.require(measurement.backends, usedBy: cases, alsoChecking: baselineBackends)
+        try Correctness.require(measurement.backends, usedBy: cases, alsoChecking: baselineBackends)
 
         let measured = try measurement.measure(cases)
         progress.finish()

@@ -2,7 +2,7 @@ import PKCE
 import PKCEBenchCore
 import PKCEBenchReports
 
-/// One run of the suite, from the correctness gate to the reports: what `bench`, `bench run` and
+/// One run of the suite, from the correctness check to the reports: what `bench`, `bench run` and
 /// `bench baseline` do, with the backends passed in so that tests can give it a broken one.
 package struct SuiteRunner {
     /// What is measured, and how.
@@ -38,7 +38,7 @@ package struct SuiteRunner {
     ///
     /// Bad inputs (an unwritable output directory or export file, a malformed history, a missing
     /// or malformed baseline, a baseline of another build configuration) fail before anything is
-    /// measured. A backend that fails the correctness gate is not measured; a case that fails
+    /// measured. A backend that fails the correctness check is not measured; a case that fails
     /// during the run is reported as failed; the other cases complete and all are written.
     ///
     /// - Returns: `ExitStatus.ok`; with a baseline, `ExitStatus.regression` when the

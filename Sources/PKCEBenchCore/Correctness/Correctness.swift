@@ -8,7 +8,7 @@ import PKCE
 /// on messages either side of the one- and two-block padding boundaries and longer (so that the
 /// pure-Swift backend's path on the SHA instructions is checked against it too), and gives random
 /// bytes that are not constant.
-public enum CorrectnessGate {
+public enum Correctness {
     /// RFC 7636 Appendix B.
     static let appendixBVerifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
     static let appendixBChallenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
