@@ -86,7 +86,7 @@ struct AB: ParsableCommand {
             criteria: try criteria.criteria(of: metric, pairing: .byProcess),
             directory: directory, format: format, progress: progress,
             sides: .builds(baseline: try baselineExecutable(), current: benchExecutable), source: source)
-        try runner.run().exitUnlessOK()
+        try ExitStatus(runner.run()).exitUnlessOK()
     }
 
     /// The baseline's `bench`: the one given, or the build of `--against`'s revision, made now

@@ -46,7 +46,7 @@ struct Baseline: ParsableCommand {
                 results: results, format: format.format, metric: metric.metric, progress: progress.style)
             runner.saveAsBaseline = name
             runner.exports = try format.exports()
-            return try runner.run().exitUnlessOK()
+            return try ExitStatus(runner.run()).exitUnlessOK()
         }
         try results.prepare()
         try results.promoteToBaseline(summaryAt: source, as: name)

@@ -38,11 +38,11 @@ public enum Bench {
             made = try backends()
             try BackendNames.check(made.map(\.name))
         } catch let error as BenchError {
-            BenchCommand.fail(error.message, status: error.status.rawValue)
+            BenchCommand.fail(error.message, status: ExitStatus(error.kind).rawValue)
         } catch {
             // Through BenchError, which keeps the message to one line whatever the error says.
             let failure = BenchError(.backendFailed, "a backend cannot be set up: \(logDescription(of: error))")
-            BenchCommand.fail(failure.message, status: failure.status.rawValue)
+            BenchCommand.fail(failure.message, status: ExitStatus(failure.kind).rawValue)
         }
         CommandContext.$backends.withValue(made) {
             BenchCommand.execute(Array(CommandLine.arguments.dropFirst()))
@@ -95,7 +95,7 @@ struct BenchCommand: ParsableCommand {
             var command = try parseAsRoot(normalized(arguments))
             try command.run()
         } catch let error as BenchError {
-            fail(error.message, status: error.status.rawValue)
+            fail(error.message, status: ExitStatus(error.kind).rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
@@ -139,12 +139,5 @@ struct BenchCommand: ParsableCommand {
     static func fail(_ message: String, status: Int32) -> Never {
         Terminal.note(message)
         Foundation.exit(status)
-    }
-}
-
-extension ExitStatus {
-    /// Ends the command with this status, through argument-parser, when it is not 0.
-    func exitUnlessOK() throws {
-        if self != .ok { throw ExitCode(rawValue) }
     }
 }

@@ -65,6 +65,6 @@ struct Compare: ParsableCommand {
         }
         try exports.write { ComparisonFormatter.render(comparison, as: $0) }
         Terminal.write(ComparisonFormatter.render(comparison, as: format), as: format)
-        try comparison.status.exitUnlessOK()
+        try ExitStatus(comparison.outcome).exitUnlessOK()
     }
 }

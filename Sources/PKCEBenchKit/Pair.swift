@@ -68,12 +68,12 @@ struct Pair: ParsableCommand {
 
     func run() throws {
         ABRunner.prepareProcess()
-        try ABRunner(
+        let runner = try ABRunner(
             selection: try pairedSelection(), measurement: measurement, gate: gate,
             criteria: try criteria.criteria(of: .time, pairing: .byProcess), directory: directory, format: format,
             progress: progress,
             sides: .backends(baseline: baselineBackend, current: backend, executable: benchExecutable),
-            source: .pairedProcesses
-        ).run().exitUnlessOK()
+            source: .pairedProcesses)
+        try ExitStatus(runner.run()).exitUnlessOK()
     }
 }

@@ -75,6 +75,6 @@ struct Run: ParsableCommand {
         }
         runner.saveAsBaseline = try baselineToSave()
         runner.exports = try format.exports()
-        try runner.run().exitUnlessOK()
+        try ExitStatus(runner.run()).exitUnlessOK()
     }
 }

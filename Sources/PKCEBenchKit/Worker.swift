@@ -25,11 +25,11 @@ struct Worker: ParsableCommand {
         case .brokenRequest(let line):
             throw BenchError(
                 .usage, "a worker read a line that is not a request it can carry out: '\(line.prefix(80))'")
-        case .refused(let status):
+        case .refused(let kind):
             // The reply said why; the run that started this process says it, once.
-            throw ExitCode(status)
+            throw ExitCode(ExitStatus(kind).rawValue)
         case .interrupted(let signal):
-            throw ExitCode(InterruptSignals.exitStatus(for: signal).rawValue)
+            throw ExitCode(ExitStatus(InterruptSignals.error(for: signal).kind).rawValue)
         }
     }
 }

@@ -111,7 +111,7 @@ struct SuiteRunnerTests {
         try FileManager.default.removeItem(at: runner.results.url)
         runner.baseline = (baseline, ComparisonCriteria(threshold: 0.05))
         let error = try #require(throws: BenchError.self) { try runner.run() }
-        #expect(error.status == .malformedInput)
+        #expect(error.kind == .malformedInput)
         #expect(error.message.contains("(debug build) with this run (release build)"))
         #expect(!FileManager.default.fileExists(atPath: runner.results.url.path))
         #expect(!output.stderr.contains("calibrated"))

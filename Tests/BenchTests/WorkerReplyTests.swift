@@ -1,4 +1,6 @@
 import Foundation
+import PKCEBenchCore
+@testable import PKCEBenchKit
 import PKCEBenchTestSupport
 import Testing
 
@@ -101,5 +103,17 @@ struct WorkerReplyTests {
         #expect(line.contains("broke the worker protocol: \(problem)"), "\(line)")
         #expect(line.contains("the baseline's worker 1 (\(fake))"), "the worker's path: \(line)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/ab-comparison.csv").path))
+    }
+}
+
+@Suite("Exit codes: the command line's, and the worker protocol's numbering of a refusal")
+struct ExitCodeTests {
+    @Test("Every kind of error ends bench with the code a worker's refusal carries for it, as protocol 3 fixed them")
+    func refusalsNumberKindsAsExitCodes() {
+        for kind in BenchError.Kind.allCases {
+            #expect(ExitStatus(kind).rawValue == WorkerProtocol.refusalStatus(of: kind), "\(kind)")
+        }
+        #expect(ExitStatus(.clear) == .ok && ExitStatus(.regression).rawValue == 1)
+        #expect(ExitStatus(.inconclusive).rawValue == 2)
     }
 }

@@ -30,7 +30,7 @@ struct ComparisonTests {
         #expect(comparison.cases.allSatisfy { $0.verdict == .unchanged && $0.change == 0 && $0.pValue == 1 })
         // At least the threshold by definition; five processes a side flag 5 to 15% with 80% power.
         #expect(comparison.cases.allSatisfy { $0.method == .processes && (0.05..<0.15).contains($0.detectable ?? 1) })
-        #expect(comparison.status == .ok)
+        #expect(comparison.outcome == .clear)
         #expect(comparison.environmentDifferences.isEmpty)
         #expect(comparison.warnings.isEmpty)
     }
@@ -51,7 +51,7 @@ struct ComparisonTests {
         let comparison = try Self.apart(baseline: baseline, current: current)
         #expect(comparison.cases.filter { $0.verdict == .regressed }.map(\.key) == [Self.target])
         #expect(comparison.cases.filter { $0.verdict != .regressed }.allSatisfy { $0.verdict == .unchanged })
-        #expect(comparison.status == .regression)
+        #expect(comparison.outcome == .regression)
         let changed = try #require(comparison.cases.first { $0.key == Self.target })
         // Medians are kept to 0.001 ns, as the files keep them.
         #expect(abs((changed.change ?? 0) - (factor - 1)) < 1e-5)
@@ -67,7 +67,7 @@ struct ComparisonTests {
             current: Self.data(SyntheticRun.report(scale: [Self.target: 0.9])))
         #expect(comparison.cases.filter { $0.verdict == .improved }.map(\.key) == [Self.target])
         #expect(comparison.cases.filter { $0.verdict != .improved }.allSatisfy { $0.verdict == .unchanged })
-        #expect(comparison.status == .ok)
+        #expect(comparison.outcome == .clear)
     }
 
     @Test("A run made on a busy machine, fastest samples included, is inconclusive, never regressed")
@@ -80,7 +80,7 @@ struct ComparisonTests {
         #expect((comparison.runShift ?? 0) > 0.08)
         #expect(comparison.shiftReachesThreshold)
         #expect(!comparison.hasRegression)
-        #expect(comparison.status == .inconclusive)
+        #expect(comparison.outcome == .inconclusive)
         #expect(comparison.warnings.count == 2)
         #expect(comparison.warnings.first?.hasPrefix("warning: the whole current run is +") == true)
         #expect(comparison.warnings.last?.hasPrefix("warning: busy was measured on a busy machine") == true)
@@ -93,7 +93,7 @@ struct ComparisonTests {
         let comparison = try Self.apart(baseline: Self.data(busy), current: Self.data(slower))
         #expect(!comparison.cases.contains { $0.verdict == .unchanged || $0.verdict == .improved })
         #expect(comparison.cases.filter { $0.key != Self.target }.allSatisfy { $0.verdict == .inconclusive })
-        #expect(comparison.status != .ok)
+        #expect(comparison.outcome != .clear)
         // A real regression still shows against a busy baseline if it exceeds what the busyness hid.
         let muchSlower = SyntheticRun.report(seed: 2, scale: [Self.target: 2])
         let second = try Self.apart(baseline: Self.data(busy), current: Self.data(muchSlower))
@@ -131,7 +131,7 @@ struct ComparisonTests {
                 SyntheticRun.report(
                     seed: seed + 1, scale: Self.shifted(-0.02, seed: seed, extra: [Self.target: 1.10]))))
         #expect(comparison.cases.filter { $0.verdict == .regressed }.map(\.key) == [Self.target])
-        #expect(comparison.status == .regression)
+        #expect(comparison.outcome == .regression)
     }
 
     @Test("A change to half the cases moves the median: it is never passed, nor the others called improved")
@@ -144,7 +144,7 @@ struct ComparisonTests {
                 SyntheticRun.report(
                     seed: 2, scale: Dictionary(uniqueKeysWithValues: half.map { ($0, 1.08) }))))
         #expect(slower.shiftBeyondAlarm)
-        #expect(slower.status != .ok)
+        #expect(slower.outcome != .clear)
         #expect(!slower.cases.contains { $0.verdict == .improved })
         #expect(!slower.cases.contains { half.contains($0.key) && $0.verdict == .unchanged })
         // And 60% of the cases 6% faster: the rest, as measured unchanged, are not called regressed.
@@ -163,7 +163,7 @@ struct ComparisonTests {
             baseline: Self.data(SyntheticRun.report()),
             current: Self.data(SyntheticRun.report(seed: 2, scale: Self.shifted(0.08, seed: 1))))
         #expect(comparison.shiftReachesThreshold && !comparison.hasRegression)
-        #expect(comparison.status == .inconclusive)
+        #expect(comparison.outcome == .inconclusive)
         #expect(comparison.warnings.contains { $0.hasPrefix("warning: the whole current run is +8.") })
     }
 
@@ -223,7 +223,7 @@ struct ComparisonTests {
             baseline: Self.data(SyntheticRun.report(processes: 1)),
             current: Self.data(SyntheticRun.report(seed: 2, processes: 1, scale: [Self.target: 1.5])))
         #expect(single.cases.allSatisfy { $0.verdict == .inconclusive && $0.interval == nil })
-        #expect(single.status == .inconclusive)
+        #expect(single.outcome == .inconclusive)
     }
 
     @Test("Holm: one family over all cases, so a p-value that passes alone may not in the suite")
@@ -313,7 +313,7 @@ struct ComparisonTests {
         let changed = try #require(paired.cases.first { $0.key == Self.target })
         #expect(abs((changed.change ?? 0) - 0.02) < 0.005)
         #expect(changed.interval.map { $0.contains(0.02) } == true)
-        #expect(paired.status == .regression)
+        #expect(paired.outcome == .regression)
     }
 
     @Test("Cases in one run only are listed, not errors")

@@ -45,7 +45,7 @@ struct RevisionBuildTests {
             try RevisionBuild.defaultCache(environment: ["HOME": home])
         } throws: { error in
             guard let error = error as? BenchError else { return false }
-            return error.status == .cannotWrite && error.message.contains("set XDG_CACHE_HOME")
+            return error.kind == .cannotWrite && error.message.contains("set XDG_CACHE_HOME")
         }
     }
 

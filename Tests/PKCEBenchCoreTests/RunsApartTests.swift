@@ -135,7 +135,7 @@ struct RunsApartTests {
     func wholeRunSlower(shift: Double) throws {
         for (index, (baseline, current)) in Self.pairs.enumerated() {
             let comparison = try Self.compare(baseline, Self.shifted(current, by: shift, seed: UInt64(index)))
-            #expect(comparison.status != .regression)
+            #expect(comparison.outcome != .regression)
             #expect(abs((comparison.runShift ?? 0) - shift) < 0.005)
         }
     }

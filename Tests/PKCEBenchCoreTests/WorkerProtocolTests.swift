@@ -168,7 +168,7 @@ struct WorkerProtocolTests {
         let selection = Selection(operations: [.sha256], sizes: [64])
         let (replies, ending) = Self.serve(
             [.calibrate(Self.job(selection, check: true))], backends: [SwiftBackend(), WrongDigestBackend()])
-        #expect(ending == .refused(status: 70))
+        #expect(ending == .refused(.backendFailed))
         guard case .refused(70, let message) = try #require(replies.last) else {
             Issue.record("no refusal")
             return
@@ -181,7 +181,7 @@ struct WorkerProtocolTests {
     @Test("A selection the worker cannot make is refused with its usage error")
     func badSelection() throws {
         let (replies, ending) = Self.serve([.measure(Self.job(Selection(backends: ["boringssl"])))])
-        #expect(ending == .refused(status: 64))
+        #expect(ending == .refused(.usage))
         guard case .refused(64, let message) = try #require(replies.last) else {
             Issue.record("no refusal")
             return

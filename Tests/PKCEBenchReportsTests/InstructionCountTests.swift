@@ -93,7 +93,7 @@ struct InstructionCountTests {
         let verdicts = Dictionary(uniqueKeysWithValues: comparison.cases.map { ($0.key.backend, $0.verdict) })
         #expect(verdicts == ["openssl": .regressed, "sodium": .unchanged, "swift": .improved, "crypto": .unchanged])
         #expect(comparison.cases.allSatisfy { $0.method == .instructions && $0.pValue == nil })
-        #expect(comparison.status == .regression)
+        #expect(comparison.outcome == .regression)
         let csv = ComparisonFormatter.render(comparison, as: .csv)
         #expect(csv.contains(",regressed,instructions,100000.000,100200.000\n"))
         #expect(!csv.utf8.contains(UInt8(ascii: "\r")))
@@ -166,7 +166,7 @@ struct InstructionCountTests {
             let error = try #require(throws: BenchError.self) {
                 try InstructionCounter.measurements(of: cases, from: account(calls), profiles: [1, 2, 3, 4])
             }
-            #expect(error.status == .backendFailed)
+            #expect(error.kind == .backendFailed)
         }
     }
 
@@ -183,7 +183,7 @@ struct InstructionCountTests {
             let error = #expect(throws: BenchError.self) {
                 try InstructionCounter.requireCountable(targetCPU: "x86-64-v4", of: build)
             }
-            #expect(error?.status == .usage)
+            #expect(error?.kind == .usage)
             #expect(
                 error?.message.hasPrefix("--metric instructions cannot count \(build): it was compiled for x86-64-v4")
                     == true)
@@ -208,7 +208,7 @@ struct InstructionCountTests {
         let comparison = try Comparison(baseline: baseline, current: current, criteria: .init(threshold: 0.05))
         #expect(comparison.metric == .instructions)
         #expect(comparison.cases.map(\.verdict) == [.unchanged, .failedInCurrent])
-        #expect(comparison.status == .regression)
+        #expect(comparison.outcome == .regression)
         // Read back from its file, the failed row still says what its run measured.
         let back = try ReportFiles.summaries(
             from: Array(ReportSchema.encode(report.rows, columns: ReportSchema.summary).utf8), path: "x")

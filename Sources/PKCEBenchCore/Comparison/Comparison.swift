@@ -62,10 +62,20 @@ package struct Comparison: Sendable {
         runShift.map { abs(log1p($0)) >= log1p(criteria.threshold) } ?? false
     }
 
-    /// The exit status this comparison calls for: 1 with a regression, else 2 when a case is
-    /// inconclusive, else 0.
-    package var status: ExitStatus {
-        hasRegression ? .regression : isInconclusive ? .inconclusive : .ok
+    /// What a comparison comes to as a whole.
+    package enum Outcome: Sendable, Equatable {
+        /// No case regressed and every case was decided.
+        case clear
+        /// At least one case regressed.
+        case regression
+        /// No case regressed, but at least one could not be decided: measure again.
+        case inconclusive
+    }
+
+    /// What this comparison comes to: a regression if any case regressed, else inconclusive when
+    /// a case could not be decided.
+    package var outcome: Outcome {
+        hasRegression ? .regression : isInconclusive ? .inconclusive : .clear
     }
 
     /// How disturbed each run was, by name, baseline first: over its cases, the median of how

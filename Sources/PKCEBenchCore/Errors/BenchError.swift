@@ -1,36 +1,33 @@
 import PKCE
 
-/// The exit codes of `bench`, the same for every subcommand.
-package enum ExitStatus: Int32, Sendable, CaseIterable {
-    /// Everything worked and nothing regressed.
-    case ok = 0
-    /// A comparison found at least one regression.
-    case regression = 1
-    /// No regression was found, but some case could not be decided: measure again.
-    case inconclusive = 2
-    /// The command line was wrong (EX_USAGE).
-    case usage = 64
-    /// An input file is malformed (EX_DATAERR).
-    case malformedInput = 65
-    /// An input file is missing or unreadable (EX_NOINPUT).
-    case missingInput = 66
-    /// A tool a run needs is not installed: `valgrind` for `--metric instructions` (EX_UNAVAILABLE).
-    case toolMissing = 69
-    /// A backend failed its correctness check, failed during the run or cannot be set up, the
-    /// backends' names are not valid and distinct, or the software failed (EX_SOFTWARE).
-    case backendFailed = 70
-    /// An output file or directory cannot be written (EX_CANTCREAT).
-    case cannotWrite = 73
-    /// Stopped by SIGINT: 128 + 2.
-    case interrupted = 130
-    /// Stopped by SIGTERM: 128 + 15.
-    case terminated = 143
-}
-
-/// A failure the user can act on: a one-line message and the exit code that goes with it.
+/// A failure the user can act on: what kind it is, and one line saying what went wrong and where.
+///
+/// The command line ends with the exit code of the error's kind; nothing below it deals in
+/// exit codes.
 package struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The exit code.
-    package let status: ExitStatus
+    /// What kind of failure it is.
+    package enum Kind: Sendable, Equatable, CaseIterable {
+        /// The command line was wrong.
+        case usage
+        /// An input file is malformed.
+        case malformedInput
+        /// An input file is missing or unreadable.
+        case missingInput
+        /// A tool a run needs is not installed: `valgrind` for `--metric instructions`.
+        case toolMissing
+        /// A backend failed its correctness check, failed during the run or cannot be set up, the
+        /// backends' names are not valid and distinct, or the software failed.
+        case backendFailed
+        /// An output file or directory cannot be written.
+        case cannotWrite
+        /// Stopped by SIGINT.
+        case interrupted
+        /// Stopped by SIGTERM.
+        case terminated
+    }
+
+    /// What kind of failure it is.
+    package let kind: Kind
     /// One line saying what went wrong and where.
     package let message: String
 
@@ -38,8 +35,8 @@ package struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
     ///
     /// Characters in `message` that a terminal would act on or hide (a newline in a field quoted
     /// from a file, say) are written as escapes, so that the message stays one visible line.
-    package init(_ status: ExitStatus, _ message: String) {
-        self.status = status
+    package init(_ kind: Kind, _ message: String) {
+        self.kind = kind
         self.message = printable(message)
     }
 

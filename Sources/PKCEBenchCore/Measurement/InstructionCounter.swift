@@ -128,7 +128,7 @@ package struct InstructionCounter {
                 // Callgrind writes its last profile as the worker exits: wait for it.
                 try worker.finish(within: 120)
                 return account
-            } catch  where error.status == .backendFailed {
+            } catch  where error.kind == .backendFailed {
                 let lastLine = log.flatMap {
                     (try? String(contentsOfFile: $0, encoding: .utf8))?.split(separator: "\n").last
                 }

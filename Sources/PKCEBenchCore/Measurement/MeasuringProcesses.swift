@@ -50,7 +50,7 @@ package struct MeasuringProcesses {
             let measured: [CaseMeasurement]
             do {
                 measured = try measure(job, cases: cases, quiet: progress?.style == .quiet)
-            } catch  where error.status == .interrupted || error.status == .terminated {
+            } catch  where error.kind == .interrupted || error.kind == .terminated {
                 throw error
             } catch {
                 return cases.map { .failed($0.key, reason: error.message) }

@@ -48,23 +48,16 @@ package enum InterruptSignals {
         return value == 0 ? nil : value
     }
 
-    /// The exit status for a signal: 130 for SIGINT, 143 for SIGTERM.
-    package static func exitStatus(for signal: Int32) -> ExitStatus {
-        signal == SIGTERM ? .terminated : .interrupted
-    }
-
-    /// The signal behind an exit status of 130 or 143, as a stopped `bench` process exits with.
+    /// The signal that stopped a process that exited with `status`: a `bench` that a signal
+    /// stopped exits, as a shell reports it, with 128 plus SIGINT or SIGTERM.
     package static func signalNumber(forExitStatus status: Int32) -> Int32? {
-        switch ExitStatus(rawValue: status) {
-        case .interrupted: SIGINT
-        case .terminated: SIGTERM
-        default: nil
-        }
+        [SIGINT, SIGTERM].first { 128 + $0 == status }
     }
 
-    /// The error a command stopped by `signal` exits with: its status and a line saying so.
+    /// The error a command stopped by `signal` fails with: a line saying so.
     package static func error(for signal: Int32) -> BenchError {
-        let status = exitStatus(for: signal)
-        return BenchError(status, "stopped by \(status == .terminated ? "SIGTERM" : "SIGINT"); no report was written")
+        signal == SIGTERM
+            ? BenchError(.terminated, "stopped by SIGTERM; no report was written")
+            : BenchError(.interrupted, "stopped by SIGINT; no report was written")
     }
 }

@@ -91,9 +91,24 @@ package enum WorkerProtocol {
         case failed(index: Int, reason: String)
         /// The account of a ``Request/count(_:)`` job's calls.
         case counted(CountedCalls)
-        /// The worker will not do the job (a backend failed its correctness check) and exits
-        /// with `status`.
+        /// The worker will not do the job (a backend failed its correctness check) and exits;
+        /// `status` is the kind of error, numbered by ``refusalStatus(of:)``.
         case refused(status: Int32, message: String)
+    }
+
+    /// How a ``Reply/refused(status:message:)`` numbers the kind of its error: as `bench`'s exit
+    /// codes did when protocol 3 fixed them, whatever the command line's codes become.
+    package static func refusalStatus(of kind: BenchError.Kind) -> Int32 {
+        switch kind {
+        case .usage: 64
+        case .malformedInput: 65
+        case .missingInput: 66
+        case .toolMissing: 69
+        case .backendFailed: 70
+        case .cannotWrite: 73
+        case .interrupted: 130
+        case .terminated: 143
+        }
     }
 
     /// A worker's first message.

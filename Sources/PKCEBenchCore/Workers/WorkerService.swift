@@ -32,8 +32,8 @@ package struct WorkerService {
         case finished
         /// It read a line that is not a request it can carry out now.
         case brokenRequest(String)
-        /// It refused its job and answered so; it exits with `status`.
-        case refused(status: Int32)
+        /// It refused its job with an error of `kind`, and answered so.
+        case refused(BenchError.Kind)
         /// A signal stopped it; it exits with that signal's status, and its run says so.
         case interrupted(signal: Int32)
     }
@@ -48,8 +48,9 @@ package struct WorkerService {
         write(coder.line(WorkerProtocol.Reply.hello(.init())))
         /// Answers that the job is refused, as the worker then ends.
         func refuse(_ error: BenchError) -> Ending {
-            write(coder.line(WorkerProtocol.Reply.refused(status: error.status.rawValue, message: error.message)))
-            return .refused(status: error.status.rawValue)
+            let status = WorkerProtocol.refusalStatus(of: error.kind)
+            write(coder.line(WorkerProtocol.Reply.refused(status: status, message: error.message)))
+            return .refused(error.kind)
         }
         var session: SamplingSession?
         while let line = readLine() {

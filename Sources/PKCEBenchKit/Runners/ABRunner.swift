@@ -41,14 +41,14 @@ package struct ABRunner {
     /// The baseline executable is checked first (its hello and description), then the export
     /// files, the output directory and this build's backends; nothing is measured until all pass.
     ///
-    /// - Returns: `ExitStatus.ok`, `ExitStatus.regression` or `ExitStatus.inconclusive`.
+    /// - Returns: What the comparison came to.
     /// - Throws: `BenchError`: 66 or 65 for a baseline executable that is missing or is not a
     ///   `bench` of this worker protocol, 65 for a debug build against a release build or, when
     ///   counting instructions, for a baseline that cannot count them, 64 for a baseline built
     ///   for AVX-512 when counting, 73 for the output directory, 70 when a backend fails its
     ///   correctness check in either build or a worker fails, 130 or 143 when a signal stopped
     ///   the run (nothing is written).
-    package func run() throws(BenchError) -> ExitStatus {
+    package func run() throws(BenchError) -> Comparison.Outcome {
         let measurement = measurement
         let baselineExecutable = measurement.sides.executable(of: .baseline)
         let progress = measurement.progress
@@ -109,6 +109,6 @@ package struct ABRunner {
         comparison.warnings.forEach(progress.note)
         standardOutput(ComparisonFormatter.render(comparison, as: format))
         try SuiteRunner.requireNoFailures(runs.baseline, runs.current)
-        return comparison.status
+        return comparison.outcome
     }
 }

@@ -41,12 +41,11 @@ package struct SuiteRunner {
     /// measured. A backend that fails the correctness check is not measured; a case that fails
     /// during the run is reported as failed; the other cases complete and all are written.
     ///
-    /// - Returns: `ExitStatus.ok`; with a baseline, `ExitStatus.regression` when the
-    ///   comparison found one, or `ExitStatus.inconclusive` when it could not decide a case.
+    /// - Returns: What the comparison with the baseline came to; `clear` without one.
     /// - Throws: `BenchError`: 73 or 65 for the output directory, 66 or 65 for the baseline,
     ///   70 when a backend failed (after the reports are written), 130 or 143 when a signal
     ///   stopped the run (nothing is written).
-    package func run() throws(BenchError) -> ExitStatus {
+    package func run() throws(BenchError) -> Comparison.Outcome {
         // The inputs first: a bad baseline must not leave a new, empty output directory behind.
         let baselineData = try baseline.map { baseline throws(BenchError) in try RunData.load(summaryAt: baseline.path)
         }
@@ -99,7 +98,7 @@ package struct SuiteRunner {
         comparison?.warnings.forEach(measurement.progress.note)
         standardOutput(rendered(format))
         try Self.requireNoFailures(run)
-        return comparison?.status ?? .ok
+        return comparison?.outcome ?? .clear
     }
 
     /// Warns that a debug build's figures do not represent a release build's.
