@@ -2,6 +2,7 @@ import Foundation
 import PKCE
 @testable import PKCEBenchCore
 @testable import PKCEBenchReports
+import PKCEBenchReportsTestSupport
 import PKCEBenchTestSupport
 import Testing
 
@@ -64,11 +65,8 @@ struct ReportTests {
             #expect(read.environment == original.environment)
             #expect(read.summary.failure == original.summary.failure)
         }
-        // The run keeps its figures as measured and the file rounds them as it writes them: read
-        // back, the rows write the same bytes again.
-        #expect(
-            ReportSchema.encode(summaries, columns: ReportSchema.summary)
-                == ReportSchema.encode(report.rows, columns: ReportSchema.summary))
+        // The report's figures are rounded as the file keeps them: what a run shows is what it wrote.
+        #expect(summaries == report.rows)
         let samples = try ReportFiles.readSamples(at: ReportFiles.samplesPath(for: results.latest.path))
         #expect(samples.count == 10)
         #expect(
@@ -443,5 +441,24 @@ struct ReportReadingTests {
     func samplesPath() {
         #expect(ReportFiles.samplesPath(for: "results/baseline.csv") == "results/baseline.samples.csv")
         #expect(ReportFiles.samplesPath(for: "run") == "run.samples.csv")
+    }
+}
+
+@Suite("The comparison's table")
+struct ComparisonTableTests {
+    @Test("Without samples the table says the threshold alone decided")
+    func thresholdOnlyNote() throws {
+        let target = CaseKey(backend: "openssl", operation: .challenge, size: 43, threads: 1)
+        let baseline = RunData(SyntheticRun.report(), name: "baseline")
+        let comparison = try Comparison(
+            baseline: RunData(
+                name: baseline.name, environment: baseline.environment, summaries: baseline.summaries,
+                samplesByCase: nil),
+            current: RunData(SyntheticRun.report(scale: [target: 1.10]), name: "current"),
+            criteria: .init(threshold: 0.05), runToRun: SyntheticRun.runToRun())
+        let table = ComparisonFormatter.render(comparison, as: .table)
+        #expect(
+            table.contains(
+                "no samples for \(SyntheticRun.keys.count) case(s): their verdicts use the 5% threshold alone"))
     }
 }

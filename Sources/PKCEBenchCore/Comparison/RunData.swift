@@ -46,6 +46,29 @@ package struct RunData: Sendable {
         self.samplesByCase = samplesByCase
     }
 
+    /// `run` as one side of a comparison, called `name`. With `backend`, every case takes that
+    /// name for its backend, so that a case of one backend meets its counterpart of another.
+    package init(_ run: RunResult, name: String, backend: String? = nil) {
+        func renamed(_ key: CaseKey) -> CaseKey {
+            var key = key
+            if let backend { key.backend = backend }
+            return key
+        }
+        var samplesByCase: [CaseKey: [Int: [Double]]] = [:]
+        for measurement in run.measurements where !measurement.samples.isEmpty {
+            samplesByCase[renamed(measurement.key)] = Dictionary(grouping: measurement.samples, by: \.process)
+                .mapValues { $0.map(\.nanosecondsPerOperation) }
+        }
+        self.init(
+            name: name, environment: run.summaries.isEmpty ? nil : run.environment,
+            summaries: run.summaries.map { summary in
+                var summary = summary
+                summary.key = renamed(summary.key)
+                return summary
+            },
+            samplesByCase: samplesByCase)
+    }
+
     /// Whether the run kept its samples.
     package var hasSamples: Bool { samplesByCase != nil }
 

@@ -1,7 +1,8 @@
 /// Everything one run produced: where and how it was made, and each case's measurement and what
 /// it came to, in report order (operation, size, backend).
 ///
-/// Figures are kept as measured; a report rounds them only as it formats them.
+/// Its figures are kept to the ``Precision`` its files keep: a sample's time to 0.001 ns, and each
+/// summary, computed from the samples as measured, to its own.
 package struct RunResult: Sendable {
     /// How and where the run was made, with the libraries of the backends measured only.
     package var environment: RunEnvironment
@@ -17,35 +18,12 @@ package struct RunResult: Sendable {
         var environment = environment
         environment.libraries = environment.libraries.filter { measured.contains($0.key) }
         self.environment = environment
-        self.measurements = ordered
-        self.summaries = ordered.map(CaseSummary.init)
+        self.measurements = ordered.map(\.atReportPrecision)
+        self.summaries = ordered.map { CaseSummary($0).atReportPrecision }
     }
 
     /// The cases that failed.
     package var failedCases: [CaseKey] {
         summaries.filter { !$0.isOK }.map(\.key)
-    }
-
-    /// The run as one side of a comparison, called `name`. With `backend`, every case takes that
-    /// name for its backend, so that a case of one backend meets its counterpart of another.
-    package func compared(as name: String, backend: String? = nil) -> RunData {
-        func renamed(_ key: CaseKey) -> CaseKey {
-            var key = key
-            if let backend { key.backend = backend }
-            return key
-        }
-        var samplesByCase: [CaseKey: [Int: [Double]]] = [:]
-        for measurement in measurements where !measurement.samples.isEmpty {
-            samplesByCase[renamed(measurement.key)] = Dictionary(grouping: measurement.samples, by: \.process)
-                .mapValues { $0.map(\.nanosecondsPerOperation) }
-        }
-        return RunData(
-            name: name, environment: summaries.isEmpty ? nil : environment,
-            summaries: summaries.map { summary in
-                var summary = summary
-                summary.key = renamed(summary.key)
-                return summary
-            },
-            samplesByCase: samplesByCase)
     }
 }

@@ -93,7 +93,7 @@ package struct ABRunner {
         // Two backends' cases take one name in the comparison, so that each meets its
         // counterpart; the reports keep the backends' own names.
         let compared = BothSides { side in
-            runs[side].compared(as: measurement.sides.name(of: side), backend: measurement.sides.comparedBackend)
+            RunData(runs[side], name: measurement.sides.name(of: side), backend: measurement.sides.comparedBackend)
         }
         let comparison = try Comparison(
             baseline: compared.baseline, current: compared.current,

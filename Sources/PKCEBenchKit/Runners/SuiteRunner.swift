@@ -75,7 +75,7 @@ package struct SuiteRunner {
         var comparison: Comparison?
         if let baseline, let baselineData {
             comparison = try Comparison(
-                baseline: baselineData, current: run.compared(as: "this run"), criteria: baseline.criteria,
+                baseline: baselineData, current: RunData(run, name: "this run"), criteria: baseline.criteria,
                 runToRun: runToRun)
         }
 

@@ -56,13 +56,15 @@ package enum ReportSchema {
             row.summary.failure = value == SummaryRow.ok ? nil : ""
         },
         count("samples", \.summary.samples, from: 0), count("iterations", \.summary.iterations, from: 0),
-        measure("ns_median", \.summary.median, decimals: 3), measure("ns_p10", \.summary.p10, decimals: 3),
-        measure("ns_p90", \.summary.p90, decimals: 3), measure("ns_min", \.summary.fastest, decimals: 3),
-        measure("ns_mean", \.summary.mean, decimals: 3),
-        measure("ns_stddev", \.summary.standardDeviation, decimals: 3),
-        measure("cv", \.summary.coefficientOfVariation, decimals: 5),
-        measure("ops_per_sec", \.summary.operationsPerSecond, decimals: 1),
-        measure("mb_per_sec", \.summary.megabytesPerSecond, decimals: 3),
+        measure("ns_median", \.summary.median, decimals: Precision.nanoseconds),
+        measure("ns_p10", \.summary.p10, decimals: Precision.nanoseconds),
+        measure("ns_p90", \.summary.p90, decimals: Precision.nanoseconds),
+        measure("ns_min", \.summary.fastest, decimals: Precision.nanoseconds),
+        measure("ns_mean", \.summary.mean, decimals: Precision.nanoseconds),
+        measure("ns_stddev", \.summary.standardDeviation, decimals: Precision.nanoseconds),
+        measure("cv", \.summary.coefficientOfVariation, decimals: Precision.coefficientOfVariation),
+        measure("ops_per_sec", \.summary.operationsPerSecond, decimals: Precision.operationsPerSecond),
+        measure("mb_per_sec", \.summary.megabytesPerSecond, decimals: Precision.megabytesPerSecond),
         text("cpu", \.environment.cpu), text("cpu_flags", \.environment.cpuFlags),
         count("cores", \.environment.cores, from: 0), text("kernel", \.environment.kernel),
         text("swift", \.environment.swift),
@@ -77,7 +79,8 @@ package enum ReportSchema {
         },
         // Added after version 1, at the end so that no column moves.
         optional(text("target_cpu", \.environment.targetCPU)),
-        optional(measure("allocs_per_op", \.summary.allocationsPerOperation, decimals: 6)),
+        optional(
+            measure("allocs_per_op", \.summary.allocationsPerOperation, decimals: Precision.allocationsPerOperation)),
         optional(
             Column(name: "metric", encode: \.summary.metric.rawValue) { row, value throws(FieldError) in
                 // Empty in rows written before the column existed, which were all timed.
@@ -86,7 +89,10 @@ package enum ReportSchema {
                 }
                 row.summary.metric = metric
             }),
-        optional(measure("instructions_per_op", \.summary.instructionsPerOperation, decimals: 3)),
+        optional(
+            measure(
+                "instructions_per_op", \.summary.instructionsPerOperation, decimals: Precision.instructionsPerOperation)
+        ),
     ]
 
     /// Version 1's `openssl` and `libsodium` columns, read into the library of the backend of
@@ -113,7 +119,9 @@ package enum ReportSchema {
         count("threads", \.key.threads, through: Selection.maximumThreads), count("process", \.sample.process, from: 0),
         count("sample", \.index, from: 0),
         count("iterations", \.sample.iterations),
-        Column(name: "ns_per_op", encode: { format($0.sample.nanosecondsPerOperation, decimals: 3) }) {
+        Column(
+            name: "ns_per_op", encode: { format($0.sample.nanosecondsPerOperation, decimals: Precision.nanoseconds) }
+        ) {
             row, value throws(FieldError) in
             row.sample.nanosecondsPerOperation = try number(value)
         },

@@ -9,7 +9,7 @@ import PKCEBenchCore
 /// with each case's sample distribution; and a chart per operation and size of each backend's
 /// median with its p10–p90 whisker.
 ///
-/// Every figure is the run's, formatted as the terminal table formats it; each result row is a
+/// Every figure is the CSV's, formatted as the terminal table formats it; each result row is a
 /// `<tr data-case="operation/backend/size">`, each comparison row too. The markup is also
 /// well-formed XML, so that tests (and scripts) can read it with an XML parser.
 package enum HTMLReport {
