@@ -116,20 +116,26 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         .target(
-            name: "PKCEBenchTestSupport", dependencies: ["PKCEBenchCore", "PKCEBenchReports", "PKCE"],
-            path: "Tests/PKCEBenchTestSupport"),
+            name: "PKCEBenchTestSupport", dependencies: ["PKCEBenchCore", "PKCE"], path: "Tests/PKCEBenchTestSupport"),
+        .target(
+            name: "PKCEBenchReportsTestSupport",
+            dependencies: ["PKCEBenchCore", "PKCEBenchReports", "PKCEBenchTestSupport"],
+            path: "Tests/PKCEBenchReportsTestSupport"),
         .testTarget(
             name: "PKCEBenchCoreTests",
-            dependencies: ["PKCEBenchCore", "PKCEBenchReports", "PKCE", "PKCEBenchTestSupport"],
+            dependencies: ["PKCEBenchCore", "PKCE", "PKCEBenchTestSupport"],
             resources: [.copy("Reference")]
         ),
         .testTarget(
             name: "PKCEBenchReportsTests",
-            dependencies: ["PKCEBenchCore", "PKCEBenchReports", "PKCE", "PKCEBenchTestSupport"]),
+            dependencies: [
+                "PKCEBenchCore", "PKCEBenchReports", "PKCE", "PKCEBenchTestSupport", "PKCEBenchReportsTestSupport",
+            ]),
         .testTarget(
             name: "BenchTests",
             dependencies: [
-                "PKCEBenchCore", "PKCEBenchReports", "PKCEBenchKit", "PKCEBackends", "PKCEBenchTestSupport", "bench",
+                "PKCEBenchCore", "PKCEBenchReports", "PKCEBenchKit", "PKCEBackends", "PKCEBenchTestSupport",
+                "PKCEBenchReportsTestSupport", "bench",
             ]),
         // Compares two secrets with `==` many times, for PKCETests to count under Callgrind.
         .executableTarget(name: "PKCECompareProbe", dependencies: ["PKCE"], path: "Tests/PKCECompareProbe"),

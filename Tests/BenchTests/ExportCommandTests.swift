@@ -1,6 +1,7 @@
 import Foundation
 import PKCEBenchCore
 @testable import PKCEBenchReports
+import PKCEBenchReportsTestSupport
 import PKCEBenchTestSupport
 import Testing
 

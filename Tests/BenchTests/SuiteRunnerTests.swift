@@ -43,7 +43,7 @@ struct SuiteRunnerTests {
 
     @Test("Randomness that fails mid-run fails that case in the table and the CSV; the rest completes; exit 70")
     func randomnessFailsMidRun() throws {
-        // The randomness breaks once its case is calibrated: after the gate, before the samples.
+        // The randomness breaks once its case is calibrated: after the correctness check, before the samples.
         let failing = FailingLaterBackend()
         let (runner, output) = try Self.runner([SwiftBackend(), failing], operations: [.random, .sha256]) { line in
             if line.hasPrefix("calibrated random/failing-later") { failing.failFromNow() }
@@ -71,7 +71,7 @@ struct SuiteRunnerTests {
     @Test(
         "A backend that fails the correctness check refuses the run in one line, 70, before anything is timed or written"
     )
-    func gateFailure() throws {
+    func correctnessFailure() throws {
         let (runner, output) = try Self.runner([SwiftBackend(), WrongDigestBackend()], operations: [.sha256])
         defer { try? FileManager.default.removeItem(at: runner.results.url) }
         let digest = SwiftBackend().sha256(Array("abc".utf8))

@@ -1,13 +1,18 @@
 import Foundation
 import PKCEBenchCore
-import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing
 
 @Suite("Comparing runs")
 struct ComparisonTests {
     static func data(_ report: RunResult, samples: Bool = true) -> RunData {
-        RunData(name: report.environment.runID, summaries: report.rows, samples: samples ? report.sampleRows : nil)
+        let data = RunData(report, name: report.environment.runID)
+        return samples ? data : without(samples: data)
+    }
+
+    /// `data` as a summary file without its samples file reads.
+    static func without(samples data: RunData) -> RunData {
+        RunData(name: data.name, environment: data.environment, summaries: data.summaries, samplesByCase: nil)
     }
 
     static let target = CaseKey(backend: "openssl", operation: .challenge, size: 43, threads: 1)
@@ -233,8 +238,9 @@ struct ComparisonTests {
         let comparison = try Self.apart(baseline: Self.data(baseline), current: Self.data(current))
         // The raw p-values, from each process's fastest sample, as the comparison takes them.
         func fastest(_ report: RunResult, _ key: CaseKey) -> [Double] {
-            Dictionary(grouping: report.sampleRows.filter { $0.key == key }, by: \.sample.process).values.map {
-                $0.map(\.sample.nanosecondsPerOperation).min() ?? 0
+            let samples = report.measurements.first { $0.key == key }?.samples ?? []
+            return Dictionary(grouping: samples, by: \.process).values.map {
+                $0.map(\.nanosecondsPerOperation).min() ?? 0
             }
         }
         // Each case's change net of the run-wide shift, with twice the history's spread between
@@ -273,10 +279,6 @@ struct ComparisonTests {
         #expect(comparison.cases.contains { $0.method == .threshold })
         #expect(comparison.cases.allSatisfy { $0.method == .threshold && $0.pValue == nil })
         #expect(comparison.cases.filter { $0.verdict == .regressed }.map(\.key) == [Self.target])
-        let table = ComparisonFormatter.render(comparison, as: .table)
-        #expect(
-            table.contains(
-                "no samples for \(SyntheticRun.keys.count) case(s): their verdicts use the 5% threshold alone"))
     }
 
     @Test("--threshold and --alpha change the verdicts")
@@ -318,13 +320,16 @@ struct ComparisonTests {
 
     @Test("Cases in one run only are listed, not errors")
     func oneSided() throws {
-        var baselineRows = SyntheticRun.report().rows
-        var currentRows = SyntheticRun.report().rows
-        let onlyInBaseline = baselineRows.removeLast().key
-        let onlyInCurrent = currentRows.removeFirst().key
+        let report = SyntheticRun.report()
+        var baselineSummaries = report.summaries
+        var currentSummaries = report.summaries
+        let onlyInBaseline = baselineSummaries.removeLast().key
+        let onlyInCurrent = currentSummaries.removeFirst().key
         let comparison = try Self.apart(
-            baseline: RunData(name: "a", summaries: currentRows, samples: nil),
-            current: RunData(name: "b", summaries: baselineRows, samples: nil))
+            baseline: RunData(
+                name: "a", environment: report.environment, summaries: currentSummaries, samplesByCase: nil),
+            current: RunData(
+                name: "b", environment: report.environment, summaries: baselineSummaries, samplesByCase: nil))
         #expect(comparison.cases.first { $0.key == onlyInBaseline }?.verdict == .onlyInBaseline)
         #expect(comparison.cases.first { $0.key == onlyInCurrent }?.verdict == .onlyInCurrent)
         #expect(!comparison.hasRegression)
@@ -332,12 +337,12 @@ struct ComparisonTests {
 
     @Test("A case that fails now but did not before counts as a regression")
     func failedInCurrent() throws {
-        var rows = SyntheticRun.report().rows
-        let index = try #require(rows.firstIndex { $0.key == Self.target })
-        rows[index].summary.failure = "failed"
-        rows[index].summary.median = nil
+        var now = SyntheticRun.report()
+        let index = try #require(now.summaries.firstIndex { $0.key == Self.target })
+        now.summaries[index].failure = "failed"
+        now.summaries[index].median = nil
         let comparison = try Self.apart(
-            baseline: Self.data(SyntheticRun.report()), current: RunData(name: "now", summaries: rows, samples: nil))
+            baseline: Self.data(SyntheticRun.report()), current: Self.data(now, samples: false))
         #expect(comparison.cases.first { $0.key == Self.target }?.verdict == .failedInCurrent)
         #expect(comparison.hasRegression)
     }

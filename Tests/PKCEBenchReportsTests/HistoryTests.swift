@@ -1,5 +1,6 @@
 import PKCEBenchCore
 import PKCEBenchReports
+import PKCEBenchReportsTestSupport
 import PKCEBenchTestSupport
 import Testing
 

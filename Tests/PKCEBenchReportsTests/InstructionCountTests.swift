@@ -2,6 +2,7 @@ import Foundation
 import PKCE
 @testable import PKCEBenchCore
 @testable import PKCEBenchReports
+import PKCEBenchReportsTestSupport
 import PKCEBenchTestSupport
 import Testing
 

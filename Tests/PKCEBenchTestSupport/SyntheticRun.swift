@@ -1,6 +1,5 @@
 import Foundation
 import PKCEBenchCore
-import PKCEBenchReports
 
 /// A new, empty directory under the system's temporary directory: tests write nowhere else.
 ///
@@ -97,16 +96,6 @@ package enum SyntheticRun {
         return RunToRunSpread(history: rows, like: report().environment, excluding: [])
     }
 
-    /// Writes ``history(runs:)`` as `history.csv` in `directory`, as runs of `bench` append to it.
-    package static func writeHistory(runs: Int = 6, in directory: URL) throws {
-        // Saved as bench saves its runs, into a results directory of their own; only the history stays.
-        let results = ResultsDirectory(path: directory.appendingPathComponent("earlier-runs").path)
-        try results.prepare()
-        for run in history(runs: runs) { try results.save(run) }
-        try FileManager.default.moveItem(at: results.history, to: directory.appendingPathComponent("history.csv"))
-        try FileManager.default.removeItem(at: results.url)
-    }
-
     /// Two builds measured side by side, as `bench ab` measures them: `pairs` pairs of processes,
     /// each taking `turns` samples per case of each build back to back.
     ///
@@ -180,11 +169,4 @@ package struct SplitMix64: RandomNumberGenerator {
         let u2 = nextUnit()
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
-}
-
-extension RunResult {
-    /// The rows of its summary file, as `bench` writes them.
-    package var rows: [SummaryRow] { SummaryRow.rows(of: self) }
-    /// The rows of its samples file.
-    package var sampleRows: [SampleRow] { SampleRow.rows(of: self) }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import PKCE
 import PKCEBenchCore
-import PKCEBenchReports
 import Synchronization
 
 /// SwiftBackend with one bit of every digest flipped: plausible output, wrong answer.
