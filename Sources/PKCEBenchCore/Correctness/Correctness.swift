@@ -24,7 +24,7 @@ public enum Correctness {
     static let agreementLengths = [0, 1, 31, 32, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 1000, 4096]
 
     /// Checks each of `backends` that one of `cases` uses, or that `alsoChecking` names, and
-    /// refuses them all at the first that fails: the one place the gate decides, before a run, a
+    /// refuses them all at the first that fails: the one place the check decides, before a run, a
     /// worker or `bench ab` times anything.
     ///
     /// - Throws: ``BenchError`` (70) in one line that names the first failing backend and why:
@@ -119,3 +119,7 @@ public enum Correctness {
         bytes.map { String(format: "%02x", $0) }.joined()
     }
 }
+
+/// The former name of ``Correctness``.
+@available(*, deprecated, renamed: "Correctness")
+public typealias CorrectnessGate = Correctness

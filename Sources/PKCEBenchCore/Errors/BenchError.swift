@@ -2,8 +2,8 @@ import PKCE
 
 /// A failure the user can act on: what kind it is, and one line saying what went wrong and where.
 ///
-/// The command line ends with the exit code of the error's kind; nothing below it deals in
-/// exit codes.
+/// The command line ends with the exit code of the error's kind, which the documentation of a
+/// function that throws names (`BenchError` (70)); nothing below the command line deals in codes.
 package struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure it is.
     package enum Kind: Sendable, Equatable, CaseIterable {

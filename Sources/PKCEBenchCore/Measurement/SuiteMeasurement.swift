@@ -52,7 +52,7 @@ package struct SuiteMeasurement {
     /// A case that fails while measured is failed; the others complete.
     ///
     /// - Returns: One measurement per case and, when counted, what the worker saw under Valgrind.
-    /// - Throws: ``BenchError``: 70 when a backend fails the gate (naming it and the first input it
+    /// - Throws: ``BenchError``: 70 when a backend fails the correctness check (naming it and the first input it
     ///   gets wrong) or the Callgrind worker failed; 130 or 143 when a signal stopped the run.
     package func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> (
         measurements: [CaseMeasurement], counted: CountedEnvironment?
@@ -88,7 +88,7 @@ package struct SuiteMeasurement {
         }
     }
 
-    /// The selection without the backends none of `cases` uses: those that failed the gate.
+    /// The selection without the backends none of `cases` uses: those that failed the correctness check.
     private func narrowed(to cases: [BenchmarkCase]) -> Selection {
         var narrowed = selection
         narrowed.backends = backends.map(\.name).filter { name in cases.contains { $0.backend.name == name } }
