@@ -1,7 +1,7 @@
 import Foundation
 import PKCE
 import PKCEBenchCore
-import PKCEBenchKit
+@testable import PKCEBenchKit
 import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing

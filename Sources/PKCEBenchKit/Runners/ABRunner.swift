@@ -22,20 +22,6 @@ package struct ABRunner {
     /// Receives standard output's text.
     package var standardOutput: (String) -> Void
 
-    /// Creates a runner; see the properties for what each argument is.
-    package init(
-        measurement: ABMeasurement, output: ResultsDirectory, format: OutputFormat,
-        currentFacts: WorkerProtocol.BuildFacts, environment: @escaping () -> RunEnvironment,
-        standardOutput: @escaping (String) -> Void
-    ) {
-        self.measurement = measurement
-        self.output = output
-        self.format = format
-        self.currentFacts = currentFacts
-        self.environment = environment
-        self.standardOutput = standardOutput
-    }
-
     /// Measures both builds and compares them.
     ///
     /// The baseline executable is checked first (its hello and description), then the export

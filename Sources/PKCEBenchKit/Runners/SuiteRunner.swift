@@ -22,18 +22,6 @@ package struct SuiteRunner {
     /// Receives standard output's text.
     package var standardOutput: (String) -> Void
 
-    /// Creates a runner; see the properties for what each argument is.
-    package init(
-        measurement: SuiteMeasurement, results: ResultsDirectory, format: OutputFormat,
-        environment: @escaping () -> RunEnvironment, standardOutput: @escaping (String) -> Void
-    ) {
-        self.measurement = measurement
-        self.results = results
-        self.format = format
-        self.environment = environment
-        self.standardOutput = standardOutput
-    }
-
     /// Runs the suite and writes its reports.
     ///
     /// Bad inputs (an unwritable output directory or export file, a malformed history, a missing
