@@ -3,7 +3,6 @@ import Foundation
 import PKCEBenchCore
 import PKCEBenchReports
 
-/// `bench ab`: this build against another, measured side by side.
 struct AB: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ab",
@@ -119,8 +118,6 @@ extension ABRunner {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// A runner of this build's shipped backends with the command line's options, as `bench ab`
-    /// and `bench pair` use it.
     init(
         selection: Selection, measurement: MeasurementOptions, gate: GateOptions, criteria: ComparisonCriteria,
         directory: DirectoryOptions, format: FormatOptions, progress: ProgressOptions, sides: Sides,

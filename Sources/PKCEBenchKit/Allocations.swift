@@ -2,9 +2,7 @@ internal import CPKCEMallocCounter
 import PKCEBenchCore
 import PKCEBenchReports
 
-/// This process's allocation counter: the malloc interposer linked into `bench`.
-///
-/// `nil` where the interposer is compiled out (a C library other than glibc, a build under
+/// `nil` where the malloc interposer is compiled out (a C library other than glibc, a build under
 /// AddressSanitizer or ThreadSanitizer) or found not to be in effect; reports then leave
 /// `allocs_per_op` empty rather than claim zero.
 let processAllocationCounter: AllocationCounter? =

@@ -2,7 +2,6 @@ import ArgumentParser
 import PKCEBenchCore
 import PKCEBenchReports
 
-/// `bench baseline`: replace the baseline, by measuring now or by promoting an earlier run.
 struct Baseline: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replace baseline.csv and baseline.samples.csv in the output directory, atomically.",

@@ -52,19 +52,15 @@ public enum Bench {
 
 /// What the commands share that argument-parser cannot pass them: the program's backends.
 enum CommandContext {
-    /// The backends `Bench.main(backends:)` was given, for the duration of the command.
     @TaskLocal static var backends: [any PKCEBackend] = []
 
-    /// The backends' names, in report order.
     static var backendNames: [String] { backends.map(\.name) }
 
-    /// The libraries the backends use, by backend name, as a report records them.
     static var libraries: [String: String] {
         Dictionary(backends.map { ($0.name, $0.library) }) { first, _ in first }
     }
 }
 
-/// The root command, parsed by argument-parser.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",

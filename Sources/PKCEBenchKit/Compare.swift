@@ -3,7 +3,6 @@ import Foundation
 import PKCEBenchCore
 import PKCEBenchReports
 
-/// `bench compare`: regression tracking between two runs.
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two runs case by case; exit 1 when a case regressed, 2 when one is inconclusive.",

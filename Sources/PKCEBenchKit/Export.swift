@@ -3,7 +3,6 @@ import Foundation
 import PKCEBenchCore
 import PKCEBenchReports
 
-/// `bench export`: a run's results for a CI benchmark tracker.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a summary CSV as the JSON a CI benchmark tracker reads: Bencher or github-action-benchmark.",

@@ -3,7 +3,6 @@ import Foundation
 import PKCEBenchCore
 import PKCEBenchReports
 
-/// `bench history`: the trend of each case over the last runs, as a table or a chart.
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print each case's median over the last runs in history.csv, and optionally chart it.")

@@ -2,7 +2,6 @@ import ArgumentParser
 import PKCEBenchCore
 import PKCEBenchReports
 
-/// `bench list`: the cases a run with the same options would measure.
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:

@@ -3,7 +3,6 @@ import Foundation
 import PKCEBenchCore
 import PKCEBenchReports
 
-/// `--backend`, `--operation`, `--size`, `--filter`, `--skip`: which cases a command is about.
 struct CaseFilterOptions: ParsableArguments {
     @Option(
         name: .customLong("backend"), parsing: .singleValue,
@@ -46,7 +45,6 @@ struct CaseFilterOptions: ParsableArguments {
             "Leave out cases whose name contains a match of this regular expression; repeatable.", valueName: "regex"))
     var skips: [String] = []
 
-    /// The selection these options make with `threads`, checked.
     func selection(threads: Int = 1) throws(BenchError) -> Selection {
         let operations = operationLists.flatMap(\.self)
         var sizes: [Int] = []
@@ -76,7 +74,6 @@ struct CaseFilterOptions: ParsableArguments {
     }
 }
 
-/// The case filters and `--threads`: which cases a run measures.
 struct SelectionOptions: ParsableArguments {
     @OptionGroup var filter: CaseFilterOptions
 
@@ -87,13 +84,11 @@ struct SelectionOptions: ParsableArguments {
         try usage { () throws(BenchError) in _ = try selection() }
     }
 
-    /// The selection, checked.
     func selection() throws(BenchError) -> Selection {
         try filter.selection(threads: threads)
     }
 }
 
-/// `--quick`, `--samples`, `--sample-time`, `--warmup`: how long and how often to measure.
 struct MeasurementOptions: ParsableArguments {
     @Flag(
         help: "Run the whole default suite in a few seconds: fewer and shorter samples, for smoke tests, not decisions."
@@ -136,7 +131,6 @@ struct MeasurementOptions: ParsableArguments {
         return count
     }
 
-    /// The sampling plan these options make from `standard` (or `quick` with `--quick`), checked.
     func plan(standard: SamplingPlan = .standard, quick quickPlan: SamplingPlan = .quick) throws(BenchError)
         -> SamplingPlan
     {
@@ -170,7 +164,6 @@ struct MeasurementOptions: ParsableArguments {
     }
 }
 
-/// `--metric`: what a run measures of each case.
 struct MetricOptions: ParsableArguments {
     @Option(
         name: .customLong("metric"),
@@ -181,7 +174,6 @@ struct MetricOptions: ParsableArguments {
     var metric = Metric.time
 }
 
-/// `--quiet`: what standard error shows while a command measures.
 struct ProgressOptions: ParsableArguments {
     @Flag(
         name: .shortAndLong,
@@ -190,18 +182,14 @@ struct ProgressOptions: ParsableArguments {
             discussion: "Progress is one line redrawn on a terminal, and a line per step elsewhere or with TERM=dumb."))
     var quiet = false
 
-    /// How progress is shown: not at all with `--quiet`, else as standard error can show it.
     var style: ProgressPrinter.Style { quiet ? .quiet : .standardError() }
 }
 
-/// `--output`: the results directory.
 struct DirectoryOptions: ParsableArguments {
     @Option(name: .customLong("output"), help: "The results directory; created when missing.")
     var path = "results"
 }
 
-/// `--format`: what standard output shows; `--export-json`, `--export-markdown`, `--export-csv`:
-/// files that get it in other formats.
 struct FormatOptions: ParsableArguments {
     @Option(name: .customLong("format"), help: "What standard output shows.")
     var format = OutputFormat.table
@@ -243,7 +231,6 @@ struct FormatOptions: ParsableArguments {
     }
 }
 
-/// `--max-pairs`: how far `bench ab` and `bench pair` measure the cases the gate has not decided.
 struct GateOptions: ParsableArguments {
     @Option(
         name: .customLong("max-pairs"), parsing: .unconditional,
@@ -266,7 +253,6 @@ struct GateOptions: ParsableArguments {
     }
 }
 
-/// `--threshold`, `--alpha`: when a change counts as a regression or an improvement.
 struct CriteriaOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
@@ -295,8 +281,7 @@ struct CriteriaOptions: ParsableArguments {
         return value == value.rounded() ? String(Int(value)) : String(value)
     }
 
-    /// The criteria, checked, with the default threshold of a comparison of `metric` measured with
-    /// `pairing` when `--threshold` is not given.
+    /// The criteria; without `--threshold`, with the default threshold of `metric` and `pairing`.
     func criteria(of metric: Metric, pairing: Pairing) throws(BenchError) -> ComparisonCriteria {
         let threshold = threshold ?? ComparisonCriteria.defaultThresholdPercent(of: metric, pairing: pairing)
         guard threshold.isFinite, threshold >= 0, threshold < 1000 else {

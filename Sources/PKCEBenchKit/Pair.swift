@@ -2,7 +2,6 @@ import ArgumentParser
 import PKCEBenchCore
 import PKCEBenchReports
 
-/// `bench pair`: two backends of this build, measured side by side.
 struct Pair: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pair",

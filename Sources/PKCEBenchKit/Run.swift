@@ -3,8 +3,6 @@ import Foundation
 import PKCEBenchCore
 import PKCEBenchReports
 
-/// The default subcommand: check the backends, measure the selected cases, write the reports,
-/// and compare with a baseline when asked.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check every backend, measure the selected cases and write CSV reports (the default).",
@@ -58,7 +56,6 @@ struct Run: ParsableCommand {
         return (directory.path as NSString).appendingPathComponent(try BaselineName(baseline).fileName)
     }
 
-    /// The baseline that `--save-baseline` makes of the run: none, the unnamed one, or a named one.
     private func baselineToSave() throws(BenchError) -> BaselineName? {
         if let saveBaselineName { return try BaselineName(saveBaselineName) }
         return saveBaseline ? .unnamed : nil

@@ -35,7 +35,6 @@ package struct RevisionBuild: Sendable {
     package var worktree: URL { cache.appendingPathComponent("\(commit)-\(configuration)") }
     /// The package in the worktree: the one the current directory is in, at the same place.
     package var packageDirectory: URL { worktree.appendingPathComponent(packagePrefix) }
-    /// The executable the build makes.
     package var executable: String {
         packageDirectory.appendingPathComponent(".build/\(configuration)/\(product)").path
     }
@@ -46,16 +45,11 @@ package struct RevisionBuild: Sendable {
     /// The revision and its commit, for messages: `main (1a2b3c4)`.
     package var name: String { "\(revision) (\(commit.prefix(7)))" }
 
-    /// Finds the commit that `revision` names in the git repository at `directory`.
+    /// Finds the commit that `revision` names in the git repository that `directory` is in (the
+    /// current directory, for `bench ab --against`).
     ///
-    /// - Parameters:
-    ///   - revision: A branch, tag or commit.
-    ///   - directory: A directory of the repository: the current one, for `bench ab --against`.
-    ///   - configuration: `release` or `debug`.
-    ///   - product: The executable product to build.
-    ///   - cache: Where builds are kept.
-    /// - Throws: ``BenchError``: 69 when git is not installed; 64 when `directory` is not in a git
-    ///   repository, or `revision` names no commit there (with how to fetch it).
+    /// - Throws: ``BenchError``: `.toolMissing` when git is not installed; `.usage` when `directory`
+    ///   is not in a git repository, or `revision` names no commit there (with how to fetch it).
     package init(
         revision: String, in directory: String, configuration: String, product: String = "bench", cache: URL
     ) throws(BenchError) {
@@ -103,10 +97,9 @@ package struct RevisionBuild: Sendable {
     /// gives the user (`getpwuid`): always a directory of the user's, never a shared one such as
     /// the temporary directory, where another user could plant a build to be run.
     ///
-    /// - Parameter environment: The environment that names the directories.
-    /// - Throws: ``BenchError`` (73) when there is no home directory of the user's to keep builds
-    ///   in: the one `HOME` or else the user database names is not an absolute path, does not
-    ///   exist, or is `/`.
+    /// - Throws: ``BenchError``: `.cannotWrite` when there is no home directory of the user's to
+    ///   keep builds in: the one `HOME` or else the user database names is not an absolute path,
+    ///   does not exist, or is `/`.
     package static func defaultCache(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(BenchError) -> URL {
@@ -140,7 +133,7 @@ package struct RevisionBuild: Sendable {
     /// whose sticky bit keeps them from replacing what they do not own (`/tmp`), above an entry
     /// of the user's.
     ///
-    /// - Throws: ``BenchError`` (70) naming the first path that fails, and why.
+    /// - Throws: ``BenchError``: `.backendFailed` naming the first path that fails, and why.
     static func requireTrusted(_ path: String) throws(BenchError) {
         let written = URL(fileURLWithPath: path).standardizedFileURL.path
         try requireTrusted(written, following: false, for: path)
@@ -191,23 +184,18 @@ package struct RevisionBuild: Sendable {
         return true
     }
 
-    /// Whether the build is there, finished.
     package var isBuilt: Bool {
         FileManager.default.fileExists(atPath: marker.path) && FileManager.default.isExecutableFile(atPath: executable)
     }
 
     /// Builds the revision with `swift build -c CONFIGURATION --product PRODUCT`, in its worktree
-    /// (in the package at ``packagePrefix`` there),
-    /// unless the build is there already.
+    /// (in the package at ``packagePrefix`` there), unless the build is there already.
     ///
-    /// - Parameters:
-    ///   - progress: Told what is built, where, and where the log is.
-    ///   - interruption: Asked while it builds whether a signal asked the run to stop.
     /// - Returns: The seconds the build took, or `nil` when it was there already.
-    /// - Throws: ``BenchError``: 69 when `swift` is not on `PATH`; 73 when the cache or the
-    ///   worktree cannot be made; 70 when the build fails (with the last line of its log), or a
-    ///   build that is there could have been planted or changed by another user
-    ///   (`requireTrusted(_:)`); 130 or 143 when a signal stopped it.
+    /// - Throws: ``BenchError``: `.toolMissing` without `swift` on `PATH`; `.cannotWrite` when the
+    ///   cache or the worktree cannot be made; `.backendFailed` when the build fails (with the last
+    ///   line of its log), or a build that is there could have been planted or changed by another
+    ///   user (`requireTrusted(_:)`); `.interrupted` or `.terminated` when a signal stopped it.
     package func make(progress: ProgressPrinter, interruption: () -> Int32?) throws(BenchError) -> Double? {
         if isBuilt {
             try Self.requireTrusted(marker.path)

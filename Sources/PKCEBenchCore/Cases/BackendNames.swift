@@ -1,15 +1,13 @@
 /// The rule for the names of the backends a harness measures: they become parts of case names
 /// (`sha256/NAME/64`), file rows, `--backend` values and regular expressions' subjects.
 package enum BackendNames {
-    /// The longest name taken.
     package static let maximumLength = 32
 
     /// Checks that `names` are valid and distinct: 1 to 32 lowercase ASCII letters, digits, `-`, `_`
     /// and `.`, starting with a letter; and that there is at least one.
     ///
-    /// - Parameter names: The backends' names, in report order.
-    /// - Throws: ``BenchError`` (70, a fault of the program that names them) saying which name
-    ///   breaks the rule.
+    /// - Throws: ``BenchError``: `.backendFailed` (a fault of the program that names them), saying
+    ///   which name breaks the rule.
     package static func check(_ names: [String]) throws(BenchError) {
         guard !names.isEmpty else {
             throw BenchError(.backendFailed, "no backends to measure: give Bench.main(backends:) at least one")
@@ -28,7 +26,6 @@ package enum BackendNames {
         }
     }
 
-    /// What stands between the two names of a pair of backends that `bench pair` compares.
     static let pairSeparator = "-vs-"
 
     /// The name of `backend` compared with `baseline` (`swift-vs-sodium`), which both sides' rows
@@ -47,7 +44,6 @@ package enum BackendNames {
         }
     }
 
-    /// Whether `name` follows the rule.
     package static func isValid(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         let letters = UInt8(ascii: "a")...UInt8(ascii: "z"), digits = UInt8(ascii: "0")...UInt8(ascii: "9")

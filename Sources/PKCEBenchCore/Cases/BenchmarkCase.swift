@@ -4,17 +4,13 @@ import PKCE
 public struct BenchmarkCase: Sendable, CustomStringConvertible {
     /// The backend under test.
     public let backend: any PKCEBackend
-    /// The operation measured.
     package let operation: BenchmarkOperation
     /// The verifier length in characters, or the message size in bytes.
     package let size: Int
     /// How many threads run the operation at once; throughput is their aggregate.
     package let threads: Int
 
-    /// Creates a case.
-    ///
-    /// - Precondition: `size` is in `operation.allowedSizes` and `threads` is at least 1; the
-    ///   command line checks both before it gets here.
+    /// The command line checks the preconditions before it gets here.
     package init(backend: any PKCEBackend, operation: BenchmarkOperation, size: Int, threads: Int = 1) {
         precondition(operation.allowedSizes.contains(size), "size \(size) is invalid for \(operation)")
         precondition(threads >= 1, "a case needs at least one thread")
@@ -24,7 +20,6 @@ public struct BenchmarkCase: Sendable, CustomStringConvertible {
         self.threads = threads
     }
 
-    /// The key this case's rows carry in every report.
     package var key: CaseKey {
         CaseKey(backend: backend.name, operation: operation, size: size, threads: threads)
     }
@@ -44,9 +39,8 @@ public struct BenchmarkCase: Sendable, CustomStringConvertible {
         return try Selection().cases(from: backends)
     }
 
-    /// Prepares the inputs one thread needs to run this case.
-    ///
-    /// - Throws: The backend's error when preparing the inputs needs randomness and it fails.
+    /// Prepares the inputs one thread needs to run this case; throws the backend's error when that
+    /// needs randomness and it fails.
     func makeWorkload() throws -> any Workload {
         switch operation {
         case .verifier: VerifierWorkload(backend: backend, length: size, makesString: false)

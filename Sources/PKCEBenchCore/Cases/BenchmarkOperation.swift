@@ -59,7 +59,6 @@ package enum BenchmarkOperation: String, CaseIterable, Codable, Comparable, Send
         self == .sha256 || self == .random
     }
 
-    /// The unit of `size` in this operation, for help and error messages.
     package var sizeUnit: String {
         reportsByteThroughput ? "bytes" : "characters"
     }

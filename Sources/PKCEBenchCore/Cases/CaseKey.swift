@@ -2,14 +2,11 @@
 package struct CaseKey: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// The backend's `PKCEBackend.name`.
     package var backend: String
-    /// The operation measured.
     package var operation: BenchmarkOperation
     /// The verifier length in characters, or the message size in bytes.
     package var size: Int
-    /// How many threads ran the operation at once.
     package var threads: Int
 
-    /// Creates a key.
     package init(backend: String, operation: BenchmarkOperation, size: Int, threads: Int) {
         self.backend = backend
         self.operation = operation
@@ -22,7 +19,6 @@ package struct CaseKey: Hashable, Comparable, Sendable, Codable, CustomStringCon
         "\(operation.rawValue)/\(backend)/\(size)" + (threads == 1 ? "" : "×\(threads)")
     }
 
-    /// The operation, size and threads this case shares with the other backends' cases.
     package var group: CaseGroup {
         CaseGroup(operation: operation, size: size, threads: threads)
     }
@@ -36,10 +32,8 @@ package struct CaseKey: Hashable, Comparable, Sendable, Codable, CustomStringCon
 /// What the cases of one operation, size and thread count share across backends: a group that
 /// tables and charts line the backends up in.
 package struct CaseGroup: Hashable, Sendable {
-    /// The operation measured.
     package var operation: BenchmarkOperation
     /// The verifier length in characters, or the message size in bytes.
     package var size: Int
-    /// How many threads ran the operation at once.
     package var threads: Int
 }

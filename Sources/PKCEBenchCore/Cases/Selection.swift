@@ -22,7 +22,6 @@ package struct Selection: Sendable, Equatable, Codable {
     /// The cases by key, for a selection made in code rather than from a command line; empty for
     /// any case. A key no backend has selects nothing.
     package var keys: [CaseKey]
-    /// Threads per case.
     package var threads: Int
 
     /// The most threads a case may ask for: far beyond any useful contention on a real machine,
@@ -33,7 +32,6 @@ package struct Selection: Sendable, Equatable, Codable {
     /// random, each thread holding its own buffers.
     package static let maximumInputBytes = 1 << 24
 
-    /// Creates a selection; a name, size or pattern given more than once counts once.
     package init(
         backends: [String] = [], operations: [BenchmarkOperation] = [], sizes: [Int] = [],
         scopedSizes: [BenchmarkOperation: [Int]] = [:], filters: [String] = [], skips: [String] = [],
@@ -88,12 +86,9 @@ package struct Selection: Sendable, Equatable, Codable {
         return operation.defaultSizes
     }
 
-    /// Checks the selection against the backends there are.
-    ///
-    /// - Parameter available: The names of the backends that can be measured.
-    /// - Throws: ``BenchError`` (64) naming the first unknown backend with the valid ones, a size
-    ///   an operation does not accept, a scoped size of an operation not selected, a pattern that
-    ///   is not a regular expression, patterns that leave no case, or a thread count outside
+    /// - Throws: ``BenchError``: `.usage` naming the first unknown backend with the valid ones, a
+    ///   size an operation does not accept, a scoped size of an operation not selected, a pattern
+    ///   that is not a regular expression, patterns that leave no case, or a thread count outside
     ///   1…``maximumThreads``.
     package func validate(available: [String]) throws(BenchError) {
         for name in backends where !available.contains(name) {
@@ -139,11 +134,10 @@ package struct Selection: Sendable, Equatable, Codable {
         }
     }
 
-    /// The selected cases, in report order.
+    /// The selected cases, in report order: backends in the order of `available`.
     ///
-    /// - Parameter available: The backends to choose from, in their canonical order.
     /// - Precondition: Every size is one its operation accepts, as ``validate(available:)`` checks.
-    /// - Throws: ``BenchError`` (64) when a `--filter` or `--skip` pattern is not a regular
+    /// - Throws: ``BenchError``: `.usage` when a `--filter` or `--skip` pattern is not a regular
     ///   expression.
     package func cases(from available: [any PKCEBackend]) throws(BenchError) -> [BenchmarkCase] {
         let backendsByName = Dictionary(available.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -158,7 +152,7 @@ package struct Selection: Sendable, Equatable, Codable {
     /// operation and name are selected, and its size is when sizes are given for its operation.
     /// Its threads are not looked at.
     ///
-    /// - Throws: ``BenchError`` (64) when a `--filter` or `--skip` pattern is not a regular
+    /// - Throws: ``BenchError``: `.usage` when a `--filter` or `--skip` pattern is not a regular
     ///   expression.
     package func rowMatcher() throws(BenchError) -> (CaseKey) -> Bool {
         let patterns = try CasePatterns(filters: filters, skips: skips)

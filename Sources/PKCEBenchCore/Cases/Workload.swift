@@ -10,10 +10,8 @@ import PKCE
 /// is opened once per sample rather than copied out of its box on every iteration, a copy that
 /// can cost more than the operation measured.
 protocol Workload: AnyObject {
-    /// Runs the operation `iterations` times.
-    ///
-    /// - Returns: A checksum of the results, for the caller to consume.
-    /// - Throws: The first error an operation throws; the sample is then void.
+    /// Returns a checksum of the results, for the caller to consume. The first error an operation
+    /// throws ends the run and voids the sample.
     func run(iterations: Int) throws -> UInt64
 }
 

@@ -1,8 +1,6 @@
 import Foundation
 
-/// One case in a comparison.
 package struct CaseComparison: Sendable, Equatable {
-    /// The case.
     package let key: CaseKey
     /// The baseline's median nanoseconds per operation, when it has one.
     package let baselineMedian: Double?
@@ -23,9 +21,7 @@ package struct CaseComparison: Sendable, Equatable {
     /// method over the cases compared at that look and by the number of looks: significant
     /// below alpha.
     package let pValue: Double?
-    /// How the verdict was reached.
     package let method: ComparisonMethod
-    /// The verdict.
     package internal(set) var verdict: Verdict
     /// The baseline's instructions per operation, in a comparison of instruction counts.
     package var baselineInstructions: Double? = nil

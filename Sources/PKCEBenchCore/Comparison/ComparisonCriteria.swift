@@ -1,6 +1,5 @@
 import Foundation
 
-/// When a change counts.
 package struct ComparisonCriteria: Sendable, Equatable {
     /// The smallest change that counts as a regression or an improvement, as a fraction: 0.05 is 5%.
     package var threshold: Double
@@ -12,10 +11,8 @@ package struct ComparisonCriteria: Sendable, Equatable {
     /// a case slower by the threshold passes with probability at most `1 − confidence`.
     package var confidence: Double
 
-    /// Creates criteria; the defaults are a 1% significance level and 95% confidence.
-    ///
-    /// - Parameter threshold: As a fraction; ``defaultThresholdPercent(of:pairing:)`` is the command
-    ///   line's, in percent.
+    /// `threshold` is a fraction; the command line's ``defaultThresholdPercent(of:pairing:)`` is in
+    /// percent.
     package init(threshold: Double, alpha: Double = 0.01, confidence: Double = 0.95) {
         self.threshold = threshold
         self.alpha = alpha

@@ -6,14 +6,11 @@ import Foundation
 /// `bench ab` measures a first batch of pairs for every case, decides the cases it can, and
 /// measures further batches only for the cases still open, up to the last look.
 package struct LookSchedule: Sendable, Equatable {
-    /// The pairs of processes measured between two looks.
     package var pairsPerLook: Int
     /// The most looks: the bound on the pairs is `pairsPerLook × looks`.
     package var looks: Int
 
-    /// Creates a schedule.
-    ///
-    /// - Precondition: both are at least 1; the command line checks them first.
+    /// Both must be at least 1; the command line checks them first.
     package init(pairsPerLook: Int, looks: Int) {
         precondition(pairsPerLook >= 1 && looks >= 1, "a look schedule needs pairs and looks")
         self.pairsPerLook = pairsPerLook
@@ -47,7 +44,6 @@ package struct GateDecision: Sendable, Equatable {
     /// The smallest slowdown that the look would flag as `regressed` with 80% probability.
     package var detectable: Double
 
-    /// Whether the case still needs pairs.
     package var isOpen: Bool { verdict == nil }
 }
 
@@ -73,15 +69,8 @@ package enum SequentialGate {
     /// The power at which ``GateDecision/detectable`` is stated.
     package static let power = 0.8
 
-    /// Decides the cases at look `look` of `looks`.
-    ///
-    /// - Parameters:
-    ///   - estimates: The open cases' estimates; `nil` for a case without one.
-    ///   - look: The look, from 1.
-    ///   - looks: The most looks.
-    ///   - criteria: The threshold, alpha and the bound's confidence.
-    /// - Returns: A decision per case, `nil` where there was no estimate. At the last look, no
-    ///   decision is open.
+    /// Decides the open cases at look `look` (from 1) of `looks`: a decision per estimate, `nil`
+    /// where there is none. At the last look, no decision is open.
     package static func decide(
         _ estimates: [ChangeEstimate?], look: Int, of looks: Int, criteria: ComparisonCriteria
     ) -> [GateDecision?] {
@@ -119,19 +108,13 @@ package enum SequentialGate {
         return decisions
     }
 
-    /// Replays the looks over each case's pair figures, as `bench ab` took them.
+    /// Replays the looks over each case's pair figures (the median log ratio of each pair's turns,
+    /// by pair number), as `bench ab` took them.
     ///
     /// Look `k` reads the pairs numbered below `k × pairsPerLook`; a case decided at a look is not
     /// looked at again. The replay stops at the last look that has pairs of its own, or at the
-    /// schedule's last.
-    ///
-    /// - Parameters:
-    ///   - figures: For each case, its pairs' figures (the median log ratio of their turns) by
-    ///     pair number.
-    ///   - schedule: The looks.
-    ///   - criteria: The threshold, alpha and the bound's confidence.
-    /// - Returns: A decision per case, `nil` for a case with fewer than two pairs. A decision
-    ///   still open means that the schedule has looks left.
+    /// schedule's last. A case with fewer than two pairs gets `nil`; a decision still open means
+    /// that the schedule has looks left.
     package static func replay(
         _ figures: [[Int: Double]], schedule: LookSchedule, criteria: ComparisonCriteria
     ) -> [GateDecision?] {

@@ -1,6 +1,5 @@
 import Foundation
 
-/// What a comparison concluded about one case.
 package enum Verdict: String, Sendable, Codable, CaseIterable {
     /// Slower by at least the threshold, and significantly so across the whole comparison.
     case regressed
@@ -17,9 +16,7 @@ package enum Verdict: String, Sendable, Codable, CaseIterable {
     case failedInCurrent = "failed-in-current"
     /// The case failed in the baseline, so there is nothing to compare against.
     case failedInBaseline = "failed-in-baseline"
-    /// The case is in the baseline only.
     case onlyInBaseline = "only-in-baseline"
-    /// The case is in the current run only.
     case onlyInCurrent = "only-in-current"
 
     /// Whether this verdict makes `bench compare` exit with 1.
@@ -28,7 +25,6 @@ package enum Verdict: String, Sendable, Codable, CaseIterable {
     }
 }
 
-/// How a case's verdict was reached.
 package enum ComparisonMethod: String, Sendable, Codable {
     /// Each build's processes ran side by side in pairs, their samples in turns (`bench ab`): a
     /// t-test over the pairs of each pair's median log ratio of its turns.
@@ -40,7 +36,6 @@ package enum ComparisonMethod: String, Sendable, Codable {
     case threshold
     /// Instruction counts, which are exact: the change against the threshold, no test needed.
     case instructions
-    /// Nothing to compare.
     case none
 }
 

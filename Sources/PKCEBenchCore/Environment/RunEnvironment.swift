@@ -52,11 +52,8 @@ package struct RunEnvironment: Sendable, Equatable {
         self.libraries = libraries
     }
 
-    /// Reads the environment of this process, now.
-    ///
-    /// - Parameters:
-    ///   - libraries: The run's backends' `PKCEBackend.library`, by backend name.
-    ///   - date: The start of the run.
+    /// Reads the environment of this process, now; `libraries` holds the run's backends'
+    /// `PKCEBackend.library`, by backend name, and `date` is the start of the run.
     package static func capture(libraries: [String: String], at date: Date = Date()) -> RunEnvironment {
         let commit = SystemFacts.gitCommit()
         let formatter = ISO8601DateFormatter()
@@ -95,7 +92,6 @@ package struct RunEnvironment: Sendable, Equatable {
 
 /// The configuration this module was compiled in.
 package enum BuildConfiguration {
-    /// `debug` or `release`.
     package static var current: String {
         #if DEBUG
         "debug"

@@ -2,14 +2,10 @@ import PKCE
 
 /// A failure the user can act on: what kind it is, and one line saying what went wrong and where.
 ///
-/// The command line ends with the exit code of the error's kind, which the documentation of a
-/// function that throws names (`BenchError` (70)); nothing below the command line deals in codes.
+/// Only the command line turns a kind into an exit code; nothing below it deals in codes.
 package struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What kind of failure it is.
     package enum Kind: Sendable, Equatable, CaseIterable {
-        /// The command line was wrong.
         case usage
-        /// An input file is malformed.
         case malformedInput
         /// An input file is missing or unreadable.
         case missingInput
@@ -18,7 +14,6 @@ package struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A backend failed its correctness check, failed during the run or cannot be set up, the
         /// backends' names are not valid and distinct, or the software failed.
         case backendFailed
-        /// An output file or directory cannot be written.
         case cannotWrite
         /// Stopped by SIGINT.
         case interrupted
@@ -26,13 +21,9 @@ package struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
         case terminated
     }
 
-    /// What kind of failure it is.
     package let kind: Kind
-    /// One line saying what went wrong and where.
     package let message: String
 
-    /// Creates an error.
-    ///
     /// Characters in `message` that a terminal would act on or hide (a newline in a field quoted
     /// from a file, say) are written as escapes, so that the message stays one visible line.
     package init(_ kind: Kind, _ message: String) {
@@ -40,15 +31,12 @@ package struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = printable(message)
     }
 
-    /// The message.
     package var description: String { message }
 
-    /// An input file that is not there or cannot be read (66).
     package static func missing(_ path: String, _ reason: String) -> BenchError {
         BenchError(.missingInput, "\(path): \(reason)")
     }
 
-    /// An input file whose content is wrong (65), with the position where one applies.
     package static func malformed(_ path: String, line: Int? = nil, column: String? = nil, _ reason: String)
         -> BenchError
     {
@@ -58,7 +46,6 @@ package struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
         return BenchError(.malformedInput, "\(place): \(reason)")
     }
 
-    /// An output that cannot be written (73).
     package static func cannotWrite(_ path: String, _ reason: String) -> BenchError {
         BenchError(.cannotWrite, "cannot write \(path): \(reason)")
     }

@@ -3,15 +3,12 @@ internal import CPKCEHarness
 /// What a worker did under Callgrind, for ``InstructionCounter`` to match with Callgrind's
 /// profiles.
 package struct CountedCalls: Sendable, Equatable, Codable {
-    /// One case's counted calls.
     package struct Case: Sendable, Equatable, Codable {
-        /// The case.
         package var key: CaseKey
         /// N: the first counted call ran N iterations, the second 2N.
         package var iterations: Int
         /// How many counted calls were made: 2, or fewer when the case failed.
         package var calls: Int
-        /// Why the case failed, if it did.
         package var failure: String?
     }
 

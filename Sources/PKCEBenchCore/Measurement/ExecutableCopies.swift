@@ -19,10 +19,8 @@ import Musl
 final class ExecutableCopies {
     private let directory: String?
 
-    /// Creates a private temporary directory for the copies.
-    ///
-    /// - Parameter warn: Told when the directory cannot be made; the workers then run the
-    ///   executables in place.
+    /// Makes a private temporary directory for the copies; when it cannot, `warn` is told and the
+    /// workers run the executables in place.
     init(warn: (String) -> Void) {
         var template = Array((NSTemporaryDirectory() + "/pkcebench-ab.XXXXXX").utf8CString)
         directory = template.withUnsafeMutableBufferPointer { buffer in

@@ -20,7 +20,6 @@ import Foundation
 /// difference over N. What a call costs once (entering the function, the loop's set-up) is the
 /// same in both and cancels, so the figure is the loop body alone, exactly.
 package struct InstructionCounter {
-    /// The `valgrind` executable.
     package var valgrind: String
     /// The `objcopy` executable (binutils), to strip the debug information Valgrind cannot read.
     package var objcopy: String
@@ -32,8 +31,9 @@ package struct InstructionCounter {
     /// A counter of `executable`'s counted calls, with the `valgrind` and `objcopy` of `PATH`,
     /// once it is clear that `selection` of a build for `targetCPU` can be counted.
     ///
-    /// - Throws: ``BenchError``: 64 for more than one thread (instructions are counted on one) or
-    ///   for a build with AVX-512 code, which Valgrind cannot run; 69 when a tool is missing.
+    /// - Throws: ``BenchError``: `.usage` for more than one thread (instructions are counted on one)
+    ///   or for a build with AVX-512 code, which Valgrind cannot run; `.toolMissing` when a tool is
+    ///   missing.
     package static func forCounting(
         executable: String, targetCPU: String, selection: Selection, interruption: @escaping () -> Int32?
     ) throws(BenchError) -> InstructionCounter {
@@ -59,7 +59,7 @@ package struct InstructionCounter {
     /// Valgrind 3.19 does not emulate AVX-512: a build for `x86-64-v4` (as `-target-cpu native`
     /// gives on a machine with AVX-512) would die of SIGILL under it, so it is refused first.
     ///
-    /// - Throws: ``BenchError`` (64) for an `x86-64-v4` build.
+    /// - Throws: ``BenchError``: `.usage` for an `x86-64-v4` build.
     package static func requireCountable(targetCPU: String, of build: String) throws(BenchError) {
         guard targetCPU != "x86-64-v4" else {
             throw BenchError(
@@ -86,20 +86,17 @@ package struct InstructionCounter {
             + (ProcessInfo.processInfo.environment["OPENSSL_ia32cap"].map { ["OPENSSL_ia32cap=\($0)"] } ?? [])
     }
 
-    /// Counts `cases`, which `selection` makes, in one worker of ``executable`` under Callgrind.
+    /// Counts `cases`, which `selection` makes (the worker makes it again), in one worker of
+    /// ``executable`` under Callgrind. With `check`, a worker of ``executable`` first checks its
+    /// backends' correctness, natively, and the count fails if one fails: for a build that `bench`
+    /// has not checked itself.
     ///
-    /// - Parameters:
-    ///   - cases: The cases to count.
-    ///   - selection: The selection that made `cases`, which the worker makes again.
-    ///   - check: Whether a worker of ``executable`` checks its backends' correctness
-    ///     first, natively, and the count fails if one fails: for a build that `bench` has not
-    ///     checked itself.
     /// - Returns: One measurement per case the worker has, in the order of `cases` (another
     ///   build's worker may lack a case a newer build added), and what the worker saw under
     ///   Valgrind.
-    /// - Throws: ``BenchError``: 130 or 143 when a signal stopped the run; 70 when the worker or
-    ///   Valgrind failed, or Callgrind's profiles do not match the calls the worker made; 73 when
-    ///   the temporary directory cannot be made.
+    /// - Throws: ``BenchError``: `.interrupted` or `.terminated` when a signal stopped the run;
+    ///   `.backendFailed` when the worker or Valgrind failed, or Callgrind's profiles do not match
+    ///   the calls the worker made; `.cannotWrite` when the temporary directory cannot be made.
     package func measure(_ cases: [BenchmarkCase], selection: Selection, check: Bool = false) throws(BenchError) -> (
         measurements: [CaseMeasurement], counted: CountedEnvironment
     ) {
@@ -165,8 +162,8 @@ package struct InstructionCounter {
     /// the totals of Callgrind's profiles, one per call in the same order: the difference between
     /// a case's two calls (N and 2N iterations) over N, which leaves out the call's fixed cost.
     ///
-    /// - Throws: ``BenchError`` (70) when the account and the profiles disagree. The account may come
-    ///   from another build's worker (`bench ab`), so it is checked before it is used.
+    /// - Throws: ``BenchError``: `.backendFailed` when the account and the profiles disagree. The
+    ///   account may come from another build's worker (`bench ab`), so it is checked before it is used.
     static func measurements(of cases: [BenchmarkCase], from account: CountedCalls, profiles: [UInt64])
         throws(BenchError) -> [CaseMeasurement]
     {

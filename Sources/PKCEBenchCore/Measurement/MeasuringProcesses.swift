@@ -3,8 +3,9 @@
 /// A process's timings carry biases of their own: where address-space randomisation placed code
 /// and data, which core the process ran on, what else the machine did meanwhile: the fastest
 /// sample of a case moves far more from one process to the next than inside one. Pooling samples
-/// from several processes averages that out, as pyperf does with its worker processes. Each process calibrates, warms up and samples every
-/// case, interleaved, and takes an even share of the samples.
+/// from several processes averages that out, as pyperf does with its worker processes. Each
+/// process calibrates, warms up and samples every case, interleaved, and takes an even share of
+/// the samples.
 package struct MeasuringProcesses {
     /// How many processes to use; fewer when there are not at least two samples for each.
     package var count: Int
@@ -13,7 +14,6 @@ package struct MeasuringProcesses {
     /// Asked while a process runs whether a signal asked the run to stop.
     package var interruption: () -> Int32?
 
-    /// Creates a measurer; see the properties for what each argument is.
     package init(
         count: Int, command: (executable: String, arguments: [String]), interruption: @escaping () -> Int32?
     ) {
@@ -28,8 +28,8 @@ package struct MeasuringProcesses {
     /// - Returns: One measurement per case, in the order of `cases`, with the samples of every
     ///   process; a case that failed in any process is failed, and every case is failed when a
     ///   process exited with an error, died, or broke the worker protocol.
-    /// - Throws: ``BenchError``: 130 or 143 when a signal stopped the run (the running process
-    ///   is stopped too).
+    /// - Throws: ``BenchError``: `.interrupted` or `.terminated` when a signal stopped the run (the
+    ///   running process is stopped too).
     package func measure(
         _ cases: [BenchmarkCase], selection: Selection, plan: SamplingPlan, progress: ProgressPrinter?
     ) throws(BenchError) -> [CaseMeasurement] {

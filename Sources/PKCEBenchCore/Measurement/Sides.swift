@@ -1,8 +1,6 @@
 /// One side of a comparison measured side by side.
 package enum Side: Int, CaseIterable, Sendable {
-    /// The side measured against.
     case baseline
-    /// The side measured.
     case current
 }
 
@@ -25,7 +23,6 @@ package enum Sides: Sendable, Equatable {
         }
     }
 
-    /// What the two sides are, in a message: `builds` or `backends`.
     package var noun: String {
         if case .builds = self { return "builds" }
         return "backends"
@@ -71,9 +68,7 @@ package enum Sides: Sendable, Equatable {
 
 /// A value for each side of a comparison.
 package struct BothSides<Value> {
-    /// The baseline side's.
     package var baseline: Value
-    /// The current side's.
     package var current: Value
 
     /// Makes each side's value, the baseline's first.
@@ -82,7 +77,6 @@ package struct BothSides<Value> {
         current = try make(.current)
     }
 
-    /// The value of `side`.
     package subscript(side: Side) -> Value {
         get { side == .baseline ? baseline : current }
         set {

@@ -8,10 +8,7 @@ package struct AllocationCounter: Sendable {
     /// The calling thread's allocations since it started; only differences matter.
     package let threadAllocations: @Sendable () -> UInt64
 
-    /// Creates a counter from a function that reads the calling thread's count.
-    ///
-    /// - Parameter threadAllocations: Returns the calling thread's allocations so far. It is called
-    ///   around every sample, so it must not allocate itself.
+    /// `threadAllocations` is called around every sample, so it must not allocate itself.
     package init(threadAllocations: @escaping @Sendable () -> UInt64) {
         self.threadAllocations = threadAllocations
     }

@@ -6,13 +6,8 @@ import PKCE
 /// It measures everything a real case pays for besides the backend's work: the loop, picking
 /// the input, the call through the `PKCEBackend` existential, and consuming the result.
 package enum HarnessOverhead {
-    /// Measures the empty case.
-    ///
-    /// - Parameters:
-    ///   - plan: How long and how often to sample.
-    ///   - interruption: Asked between samples whether a signal asked the run to stop.
-    /// - Returns: Statistics of nanoseconds per operation.
-    /// - Throws: ``Interrupted`` when `interruption` reports a signal.
+    /// Returns statistics of nanoseconds per operation. `interruption` is asked between samples
+    /// whether a signal asked the run to stop.
     package static func measure(
         plan: SamplingPlan, interruption: @escaping () -> Int32? = { nil }
     ) throws(Interrupted) -> Statistics? {

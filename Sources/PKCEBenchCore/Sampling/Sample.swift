@@ -9,7 +9,6 @@ package struct Sample: Sendable, Equatable, Codable {
     /// Heap allocations during the timed loops, all threads together; `nil` when not counted.
     package var allocations: Int?
 
-    /// Creates a sample.
     package init(iterations: Int, nanosecondsPerOperation: Double, process: Int = 0, allocations: Int? = nil) {
         self.iterations = iterations
         self.nanosecondsPerOperation = nanosecondsPerOperation

@@ -6,20 +6,14 @@
 package struct Sampler {
     /// The cases to measure; they all run on the same number of threads.
     package let cases: [BenchmarkCase]
-    /// How long and how often.
     package let plan: SamplingPlan
-    /// Told about progress; may be `nil`.
     package var observer: ProgressPrinter?
     /// Asked between samples whether to stop; returns the signal received, if any.
     package let interruption: () -> Int32?
     /// The number this process's samples carry, when several processes measure one run.
     package var process = 0
-    /// Counts the allocations of every sample, if given.
     package var allocationCounter: AllocationCounter?
 
-    /// Creates a sampler.
-    ///
-    /// - Precondition: every case runs on the same number of threads.
     package init(
         cases: [BenchmarkCase],
         plan: SamplingPlan,
@@ -33,12 +27,8 @@ package struct Sampler {
         self.interruption = interruption
     }
 
-    /// Measures every case.
-    ///
-    /// A case whose workload throws is reported as failed and the others go on.
-    ///
-    /// - Returns: One measurement per case, in the order of ``cases``.
-    /// - Throws: ``Interrupted`` when ``interruption`` reports a signal.
+    /// Returns one measurement per case, in the order of ``cases``. A case whose workload throws
+    /// is reported as failed and the others go on.
     package func run() throws(Interrupted) -> [CaseMeasurement] {
         guard !cases.isEmpty else { return [] }
         let session = try calibrated()
@@ -71,8 +61,6 @@ package struct Sampler {
     /// Calibrates and warms up every case, and returns them ready to be sampled one sample at a
     /// time, in whatever order the caller chooses: ``run()`` takes its shuffled schedule from
     /// it, and a `bench ab` worker the order its parent asks for.
-    ///
-    /// - Throws: ``Interrupted`` when ``interruption`` reports a signal.
     package func calibrated() throws(Interrupted) -> SamplingSession {
         let session = SamplingSession(
             cases: cases,

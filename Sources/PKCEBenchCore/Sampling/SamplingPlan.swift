@@ -4,13 +4,9 @@ package struct SamplingPlan: Sendable, Equatable, Codable {
     package var warmup: Duration
     /// How long one sample should last; calibration picks the iterations to match.
     package var sampleTime: Duration
-    /// How many samples each case gets.
     package var samples: Int
 
-    /// Creates a plan.
-    ///
-    /// - Precondition: `sampleTime` is positive, `warmup` is not negative and `samples` is at least 2;
-    ///   the command line checks these first.
+    /// The command line checks the precondition first.
     package init(warmup: Duration, sampleTime: Duration, samples: Int) {
         precondition(sampleTime > .zero && warmup >= .zero && samples >= 2, "invalid sampling plan")
         self.warmup = warmup
@@ -53,7 +49,6 @@ package struct SamplingPlan: Sendable, Equatable, Codable {
 }
 
 extension Duration {
-    /// The duration in nanoseconds, as a floating-point number.
     var nanoseconds: Double {
         Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
     }

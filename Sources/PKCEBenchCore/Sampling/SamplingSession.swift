@@ -23,9 +23,7 @@ package final class SamplingSession {
         threads.shutdown()
     }
 
-    /// Takes one sample of the case at `index`.
-    ///
-    /// - Returns: The sample, or `nil` when the case has failed, now or before; ``failures`` says why.
+    /// Returns `nil` when the case has failed, now or before; ``failures`` says why.
     package func sample(_ index: Int) -> Sample? {
         guard failures[index] == nil else { return nil }
         let benchmark = cases[index]

@@ -13,13 +13,11 @@ import Foundation
 /// an `NSLock` rather than `Synchronization.Mutex` because ThreadSanitizer cannot see the
 /// ordering `Mutex`'s futex gives on Linux, and reports its critical sections as races.
 final class SamplingThreads: @unchecked Sendable {
-    /// What the threads do next.
     private enum Command: Sendable {
         case run(index: Int, benchmark: BenchmarkCase, iterations: Int)
         case stop
     }
 
-    /// What one thread reports of one sample.
     private struct Report: Sendable {
         var start: UInt64 = 0
         var end: UInt64 = 0
@@ -28,7 +26,6 @@ final class SamplingThreads: @unchecked Sendable {
         var error: (any Error)?
     }
 
-    /// What one run of a case on every thread took.
     struct Measurement {
         /// Nanoseconds from the first thread's start to the last thread's end.
         var elapsed: UInt64
@@ -36,7 +33,6 @@ final class SamplingThreads: @unchecked Sendable {
         var allocations: UInt64?
     }
 
-    /// The number of threads.
     let count: Int
     private let allocationCounter: AllocationCounter?
     private let lock = NSLock()
@@ -50,10 +46,6 @@ final class SamplingThreads: @unchecked Sendable {
     private var callerChecksum: UInt64 = 0
 
     /// Starts `count` threads, which wait for ``measure(_:index:iterations:)``.
-    ///
-    /// - Parameters:
-    ///   - count: The number of threads.
-    ///   - allocationCounter: Counts each thread's allocations around its timed loop, if given.
     init(threads count: Int, allocationCounter: AllocationCounter? = nil) {
         precondition(count >= 1, "sampling needs at least one thread")
         self.count = count
@@ -74,14 +66,9 @@ final class SamplingThreads: @unchecked Sendable {
         go.forEach { $0.signal() }
     }
 
-    /// Runs `iterations` operations of `benchmark` on every thread at once.
+    /// Runs `iterations` operations of `benchmark` on every thread at once; `index` identifies the
+    /// case, so that each thread keeps its workload.
     ///
-    /// - Parameters:
-    ///   - benchmark: The case.
-    ///   - index: A number that identifies the case, so that each thread keeps its workload.
-    ///   - iterations: Operations per thread.
-    /// - Returns: The time from the first thread's start to the last thread's end, and the
-    ///   allocations of the timed loops when a counter was given.
     /// - Throws: The first error a thread reports, from preparing its workload or running it.
     func measure(_ benchmark: BenchmarkCase, index: Int, iterations: Int) throws -> Measurement {
         if count == 1 {

@@ -6,9 +6,8 @@ import Foundation
 /// Samples of one process are not independent: the process's code layout, its core and the load
 /// of the machine while it ran bias all of them alike, so a test that treats 90 samples from 5
 /// processes as 90 observations finds "significant" differences between two runs of one build
-/// in many cases. Each process (or pair of
-/// processes) is therefore reduced to one number, and the test runs on those numbers, on a log
-/// scale so that a change is a ratio:
+/// in many cases. Each process (or pair of processes) is therefore reduced to one number, and the
+/// test runs on those numbers, on a log scale so that a change is a ratio:
 ///
 /// - **paired** (`bench ab`): process `i` of one build ran beside process `i` of the other,
 ///   their samples taken in turns, so the machine's drift cancels in each turn's log ratio; each
@@ -25,9 +24,7 @@ import Foundation
 package struct ChangeEstimate: Sendable, Equatable {
     /// The estimated change on the log scale: `log(current / baseline)`.
     package let logChange: Double
-    /// The standard error of ``logChange``.
     package let standardError: Double
-    /// The degrees of freedom of the t distribution the estimate follows.
     package let degreesOfFreedom: Double
     /// The units the estimate rests on: pairs, or the processes of the smaller side.
     package let units: Int
@@ -43,12 +40,10 @@ package struct ChangeEstimate: Sendable, Equatable {
     /// The estimated change, `current / baseline − 1`: positive is slower.
     package var change: Double { exp(logChange) - 1 }
 
-    /// The change between processes run in pairs, from one log ratio per pair: the 20% trimmed
-    /// mean, with Yuen's standard error (the 20% winsorized standard deviation over `0.6 √n`)
-    /// and `n − 2g − 1` degrees of freedom, `g = ⌊0.2 n⌋` pairs trimmed from each end.
-    ///
-    /// - Parameter logRatios: Each pair's `log(current / baseline)`.
-    /// - Returns: `nil` with fewer than two pairs.
+    /// The change between processes run in pairs, from each pair's `log(current / baseline)`: the
+    /// 20% trimmed mean, with Yuen's standard error (the 20% winsorized standard deviation over
+    /// `0.6 √n`) and `n − 2g − 1` degrees of freedom, `g = ⌊0.2 n⌋` pairs trimmed from each end;
+    /// `nil` with fewer than two pairs.
     package static func paired(logRatios: [Double]) -> ChangeEstimate? {
         let sorted = logRatios.filter(\.isFinite).sorted()
         guard sorted.count >= 2 else { return nil }
@@ -97,7 +92,6 @@ package struct ChangeEstimate: Sendable, Equatable {
             units: min(x.count, y.count))
     }
 
-    /// Creates an estimate from its parts.
     package init(logChange: Double, standardError: Double, degreesOfFreedom: Double, units: Int) {
         self.logChange = logChange
         self.standardError = standardError
@@ -157,10 +151,7 @@ package struct ChangeEstimate: Sendable, Equatable {
 ///
 /// Rejecting every hypothesis whose adjusted p-value is below α keeps the probability of even one
 /// false rejection, over the whole family, at most α, whatever the dependence between the tests.
-/// The result equals statsmodels' `multipletests(p, method="holm")`.
-///
-/// - Parameter pValues: The raw p-values, in any order.
-/// - Returns: The adjusted p-values, in the same order.
+/// The result equals statsmodels' `multipletests(p, method="holm")`, in the order of `pValues`.
 package func holmAdjusted(_ pValues: [Double]) -> [Double] {
     let order = pValues.indices.sorted { pValues[$0] < pValues[$1] }
     var adjusted = [Double](repeating: 1, count: pValues.count)

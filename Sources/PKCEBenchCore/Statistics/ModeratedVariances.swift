@@ -24,12 +24,8 @@ package struct ModeratedVariances: Sendable, Equatable {
     /// `s₀²`: the common prior variance.
     package let priorVariance: Double
 
-    /// Moderates `variances`.
-    ///
-    /// - Parameters:
-    ///   - variances: The sample variances, each at least 0.
-    ///   - degreesOfFreedom: Each variance's degrees of freedom, each more than 0.
-    /// - Precondition: both have one element per variance.
+    /// Moderates sample `variances`, each at least 0, with their `degreesOfFreedom`, each more
+    /// than 0.
     package init(_ variances: [Double], degreesOfFreedom: [Double]) {
         precondition(variances.count == degreesOfFreedom.count, "a variance needs its degrees of freedom")
         guard variances.count >= 2 else {

@@ -4,19 +4,12 @@
 /// default (Hyndman and Fan's type 7); the standard deviation is the sample standard deviation
 /// (n − 1 in the denominator).
 package struct Statistics: Sendable, Equatable {
-    /// The number of values.
     package let count: Int
-    /// The smallest value.
     package let min: Double
-    /// The largest value.
     package let max: Double
-    /// The 10th percentile.
     package let p10: Double
-    /// The median: the 50th percentile.
     package let median: Double
-    /// The 90th percentile.
     package let p90: Double
-    /// The arithmetic mean.
     package let mean: Double
     /// The sample standard deviation; 0 for a single value.
     package let standardDeviation: Double
@@ -26,10 +19,6 @@ package struct Statistics: Sendable, Equatable {
         mean == 0 ? 0 : standardDeviation / mean
     }
 
-    /// Computes the statistics of `values`.
-    ///
-    /// - Parameter values: At least one value, in any order.
-    /// - Returns: `nil` when `values` is empty.
     package init?(_ values: [Double]) {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
@@ -45,12 +34,8 @@ package struct Statistics: Sendable, Equatable {
         standardDeviation = sorted.count > 1 ? (squares / Double(sorted.count - 1)).squareRoot() : 0
     }
 
-    /// The `percent`-th percentile of ascending `sorted` values, interpolated linearly between the
-    /// closest ranks.
-    ///
-    /// - Parameters:
-    ///   - percent: 0 to 100.
-    ///   - sorted: At least one value, in ascending order.
+    /// The `percent`-th percentile (0 to 100) of ascending `sorted` values, interpolated linearly
+    /// between the closest ranks.
     package static func percentile(_ percent: Double, ofSorted sorted: [Double]) -> Double {
         precondition(!sorted.isEmpty && (0...100).contains(percent), "percentile of nothing, or beyond 0…100")
         let rank = percent / 100 * Double(sorted.count - 1)

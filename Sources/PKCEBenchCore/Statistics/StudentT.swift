@@ -11,9 +11,6 @@ package struct StudentT: Sendable, Equatable {
     /// ν: more than 0.
     package let degreesOfFreedom: Double
 
-    /// Creates the distribution.
-    ///
-    /// - Precondition: `degreesOfFreedom` is finite and more than 0.
     package init(degreesOfFreedom: Double) {
         precondition(degreesOfFreedom.isFinite && degreesOfFreedom > 0, "t needs more than 0 degrees of freedom")
         self.degreesOfFreedom = degreesOfFreedom
@@ -28,8 +25,6 @@ package struct StudentT: Sendable, Equatable {
 
     /// The `t` with `P(|T| ≥ t) = tail`: the half-width, in standard errors, of a confidence
     /// interval at level `1 − tail`.
-    ///
-    /// - Precondition: `0 < tail < 1`.
     package func twoSidedCriticalValue(tail: Double) -> Double {
         precondition(tail > 0 && tail < 1, "a tail probability is between 0 and 1")
         // The tail falls as t grows: widen the bracket until it holds the answer, then halve it.

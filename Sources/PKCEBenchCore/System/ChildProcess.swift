@@ -21,7 +21,6 @@ final class ChildProcess {
         case signalled(Int32)
     }
 
-    /// Where the child's standard input and output go.
     enum Streams {
         /// Input from `/dev/null`, output to the file at the path, created or truncated; standard
         /// error shared with this process.
@@ -47,13 +46,9 @@ final class ChildProcess {
     /// followed (`open` fails with `ELOOP`, and the child does not start).
     private static let outputFlags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW
 
-    /// Starts `executable` with `arguments`.
+    /// `environment` holds `NAME=value` strings; `nil` inherits this process's.
     ///
-    /// - Parameters:
-    ///   - streams: Where its standard input and output go; by default, nothing in and the output
-    ///     discarded.
-    ///   - environment: Its environment, as `NAME=value` strings; this process's by default.
-    /// - Throws: ``BenchError`` (70) when it cannot be started.
+    /// - Throws: ``BenchError``: `.backendFailed` when it cannot be started.
     init(
         executable: String, arguments: [String], streams: Streams = .file("/dev/null"), environment: [String]? = nil
     ) throws(BenchError) {
@@ -148,10 +143,8 @@ final class ChildProcess {
         self.output = fromChild[0]
     }
 
-    /// Writes all of `bytes` to the child's standard input.
-    ///
-    /// - Returns: Whether they were written: `false` when the child closed its input (it exited)
-    ///   or has none.
+    /// Writes all of `bytes` to the child's standard input; `false` when the child closed its input
+    /// (it exited) or has none.
     func writeInput(_ bytes: [UInt8]) -> Bool {
         var written = 0
         while written < bytes.count {
@@ -202,7 +195,6 @@ final class ChildProcess {
         _ = wait()
     }
 
-    /// Waits for the process to end.
     func wait() -> Status {
         if let finished { return finished }
         var status: Int32 = 0
@@ -217,11 +209,10 @@ final class ChildProcess {
         return finished ?? .signalled(SIGKILL)
     }
 
-    /// Waits for the child to end, stopping it when a signal asks the run to stop.
+    /// Waits for the child to end, asking `interruption` every 20 ms whether a signal asked the run
+    /// to stop, and then stopping the child; returns whether it exited 0.
     ///
-    /// - Parameter interruption: Asked every 20 ms whether a signal asked the run to stop.
-    /// - Returns: Whether it exited 0.
-    /// - Throws: ``BenchError``: 130 or 143 when a signal asked the run to stop.
+    /// - Throws: ``BenchError``: `.interrupted` or `.terminated` when a signal asked the run to stop.
     func waitWatching(interruption: () -> Int32?) throws(BenchError) -> Bool {
         while true {
             if let signal = interruption() {
@@ -250,8 +241,8 @@ extension ChildProcess {
     /// Runs `executable` with `arguments` to its end, its output and errors captured in files of a
     /// scratch directory that is removed after.
     ///
-    /// - Throws: ``BenchError``: 70 when it cannot be started; 73 when the scratch directory
-    ///   cannot be made.
+    /// - Throws: ``BenchError``: `.backendFailed` when it cannot be started; `.cannotWrite` when the
+    ///   scratch directory cannot be made.
     static func run(_ executable: String, _ arguments: [String]) throws(BenchError) -> Captured {
         let directory = try makeScratchDirectory(for: "the output of \(executable)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -54,7 +54,6 @@ package enum InterruptSignals {
         [SIGINT, SIGTERM].first { 128 + $0 == status }
     }
 
-    /// The error a command stopped by `signal` fails with: a line saying so.
     package static func error(for signal: Int32) -> BenchError {
         signal == SIGTERM
             ? BenchError(.terminated, "stopped by SIGTERM; no report was written")

@@ -4,7 +4,7 @@ import Foundation
 /// a run starts (their reports, profiles and logs); the caller removes it when done.
 ///
 /// - Parameter purpose: What it is for, as an error names it: `the measuring processes`.
-/// - Throws: ``BenchError`` (73) when it cannot be made.
+/// - Throws: ``BenchError``: `.cannotWrite` when it cannot be made.
 func makeScratchDirectory(for purpose: String) throws(BenchError) -> URL {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkcebench-\(UUID().uuidString)")
     do {

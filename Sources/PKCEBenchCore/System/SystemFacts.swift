@@ -23,7 +23,6 @@ enum SystemFacts {
         return relevantFlags.filter(flags.contains).joined(separator: " ")
     }
 
-    /// `uname -r`.
     static func kernelRelease() -> String {
         unameField(\.release)
     }
@@ -43,7 +42,6 @@ enum SystemFacts {
         unameField(\.machine)
     }
 
-    /// A field of `uname(2)`'s answer, as a string.
     private static func unameField<Field>(_ field: KeyPath<utsname, Field>) -> String {
         var names = utsname()
         uname(&names)

@@ -22,7 +22,6 @@ final class WorkerConnection {
     /// a failure, in one line of ours.
     private let errors: String?
 
-    /// Where a worker's standard error goes.
     enum StandardError {
         /// To this process's: a measuring process's progress line, on a terminal.
         case shared
@@ -30,13 +29,12 @@ final class WorkerConnection {
         case captured
     }
 
-    /// Starts a worker and reads its hello.
+    /// Starts a worker and reads its hello. `environment` is the worker's whole environment, as
+    /// `NAME=value` (this process's when `nil`); `helloTimeout` is in seconds.
     ///
-    /// - Parameters:
-    ///   - environment: The worker's whole environment, as `NAME=value`; this process's by default.
-    ///   - helloTimeout: Seconds to wait for the hello.
-    /// - Throws: ``BenchError``: 70 when it cannot start, exits, says something other than this
-    ///   version's hello or does not say it in time; 130 or 143 when a signal stopped the run.
+    /// - Throws: ``BenchError``: `.backendFailed` when it cannot start, exits, says something other
+    ///   than this version's hello or does not say it in time; `.interrupted` or `.terminated` when
+    ///   a signal stopped the run.
     init(
         executable: String, arguments: [String], environment: [String]? = nil, name: String,
         standardError: StandardError, helloTimeout: Double, interruption: @escaping () -> Int32?
@@ -61,13 +59,14 @@ final class WorkerConnection {
     }
 
     /// Sends `request` and reads the answer, waiting at most `seconds` for it (for ever when `nil`,
-    /// though a signal still stops the wait).
+    /// though a signal still stops the wait). `caseCount`, the cases of the request's job, bounds
+    /// the reply.
     ///
-    /// - Parameter caseCount: How many cases the request's job has, which bounds the reply.
     /// - Throws: As ``init(executable:arguments:environment:name:standardError:helloTimeout:interruption:)``;
-    ///   70, naming the worker, with its own message, when it refused the job (a backend failed
-    ///   its correctness check, or the build cannot make the job's selection); 70 when the reply is
-    ///   longer than the request allows or wrong (``WorkerProtocol/problem(with:answering:job:)``).
+    ///   `.backendFailed`, naming the worker, with its own message, when it refused the job (a
+    ///   backend failed its correctness check, or the build cannot make the job's selection), or
+    ///   when the reply is longer than the request allows or wrong
+    ///   (``WorkerProtocol/problem(with:answering:job:)``).
     func ask(
         _ request: WorkerProtocol.Request, within seconds: Double?, caseCount: Int = 0
     ) throws(BenchError) -> WorkerProtocol.Reply {
@@ -107,9 +106,9 @@ final class WorkerConnection {
     /// Tells the worker to quit, closes its input, and waits for it to exit, stopping it after
     /// `seconds`.
     ///
-    /// - Throws: ``BenchError``: 70 when it exits with another status than 0 (a sanitizer's
-    ///   report at exit, say), dies, or has not exited in time; 130 or 143 when it was stopped
-    ///   by the signal that stops the run.
+    /// - Throws: ``BenchError``: `.backendFailed` when it exits with another status than 0 (a
+    ///   sanitizer's report at exit, say), dies, or has not exited in time; `.interrupted` or
+    ///   `.terminated` when it was stopped by the signal that stops the run.
     func finish(within seconds: Double = quitTimeout) throws(BenchError) {
         _ = process.writeInput(Array(coder.line(WorkerProtocol.Request.quit).utf8))
         process.closeInput()
@@ -120,9 +119,7 @@ final class WorkerConnection {
         throw error(for: status)
     }
 
-    /// Waits up to `seconds` for the worker to exit, and stops it if it has not.
-    ///
-    /// - Returns: How it ended; `nil` when it had to be stopped.
+    /// How the worker ended, waiting up to `seconds`; `nil` when it had to be stopped.
     private func awaitExit(within seconds: Double) -> ChildProcess.Status? {
         let deadline = MonotonicClock.now() + UInt64(seconds * 1e9)
         while true {
@@ -216,11 +213,10 @@ extension WorkerProtocol {
     /// Starts the program at `path` as a worker, reads its hello and asks what it is, to check
     /// that it is a `bench` that measures as this one does, before any measuring starts.
     ///
-    /// - Returns: What the build says of itself.
-    /// - Throws: ``BenchError``: 66 when there is no file at `path`, or it is not an executable
-    ///   regular file; 65 when it cannot be started (not a program), or does not say this
-    ///   version's hello within `helloTimeout` seconds (another program, or a build too old or
-    ///   too new).
+    /// - Throws: ``BenchError``: `.missingInput` when there is no file at `path`, or it is not an
+    ///   executable regular file; `.malformedInput` when it cannot be started (not a program), or
+    ///   does not say this version's hello within `helloTimeout` seconds (another program, or a
+    ///   build too old or too new).
     package static func check(executableAt path: String) throws(BenchError) -> BuildFacts {
         var status = stat()
         guard stat(path, &status) == 0 else {

@@ -1,7 +1,7 @@
 /// What a run accepts from a worker. A worker is another build (`bench ab OTHER`, `--against`),
-/// and a broken or an old one must end the run with "broke the worker protocol" (70), never trap
-/// it on an overflow or fill its memory: every line is bounded, and every number checked before
-/// it is used.
+/// and a broken or an old one must end the run with "broke the worker protocol" (`.backendFailed`),
+/// never trap it on an overflow or fill its memory: every line is bounded, and every number checked
+/// before it is used.
 extension WorkerProtocol {
     /// The longest line a worker may write, but a ``Reply/measured(_:)`` reply's.
     package static let lineLimit = 1 << 20
@@ -13,7 +13,6 @@ extension WorkerProtocol {
     /// The most iterations one sample may report: a sample of 250 ms at 1 ns an operation is 2²⁸.
     static let iterationsLimit = 1 << 40
 
-    /// The most allocations one sample may report.
     static let allocationsLimit = 1 << 52
 
     /// The longest text a worker may give: a reason, or a fact of its build. A real one is a line.

@@ -22,31 +22,26 @@ import Foundation
 ///
 /// A job with ``Job/check`` set checks its backends' correctness first; a backend that fails, or
 /// a selection the build cannot make, makes the worker answer ``Reply/refused(status:message:)``
-/// and exit with that status (the run that sent the job then fails with 70). What a
-/// worker writes to standard error is for people: progress, and a last line when it fails.
+/// and exit with that status (the run that sent the job then fails with `.backendFailed`). What
+/// a worker writes to standard error is for people: progress, and a last line when it fails.
 ///
 /// A change to any of this that an older build would misread raises ``version``.
 package enum WorkerProtocol {
-    /// The version of the contract.
     package static let version = 3
 
     /// What the hello names the protocol: the one thing any version's hello has in common.
     static let name = "pkcebench-worker"
 
-    /// What a worker is asked to measure, and how.
     package struct Job: Sendable, Equatable, Codable {
         /// The cases, selected from the worker's backends.
         package var selection: Selection
-        /// How long to warm up and to sample each case, and how many samples to take.
         package var plan: SamplingPlan
         /// The number the worker's samples carry: its process in a run, or its pair in `bench ab`.
         package var process: Int
         /// How many processes the run has, for the worker's progress line.
         package var processes: Int
-        /// Whether to check the selected backends' correctness first.
         package var check: Bool
 
-        /// Creates a job.
         package init(
             selection: Selection, plan: SamplingPlan, process: Int = 0, processes: Int = 1, check: Bool = false
         ) {
@@ -58,38 +53,26 @@ package enum WorkerProtocol {
         }
     }
 
-    /// What a run asks of a worker.
     package enum Request: Sendable, Equatable, Codable {
-        /// Say what the build is.
         case describe
-        /// Measure every sample of the job's cases, and answer with them all.
         case measure(Job)
-        /// Calibrate and warm up the job's cases, then wait for ``sample(index:)``.
         case calibrate(Job)
-        /// Take one sample of the calibrated case at `index`.
         case sample(index: Int)
-        /// Make the job's counted calls, for Callgrind to count.
         case count(Job)
-        /// Exit.
         case quit
     }
 
-    /// What a worker answers.
     package enum Reply: Sendable, Codable {
-        /// The first line a worker writes: the protocol it speaks.
         case hello(Hello)
-        /// What the build is.
         case described(BuildFacts)
         /// Every case of a ``Request/measure(_:)`` job, in the job's order, with its samples.
         case measured([CaseMeasurement])
         /// The cases of a ``Request/calibrate(_:)`` job, in the order ``Request/sample(index:)``
         /// numbers them, and why any of them failed, by index.
         case calibrated(cases: [CaseKey], failures: [Int: String])
-        /// One sample.
         case sample(Sample)
         /// The case at `index` failed, now or before, and is sampled no more.
         case failed(index: Int, reason: String)
-        /// The account of a ``Request/count(_:)`` job's calls.
         case counted(CountedCalls)
         /// The worker will not do the job (a backend failed its correctness check) and exits;
         /// `status` is the kind of error, numbered by ``refusalStatus(of:)``.
@@ -111,7 +94,6 @@ package enum WorkerProtocol {
         }
     }
 
-    /// A worker's first message.
     package struct Hello: Sendable, Equatable, Codable {
         /// `WorkerProtocol.name`, whatever the version.
         package var `protocol`: String
@@ -131,7 +113,6 @@ package enum WorkerProtocol {
         package var build: String
         /// The compile target, as ``BuildConfiguration/targetCPU`` gives it.
         package var targetCPU: String
-        /// The Swift compiler that built it.
         package var swift: String
         /// The library each of the build's backends runs, by backend name, as in
         /// ``RunEnvironment/libraries``.
@@ -140,7 +121,6 @@ package enum WorkerProtocol {
         /// they can count (a build whose workers cannot run under Callgrind would leave it out).
         package var metrics: Set<Metric>
 
-        /// Creates facts from known values.
         package init(
             build: String, targetCPU: String, swift: String, libraries: [String: String], metrics: Set<Metric>
         ) {
@@ -151,9 +131,8 @@ package enum WorkerProtocol {
             self.metrics = metrics
         }
 
-        /// The facts of this process's own build.
-        ///
-        /// - Parameter libraries: The build's backends' `PKCEBackend.library`, by backend name.
+        /// The facts of this process's own build; `libraries` holds its backends'
+        /// `PKCEBackend.library`, by backend name.
         package static func current(libraries: [String: String]) -> BuildFacts {
             BuildFacts(
                 build: BuildConfiguration.current, targetCPU: BuildConfiguration.targetCPU, swift: SwiftVersion.current,

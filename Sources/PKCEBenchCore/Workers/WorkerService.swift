@@ -10,12 +10,10 @@ package struct WorkerService {
     package var backends: [any PKCEBackend]
     /// What ``WorkerProtocol/Request/describe`` answers of this build; called only then.
     package var facts: () -> WorkerProtocol.BuildFacts
-    /// Counts the allocations of every sample, in a process that can count them.
     package var allocationCounter: AllocationCounter?
     /// Asked between samples whether a signal asked the worker to stop.
     package var interruption: () -> Int32?
 
-    /// Creates a worker; see the properties for what each argument is.
     package init(
         backends: [any PKCEBackend], facts: @escaping () -> WorkerProtocol.BuildFacts,
         allocationCounter: AllocationCounter?, interruption: @escaping () -> Int32?
@@ -26,7 +24,6 @@ package struct WorkerService {
         self.interruption = interruption
     }
 
-    /// How a worker ends.
     package enum Ending: Equatable, Sendable {
         /// It was told to quit, or its input ended.
         case finished
@@ -38,11 +35,8 @@ package struct WorkerService {
         case interrupted(signal: Int32)
     }
 
-    /// Says hello, then serves requests.
-    ///
-    /// - Parameters:
-    ///   - readLine: The next line of input, without its newline; `nil` at the end.
-    ///   - write: Writes one line, newline included, and flushes it.
+    /// `readLine` gives the next line of input without its newline, `nil` at the end; `write`
+    /// writes one line, newline included, and flushes it.
     package func serve(readLine: () -> String?, write: (String) -> Void) -> Ending {
         let coder = WorkerProtocol.Coder()
         write(coder.line(WorkerProtocol.Reply.hello(.init())))

@@ -42,12 +42,10 @@ struct SVG {
         elements.append(title.map { open + "><title>\(Self.escape($0))</title></circle>" } ?? open + "/>")
     }
 
-    /// Opens a container such as `g`; ``close(_:)`` ends it.
     mutating func open(_ name: String, attributes: [(String, String)] = []) {
         elements.append("<\(name)\(Self.attributes(attributes))>")
     }
 
-    /// Ends the container ``open(_:attributes:)`` began.
     mutating func close(_ name: String) {
         elements.append("</\(name)>")
     }
@@ -108,7 +106,6 @@ struct SVG {
         return result
     }
 
-    /// ` name="value"` for each attribute, the values escaped.
     private static func attributes(_ attributes: [(String, String)]) -> String {
         attributes.map { " \($0.0)=\"\(escape($0.1))\"" }.joined()
     }

@@ -22,8 +22,8 @@ struct AtomicFiles {
     /// Writes `contents` to a temporary file beside `url`, under a name with `suffix()` in it, and
     /// another while that name is taken.
     ///
-    /// - Throws: ``BenchError`` (73) when the file cannot be written; the files staged before stay
-    ///   staged, and ``discard()`` removes them.
+    /// - Throws: ``BenchError`` (`cannotWrite`) when the file cannot be written; the files staged
+    ///   before stay staged, and ``discard()`` removes them.
     mutating func stage(
         _ contents: String, at url: URL, suffix: () -> String = { String(UInt64.random(in: 0 ... .max), radix: 36) }
     ) throws(BenchError) {
@@ -60,8 +60,8 @@ struct AtomicFiles {
     /// Writes each of `files`, a destination and its contents, so that all appear or none does:
     /// all are staged, then renamed into place.
     ///
-    /// - Throws: ``BenchError`` (73) when one cannot be written or renamed; the files staged and not
-    ///   yet renamed are removed.
+    /// - Throws: ``BenchError`` (`cannotWrite`) when one cannot be written or renamed; the files
+    ///   staged and not yet renamed are removed.
     static func writeAll(_ files: [(URL, String)]) throws(BenchError) {
         var staged = AtomicFiles()
         defer { staged.discard() }
@@ -76,7 +76,6 @@ struct AtomicFiles {
         }
     }
 
-    /// Removes every staged file that was not renamed into place.
     mutating func discard() {
         for (temporary, _) in pending {
             unlink(temporary.path)
@@ -84,10 +83,8 @@ struct AtomicFiles {
         pending.removeAll()
     }
 
-    /// Removes the temporary files in `directory` that a process no longer running left behind:
-    /// one killed between staging and renaming, by a second Ctrl-C say, has no chance to.
-    ///
-    /// A file whose process still runs is another run's, in the middle of its writing, and stays.
+    /// Removes the temporary files in `directory` left by a process no longer running (one killed
+    /// between staging and renaming, by a second Ctrl-C say); a live process's, mid-write, stay.
     static func removeAbandoned(in directory: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {

@@ -1,6 +1,5 @@
 import PKCEBenchCore
 
-/// A record of a CSV file and the line it starts on.
 package struct CSVRecord: Sendable, Equatable {
     /// The 1-based line the record starts on; a quoted field may carry it over several lines.
     package let line: Int
@@ -8,24 +7,19 @@ package struct CSVRecord: Sendable, Equatable {
     package let fields: [String]
 }
 
-/// A CSV file: its header row and its records.
 package struct CSVTable: Sendable, Equatable {
-    /// The column names of the header row.
     package let header: [String]
-    /// The records after the header, each with as many fields as the header.
+    /// Each with as many fields as the header.
     package let records: [CSVRecord]
 }
 
-/// Where and why a CSV file could not be read.
 package struct CSVError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The 1-based line.
     package let line: Int
     /// The 1-based column, in characters, where one applies.
     package let column: Int?
-    /// What is wrong.
     package let message: String
 
-    /// `line 3, column 7: a quote inside an unquoted field`.
     package var description: String {
         "line \(line)" + (column.map { ", column \($0)" } ?? "") + ": \(message)"
     }
@@ -39,7 +33,6 @@ package struct CSVError: Error, Sendable, Equatable, CustomStringConvertible {
 /// and column. Lines may end in CRLF or LF; empty lines are skipped. (yaslab/CSV.swift accepts
 /// malformed quoting silently and reports no positions, which is why this reader exists.)
 package enum CSV {
-    /// How a record ends.
     package enum LineEnding: String, Sendable {
         /// CRLF, as RFC 4180 has it: every file this package writes.
         case crlf = "\r\n"
@@ -47,8 +40,6 @@ package enum CSV {
         case lf = "\n"
     }
 
-    /// Encodes one record, ending in `lineEnding` (CRLF unless told).
-    ///
     /// A field is quoted when it contains a comma, a double quote, CR or LF, or starts or ends
     /// with a space, and when it is the only field of its record and empty; double quotes in it
     /// are doubled.
@@ -58,7 +49,6 @@ package enum CSV {
         return fields.map(encodeField).joined(separator: ",") + lineEnding.rawValue
     }
 
-    /// Encodes a header and records, each ending in `lineEnding` (CRLF unless told).
     package static func encode(header: [String], records: [[String]], lineEnding: LineEnding = .crlf) -> String {
         ([header] + records).map { encodeRecord($0, lineEnding: lineEnding) }.joined()
     }
@@ -83,11 +73,8 @@ package enum CSV {
     private static let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"),
         lf = UInt8(ascii: "\n"), space = UInt8(ascii: " ")
 
-    /// Parses a CSV file whose first record is its header.
-    ///
-    /// - Parameter bytes: The file's contents.
-    /// - Returns: The header and the records.
-    /// - Throws: ``CSVError`` at the first thing that is not RFC 4180 CSV, including an empty file.
+    /// The first record is the header. Throws ``CSVError`` at the first thing that is not RFC 4180
+    /// CSV, an empty file included.
     package static func parse(_ bytes: some Collection<UInt8>) throws(CSVError) -> CSVTable {
         let bytes = Array(bytes)
         try checkText(bytes)
@@ -139,7 +126,6 @@ package enum CSV {
         }
     }
 
-    /// The record reader: a cursor over the bytes that knows its line and column.
     private struct Reader {
         let bytes: [UInt8]
         var index = 0

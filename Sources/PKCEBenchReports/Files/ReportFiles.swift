@@ -7,7 +7,6 @@ import Glibc
 import Musl
 #endif
 
-/// Reading reports back: the summary and samples CSV files that runs write.
 package enum ReportFiles {
     /// The samples file that belongs to a summary file: `x.csv` → `x.samples.csv`.
     package static func samplesPath(for summaryPath: String) -> String {
@@ -17,18 +16,14 @@ package enum ReportFiles {
 
     /// Reads a summary file holding one run: one row per case.
     ///
-    /// - Throws: `BenchError`: 66 when the file is missing or unreadable; 65 when it is not CSV,
-    ///   lacks a column, has a bad value, comes from another schema version, or has two rows for
-    ///   one case.
+    /// - Throws: `BenchError`: `missingInput` when the file is missing or unreadable;
+    ///   `malformedInput` when it is not CSV, lacks a column, has a bad value, comes from another
+    ///   schema version, or has two rows for one case.
     package static func readSummary(at path: String) throws(BenchError) -> [SummaryRow] {
         try summaries(from: contents(of: path), path: path)
     }
 
-    /// Decodes the contents of a summary file holding one run, as ``readSummary(at:)`` does.
-    ///
-    /// - Parameters:
-    ///   - bytes: The file's contents.
-    ///   - path: The file's name, for error messages.
+    /// ``readSummary(at:)`` on a file's contents; `path` names the file in error messages.
     package static func summaries(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
         try decode(bytes, path: path, columns: ReportSchema.summaryRead, empty: SummaryRow()) { "case \($0.key)" }
     }
@@ -40,29 +35,19 @@ package enum ReportFiles {
         try history(from: contents(of: path), path: path)
     }
 
-    /// Decodes the contents of a history file, as ``readHistory(at:)`` does.
-    ///
-    /// - Parameters:
-    ///   - bytes: The file's contents.
-    ///   - path: The file's name, for error messages.
+    /// ``readHistory(at:)`` on a file's contents; `path` names the file in error messages.
     package static func history(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
         try decode(bytes, path: path, columns: ReportSchema.summaryRead, empty: SummaryRow()) {
             "case \($0.key) of run \($0.environment.runID)"
         }
     }
 
-    /// Reads a samples file.
-    ///
-    /// - Throws: As ``readSummary(at:)``; two rows for one sample of one case are an error.
+    /// Throws as ``readSummary(at:)`` does; two rows for one sample of one case are an error.
     package static func readSamples(at path: String) throws(BenchError) -> [SampleRow] {
         try samples(from: contents(of: path), path: path)
     }
 
-    /// Decodes the contents of a samples file, as ``readSamples(at:)`` does.
-    ///
-    /// - Parameters:
-    ///   - bytes: The file's contents.
-    ///   - path: The file's name, for error messages.
+    /// ``readSamples(at:)`` on a file's contents; `path` names the file in error messages.
     package static func samples(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SampleRow] {
         try decode(bytes, path: path, columns: ReportSchema.samples, empty: SampleRow()) {
             "sample \($0.index) of case \($0.key)"
@@ -71,7 +56,7 @@ package enum ReportFiles {
 
     /// Writes a run's summary to `path` and its samples beside it, both or neither.
     ///
-    /// - Throws: `BenchError` (73) when either cannot be written.
+    /// - Throws: `BenchError` (`cannotWrite`) when either cannot be written.
     package static func write(_ run: RunResult, summaryAt path: String) throws(BenchError) {
         let samples = URL(fileURLWithPath: samplesPath(for: path))
         try AtomicFiles.writeAll([
@@ -82,7 +67,7 @@ package enum ReportFiles {
 
     /// Writes one file whole or not at all: under a temporary name beside it, then renamed.
     ///
-    /// - Throws: `BenchError` (73) when it cannot be written.
+    /// - Throws: `BenchError` (`cannotWrite`) when it cannot be written.
     package static func write(_ contents: String, to path: String) throws(BenchError) {
         try AtomicFiles.writeAll([(URL(fileURLWithPath: path), contents)])
     }
@@ -96,8 +81,9 @@ package enum ReportFiles {
     /// The largest file read as a report: a year of full runs on every commit is a few tens of MiB.
     static let maximumFileSize = 1 << 30
 
-    /// The bytes of a regular file, or a `BenchError` saying why there are none: 66 when it is
-    /// missing, unreadable or not a regular file, 65 when it is larger than ``maximumFileSize``.
+    /// The bytes of a regular file, or a `BenchError` saying why there are none: `missingInput`
+    /// when it is missing, unreadable or not a regular file, `malformedInput` when it is larger
+    /// than ``maximumFileSize``.
     ///
     /// POSIX `read` rather than `Data(contentsOf:)`, which leaks its buffer for an empty file
     /// (LeakSanitizer reports it).
@@ -153,7 +139,7 @@ package enum ReportFiles {
         return rows.map(\.row)
     }
 
-    /// The CSV table in `bytes`; a parse error becomes a malformed-input error (65) at its place.
+    /// The CSV table in `bytes`; a parse error becomes a `malformedInput` error at its place.
     static func table(of bytes: some Collection<UInt8>, path: String) throws(BenchError) -> CSVTable {
         do {
             return try CSV.parse(bytes)

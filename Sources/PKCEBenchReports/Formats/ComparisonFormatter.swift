@@ -1,17 +1,13 @@
 import Foundation
 import PKCEBenchCore
 
-/// Renders a comparison for standard output.
 package enum ComparisonFormatter {
-    /// The columns of the CSV form.
     static let columnNames = [
         "backend", "operation", "size", "threads", "baseline_ns_median", "current_ns_median", "change_pct",
         "ci_low_pct", "ci_high_pct", "detectable_pct", "p_value", "method", "verdict", "metric",
         "baseline_instructions", "current_instructions",
     ]
 
-    /// Renders `comparison` in `format`.
-    ///
     /// The table ends with a line that counts the verdicts and says how they were reached,
     /// including when a verdict rests on the threshold alone for want of samples; the Markdown is
     /// a pull-request comment (`markdown(_:)`).
@@ -69,7 +65,6 @@ package enum ComparisonFormatter {
         return lines.joined(separator: "\n").trimmingCharacters(in: .newlines) + "\n"
     }
 
-    /// `text` with the characters Markdown or HTML would read as markup escaped.
     private static func markdownText(_ text: String) -> String {
         var escaped = ""
         for character in text {
@@ -84,7 +79,6 @@ package enum ComparisonFormatter {
         return escaped
     }
 
-    /// One row per case: the figures of both runs, the change, its interval and the verdict.
     private static func table(_ cases: [CaseComparison], metric: Metric) -> TextTable {
         let counted = metric == .instructions
         let unit = counted ? "instr/op" : "ns/op"
@@ -189,7 +183,6 @@ package enum ComparisonFormatter {
         ]
     }
 
-    /// How the statistical verdicts were reached, in one line.
     private static func verdictRule(_ comparison: Comparison, threshold: String) -> String {
         let looks = comparison.looks.looks
         let (unit, spent, open) =
@@ -246,7 +239,6 @@ package enum ComparisonFormatter {
     }
 }
 
-/// Pretty-printed JSON with sorted keys and a final newline.
 func encodeJSON(_ value: some Encodable) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
