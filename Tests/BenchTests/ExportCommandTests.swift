@@ -10,8 +10,8 @@ struct ExportCommandTests {
     /// A synthetic run with one failed case, written into `directory`; returns its path and rows.
     static func run(in directory: URL) throws -> (path: String, rows: [SummaryRow]) {
         var summaries = SyntheticRun.report().rows
-        summaries[0].summary.failure = "backend failed"
-        summaries[0].summary.median = nil
+        summaries[0].failure = "backend failed"
+        summaries[0].median = nil
         let path = directory.appendingPathComponent("run.csv").path
         try ReportFiles.write(ReportSchema.encode(summaries, columns: ReportSchema.summary), to: path)
         return (path, try ReportFiles.readSummary(at: path))
@@ -32,10 +32,10 @@ struct ExportCommandTests {
             let measures = try #require(document[row.key.description] as? [String: [String: Double]])
             #expect(
                 measures["latency"] == [
-                    "value": row.summary.median!, "lower_value": row.summary.p10!, "upper_value": row.summary.p90!,
+                    "value": row.median!, "lower_value": row.p10!, "upper_value": row.p90!,
                 ])
-            #expect(measures["throughput"] == ["value": row.summary.operationsPerSecond!])
-            #expect(measures["allocations"] == row.summary.allocationsPerOperation.map { ["value": $0] })
+            #expect(measures["throughput"] == ["value": row.operationsPerSecond!])
+            #expect(measures["allocations"] == row.allocationsPerOperation.map { ["value": $0] })
         }
     }
 
@@ -51,10 +51,10 @@ struct ExportCommandTests {
         #expect(entries.map { $0["name"] as? String } == expected.map(\.key.description))
         for (entry, row) in zip(entries, expected) {
             #expect(entry["unit"] as? String == "ns/op")
-            #expect(entry["value"] as? Double == row.summary.median)
+            #expect(entry["value"] as? Double == row.median)
             #expect(
                 entry["range"] as? String
-                    == "p10 \(NumberFormat.nanoseconds(row.summary.p10!)) … p90 \(NumberFormat.nanoseconds(row.summary.p90!))"
+                    == "p10 \(NumberFormat.nanoseconds(row.p10!)) … p90 \(NumberFormat.nanoseconds(row.p90!))"
             )
             #expect(
                 (entry["extra"] as? String)?.hasPrefix(
@@ -67,14 +67,14 @@ struct ExportCommandTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var row = SyntheticRun.report().rows[0]
-        (row.key.backend, row.key.operation, row.key.size, row.summary.metric) = ("swift", .sha256, 64, .instructions)
+        (row.key.backend, row.key.operation, row.key.size, row.metric) = ("swift", .sha256, 64, .instructions)
         (
-            row.summary.median, row.summary.p10, row.summary.p90, row.summary.fastest, row.summary.mean,
-            row.summary.standardDeviation
+            row.median, row.p10, row.p90, row.fastest, row.mean,
+            row.standardDeviation
         ) = (nil, nil, nil, nil, nil, nil)
         (
-            row.summary.coefficientOfVariation, row.summary.operationsPerSecond, row.summary.allocationsPerOperation,
-            row.summary.instructionsPerOperation
+            row.coefficientOfVariation, row.operationsPerSecond, row.allocationsPerOperation,
+            row.instructionsPerOperation
         ) = (nil, nil, nil, 1234.5)
         let path = directory.appendingPathComponent("counted.csv").path
         try ReportFiles.write(ReportSchema.encode([row], columns: ReportSchema.summary), to: path)

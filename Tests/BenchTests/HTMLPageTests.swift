@@ -103,15 +103,15 @@ struct HTMLPageTests {
         #expect(probe.results.count == latest.count)
         for row in latest {
             let shown = try #require(probe.results.first { $0.first == row.key.description }, "\(row.key)")
-            let figures = try [row.summary.median, row.summary.p10, row.summary.p90].map { try #require($0) }
+            let figures = try [row.median, row.p10, row.p90].map { try #require($0) }
             #expect(Array(shown[1...3]) == figures.map(NumberFormat.nanoseconds), "\(row.key)")
             #expect(shown[8] == String(row.summary.samples))
         }
         let baseline = try ReportFiles.readSummary(at: directory.appendingPathComponent("out/baseline.csv").path)
         #expect(probe.comparison.count == latest.count)
         for compared in probe.comparison {
-            let old = try #require(baseline.first { $0.key.description == compared[0] }?.summary.median)
-            let new = try #require(latest.first { $0.key.description == compared[0] }?.summary.median)
+            let old = try #require(baseline.first { $0.key.description == compared[0] }?.median)
+            let new = try #require(latest.first { $0.key.description == compared[0] }?.median)
             #expect(
                 compared[1] == NumberFormat.nanoseconds(old) && compared[2] == NumberFormat.nanoseconds(new))
         }

@@ -125,12 +125,12 @@ struct JSONContractTests {
         #expect(results.count == rows.count)
         for (row, result) in zip(rows, results) {
             #expect(result["name"] as? String == row.key.description)
-            #expect(result["ns_median"] as? Double == row.summary.median)
-            #expect(result["ns_p90"] as? Double == row.summary.p90)
+            #expect(result["ns_median"] as? Double == row.median)
+            #expect(result["ns_p90"] as? Double == row.p90)
             if row.isOK {
                 #expect(result["error"] is NSNull)
                 let cv = try #require(result["cv_pct"] as? Double)
-                #expect(abs(cv - (row.summary.coefficientOfVariation ?? .nan) * 100) < 1e-9)
+                #expect(abs(cv - (row.coefficientOfVariation ?? .nan) * 100) < 1e-9)
             } else {
                 #expect(result["error"] as? String == "wrong digest")
                 #expect(result["ns_median"] is NSNull && result["cv_pct"] is NSNull)

@@ -72,15 +72,15 @@ struct MetricCommandTests {
             #expect(rows.count == 4)
             #expect(
                 rows.allSatisfy {
-                    $0.summary.metric == .instructions && ($0.summary.instructionsPerOperation ?? 0) > 100
+                    $0.metric == .instructions && ($0.instructionsPerOperation ?? 0) > 100
                 })
-            #expect(rows.allSatisfy { $0.summary.median == nil && !$0.environment.cpuFlags.contains("avx512f") })
+            #expect(rows.allSatisfy { $0.median == nil && !$0.environment.cpuFlags.contains("avx512f") })
             // The worker's own account of the path it took, not what bench sees natively.
             #expect(
                 rows.filter { $0.key.backend == "swift" }.map { $0.environment.libraries["swift"] }
                     == Array(repeating: "PKCE (pure Swift, \(portablePath), PKCE_SWIFT_SHA256=portable)", count: 2))
         }
-        #expect(runs[0].map(\.summary.instructionsPerOperation) == runs[1].map(\.summary.instructionsPerOperation))
+        #expect(runs[0].map(\.instructionsPerOperation) == runs[1].map(\.instructionsPerOperation))
 
         let compared = try bench(["compare", "a/latest.csv", "b/latest.csv"], in: directory)
         #expect(compared.status == 0)
@@ -114,11 +114,11 @@ struct MetricCommandTests {
             #expect(rows.map(\.key.description) == ["sha256/openssl/64", "sha256/swift/64"])
             #expect(
                 rows.allSatisfy {
-                    $0.summary.metric == .instructions && ($0.summary.instructionsPerOperation ?? 0) > 100
+                    $0.metric == .instructions && ($0.instructionsPerOperation ?? 0) > 100
                 })
         }
         // One build counted twice: the same counts, to the last instruction.
-        #expect(builds[0].map(\.summary.instructionsPerOperation) == builds[1].map(\.summary.instructionsPerOperation))
+        #expect(builds[0].map(\.instructionsPerOperation) == builds[1].map(\.instructionsPerOperation))
         #expect(builds[0].first?.environment.runID.hasSuffix("-baseline") == true)
     }
 

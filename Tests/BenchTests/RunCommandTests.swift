@@ -40,10 +40,10 @@ struct RunCommandTests {
         // it steps aside and the column stays empty. The exact counts of the hashing cases hold in
         // a debug build too: only swift-crypto's SHA256 allocates, its context.
         if processIsSanitized {
-            #expect(summaries.allSatisfy { $0.summary.allocationsPerOperation == nil })
+            #expect(summaries.allSatisfy { $0.allocationsPerOperation == nil })
         } else {
             for row in summaries {
-                let allocations = try #require(row.summary.allocationsPerOperation, "\(row.key)")
+                let allocations = try #require(row.allocationsPerOperation, "\(row.key)")
                 switch row.key.operation {
                 case .random:
                     // OpenSSL's DRBG reseeds every 2^16 calls, and allocates then.
@@ -73,7 +73,7 @@ struct RunCommandTests {
                             == CaseKey(
                                 backend: "swift", operation: .verify, size: row.key.size, threads: row.key.threads)
                     }
-                    let base = try #require(swift?.summary.allocationsPerOperation)
+                    let base = try #require(swift?.allocationsPerOperation)
                     #expect(allocations == base + (row.key.backend == "crypto" ? 1 : 0), "\(row.key)")
                 }
             }

@@ -57,9 +57,9 @@ struct SuiteRunnerTests {
         // random 32, and sha256 43, 64, 1024, 16384, for each of the two backends.
         #expect(rows.count == 10)
         let failed = try #require(rows.first { $0.key.backend == "failing-later" && $0.key.operation == .random })
-        #expect(failed.summary.failure != nil)
-        #expect(failed.summary.failure == FailingLaterBackend.error.logDescription)
-        #expect(failed.summary.median == nil)
+        #expect(failed.failure != nil)
+        #expect(failed.failure == FailingLaterBackend.error.logDescription)
+        #expect(failed.median == nil)
         #expect(rows.filter { $0.key != failed.key }.allSatisfy { $0.isOK && $0.summary.samples == 5 })
 
         let tableLine = try #require(
@@ -97,7 +97,7 @@ struct SuiteRunnerTests {
             MeasuringProcesses(count: 2, command: ("/bin/sh", ["-c", "kill -SEGV $$"]), interruption: { nil }))
         #expect(throws: BenchError(.backendFailed, "1 case(s) failed: random/swift/32")) { try runner.run() }
         let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
-        #expect(rows.map(\.summary.failure) == ["measuring process 1 died of signal 11"])
+        #expect(rows.map(\.failure) == ["measuring process 1 died of signal 11"])
     }
 
     @Test("A baseline of another build configuration is refused before anything is measured or created")

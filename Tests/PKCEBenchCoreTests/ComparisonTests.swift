@@ -339,8 +339,7 @@ struct ComparisonTests {
     func failedInCurrent() throws {
         var now = SyntheticRun.report()
         let index = try #require(now.summaries.firstIndex { $0.key == Self.target })
-        now.summaries[index].failure = "failed"
-        now.summaries[index].median = nil
+        now.summaries[index].outcome = .failed(reason: "failed")
         let comparison = try Self.apart(
             baseline: Self.data(SyntheticRun.report()), current: Self.data(now, samples: false))
         #expect(comparison.cases.first { $0.key == Self.target }?.verdict == .failedInCurrent)

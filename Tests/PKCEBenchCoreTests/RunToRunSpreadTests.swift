@@ -24,11 +24,8 @@ struct RunToRunSpreadTests {
         return (0..<runs).flatMap { run in
             let environment = environment("run-\(seed)-\(run)", commit: commit, kernel: kernel)
             return keys.enumerated().map { index, key in
-                var summary = CaseSummary(key: key)
                 let figure = (100 + 37 * Double(index)) * (1 + shift(run)) * exp(effect(key) * generator.nextGaussian())
-                summary.fastest = figure
-                summary.median = figure * 1.02
-                return (environment, summary)
+                return (environment, CaseSummary.timed(key, median: figure * 1.02, fastest: figure))
             }
         }
     }

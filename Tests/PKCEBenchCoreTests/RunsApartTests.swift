@@ -37,11 +37,10 @@ struct RunsApartTests {
                     build: "release", targetCPU: "x86-64", cpu: "AMD EPYC", cpuFlags: "sha_ni avx2", cores: 2,
                     kernel: "6.18.44-fc-v857", swift: "6.3.1", libraries: [:])
                 let summaries = measured.keys.sorted().map { key in
-                    var summary = CaseSummary(key: key)
-                    summary.median = measured[key]!.median
-                    summary.fastest = measured[key]!.fastest.values.compactMap(\.first).min()
-                    summary.samples = measured[key]!.fastest.count
-                    return summary
+                    let median = measured[key]!.median
+                    return CaseSummary.timed(
+                        key, median: median, fastest: measured[key]!.fastest.values.compactMap(\.first).min() ?? median,
+                        samples: measured[key]!.fastest.count)
                 }
                 return RunData(
                     name: environment.runID, environment: environment, summaries: summaries,
@@ -71,9 +70,11 @@ struct RunsApartTests {
         RunData(
             name: run.name, environment: run.environment,
             summaries: run.summaries.map { summary in
+                guard var times = summary.times else { return summary }
+                times.median *= factors[summary.key, default: 1]
+                times.fastest *= factors[summary.key, default: 1]
                 var summary = summary
-                summary.median = summary.median.map { $0 * factors[summary.key, default: 1] }
-                summary.fastest = summary.fastest.map { $0 * factors[summary.key, default: 1] }
+                summary.outcome = .timed(times)
                 return summary
             },
             samplesByCase: run.samplesByCase.map { samples in

@@ -48,9 +48,7 @@ struct ChartTests {
     @Test("A failed case has no bar and says so")
     func failedCase() throws {
         var run = SyntheticRun.report()
-        run.summaries[0].failure = "failed"
-        run.summaries[0].median = nil
-        run.summaries[0].operationsPerSecond = nil
+        run.summaries[0].outcome = .failed(reason: "failed")
         let svg = ThroughputChart.svg(run)
         #expect(try Self.elements("rect", class: "bar", in: svg).count == SyntheticRun.keys.count - 1)
         #expect(svg.contains(">failed</text>"))
@@ -70,7 +68,7 @@ struct ChartTests {
         let first = SummaryRow.rows(of: SyntheticRun.report(runID: "run-1"))
         var second = SummaryRow.rows(of: SyntheticRun.report(runID: "run-2", seed: 2))
         for index in second.indices where second[index].key.description == "challenge/openssl/43" {
-            second[index].summary.median = first[index].summary.median! * 1.25
+            second[index].median = first[index].median! * 1.25
         }
         let svg = HistoryChart.svg(first + second)
         _ = try XMLDocument(xmlString: svg)
@@ -100,8 +98,12 @@ struct ChartTests {
     @Test("A value too large for any axis is drawn at the top, and the chart still ends")
     func hugeValues() throws {
         var run = SyntheticRun.report()
-        run.summaries[0].operationsPerSecond = 1.7e308
-        run.summaries[1].median = .greatestFiniteMagnitude
+        var huge = try #require(run.summaries[0].times)
+        huge.operationsPerSecond = 1.7e308
+        run.summaries[0].outcome = .timed(huge)
+        huge = try #require(run.summaries[1].times)
+        huge.median = .greatestFiniteMagnitude
+        run.summaries[1].outcome = .timed(huge)
         for svg in [ThroughputChart.svg(run), HistoryChart.svg(SummaryRow.rows(of: run))] {
             _ = try XMLDocument(xmlString: svg)
             #expect(!svg.contains("inf") && !svg.contains("nan"))

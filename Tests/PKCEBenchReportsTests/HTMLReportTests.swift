@@ -35,7 +35,8 @@ struct HTMLReportTests {
         for summary in report.rows {
             let row = try #require(rows.first { Self.attribute("data-case", of: $0) == summary.key.description })
             let cells = Self.cells(row)
-            if let median = summary.summary.median, let p10 = summary.summary.p10, let p90 = summary.summary.p90 {
+            if let times = summary.summary.times {
+                let (median, p10, p90) = (times.median, times.p10, times.p90)
                 #expect(
                     Array(cells.prefix(4)) == [
                         summary.key.description, NumberFormat.nanoseconds(median),

@@ -34,14 +34,14 @@ struct ReportTests {
     @Test("Summary rows carry the statistics of their samples")
     func summaryStatistics() throws {
         let row = try #require(sampleReport().rows.first { $0.key.operation == .sha256 })
-        #expect(row.summary.median == 100)
-        #expect(row.summary.fastest == 98)
+        #expect(row.median == 100)
+        #expect(row.fastest == 98)
         #expect(row.summary.samples == 5)
-        #expect(row.summary.operationsPerSecond == 1e7)
+        #expect(row.operationsPerSecond == 1e7)
         // 64 bytes at 10⁷ operations per second.
-        #expect(row.summary.megabytesPerSecond == 640)
+        #expect(row.megabytesPerSecond == 640)
         let challenge = try #require(sampleReport().rows.first { $0.key.operation == .challenge })
-        #expect(challenge.summary.megabytesPerSecond == nil)
+        #expect(challenge.megabytesPerSecond == nil)
     }
 
     @Test("Saved reports read back as they were written, including a failed case")
@@ -113,7 +113,7 @@ struct ReportTests {
         try results.save(sampleReport(runID: "run-2", scale: 1.1))
         let history = try ReportFiles.readHistory(at: results.history.path)
         #expect(history.map(\.environment.runID) == ["run-1", "run-1", "run-1", "run-2", "run-2", "run-2"])
-        #expect(history.suffix(3).map(\.summary.median) == [220, 110, nil])
+        #expect(history.suffix(3).map(\.median) == [220, 110, nil])
         let notes = try CSV.parse(Array(try Data(contentsOf: results.history))).records.map { $0.fields.last }
         #expect(notes == ["kept", "kept", "kept", "", "", ""])
     }
@@ -236,7 +236,7 @@ struct ReportTests {
         #expect(try Data(contentsOf: results.history) == history)
         #expect(
             try ReportFiles.readSummary(at: results.summary(of: sampleReport(runID: "run-1").environment).path)
-                .map(\.summary.median) == sampleReport().rows.map(\.summary.median))
+                .map(\.median) == sampleReport().rows.map(\.median))
     }
 
     @Test("Temporary files of a run that was killed are removed; another running process's stay")

@@ -170,3 +170,14 @@ package struct SplitMix64: RandomNumberGenerator {
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
 }
+
+extension CaseSummary {
+    /// A timed case's summary with the figures a comparison of runs made apart reads, its median
+    /// and its fastest sample; the other times are the median's.
+    package static func timed(_ key: CaseKey, median: Double, fastest: Double, samples: Int = 0) -> CaseSummary {
+        let times = Times(
+            median: median, p10: median, p90: median, fastest: fastest, mean: median, standardDeviation: 0,
+            coefficientOfVariation: 0, operationsPerSecond: 1e9 / median, megabytesPerSecond: nil)
+        return CaseSummary(key: key, metric: .time, samples: samples, outcome: .timed(times))
+    }
+}

@@ -209,10 +209,8 @@ package struct Comparison: Sendable {
         }
         self.disturbance = [baseline, current].compactMap { run in
             let spreads = run.summaries.compactMap { summary -> Double? in
-                guard summary.isOK, let median = summary.median, let fastest = summary.fastest, fastest > 0 else {
-                    return nil
-                }
-                return median / fastest - 1
+                guard let times = summary.times, times.fastest > 0 else { return nil }
+                return times.median / times.fastest - 1
             }
             return Statistics(spreads).map { (run.name, $0.median) }
         }
@@ -340,21 +338,23 @@ package struct Comparison: Sendable {
             _ verdict: Verdict, change: Double? = nil, method: ComparisonMethod = .none, decision: GateDecision? = nil
         ) -> CaseComparison {
             CaseComparison(
-                key: key, baselineMedian: baseline?.median, currentMedian: current?.median, change: change,
+                key: key, baselineMedian: baseline?.times?.median, currentMedian: current?.times?.median,
+                change: change,
                 interval: decision?.interval, detectable: decision?.detectable, pValue: decision?.pValue,
                 method: method, verdict: verdict, look: decision?.look)
         }
         guard let baseline else { return result(.onlyInCurrent) }
         guard let current else { return result(.onlyInBaseline) }
-        guard let baselineMedian = baseline.median, baseline.isOK else { return result(.failedInBaseline) }
-        guard let currentMedian = current.median, current.isOK else { return result(.failedInCurrent) }
+        guard let old = baseline.times else { return result(.failedInBaseline) }
+        guard let new = current.times else { return result(.failedInCurrent) }
+        let (baselineMedian, currentMedian) = (old.median, new.median)
 
         guard samples else {
             // No samples on one side: nothing to estimate the noise from. A slower build slows
             // every sample, the fastest included; a busy machine delays some and leaves the
             // fastest where it was: both must move.
             let change = relativeChange(from: baselineMedian, to: currentMedian)
-            let fastest = relativeChange(from: baseline.fastest ?? baselineMedian, to: current.fastest ?? currentMedian)
+            let fastest = relativeChange(from: old.fastest, to: new.fastest)
             let verdict: Verdict =
                 change > criteria.threshold && fastest > criteria.threshold
                 ? .regressed
@@ -384,8 +384,8 @@ package struct Comparison: Sendable {
         }
         guard let old else { return result(.onlyInCurrent) }
         guard let new else { return result(.onlyInBaseline) }
-        guard old.isOK, let before = old.instructionsPerOperation else { return result(.failedInBaseline) }
-        guard new.isOK, let after = new.instructionsPerOperation else { return result(.failedInCurrent) }
+        guard let before = old.instructionsPerOperation else { return result(.failedInBaseline) }
+        guard let after = new.instructionsPerOperation else { return result(.failedInCurrent) }
         let change = relativeChange(from: before, to: after)
         let verdict: Verdict =
             change >= criteria.threshold && change > 0

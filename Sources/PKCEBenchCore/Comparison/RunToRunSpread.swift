@@ -58,18 +58,11 @@ package struct RunToRunSpread: Sendable {
         self.driftFloor = driftFloor
     }
 
-    /// Whether any case's spread was measured.
     package var isMeasured: Bool { !variances.isEmpty }
 
-    /// Estimates the spread from a history of runs.
-    ///
-    /// - Parameters:
-    ///   - history: Every case of every run in the history, with its run's environment.
-    ///   - environment: The run to compare: only runs of its host (CPU, its flags, cores, kernel),
-    ///     Swift, compile target and build configuration count, and only those of at least
-    ///     `Comparison.minimumCasesForShift` cases.
-    ///   - excluded: Runs not to count: the two compared, which must not estimate their own noise.
-    ///   - driftFloor: The bound for the cases left unmeasured.
+    /// Counts the runs of `history` made as `environment` was (host: CPU, its flags, cores, kernel;
+    /// Swift, compile target and build configuration), never `excluded`: the two runs compared,
+    /// which must not estimate their own noise.
     package init(
         history: [(environment: RunEnvironment, summary: CaseSummary)], like environment: RunEnvironment,
         excluding excluded: Set<String>, driftFloor: Double = defaultDriftFloor
@@ -81,7 +74,7 @@ package struct RunToRunSpread: Sendable {
         var commits: [String: String] = [:]
         for (run, summary) in history
         where Self.sameBuild(run, environment) && !excluded.contains(run.runID) && summary.metric == .time {
-            guard summary.isOK, let fastest = summary.fastest, fastest > 0, Self.isBuild(run.commit) else { continue }
+            guard let fastest = summary.times?.fastest, fastest > 0, Self.isBuild(run.commit) else { continue }
             figures[run.runID, default: [:]][summary.key] = log(fastest)
             libraries[run.runID, default: [:]].merge(run.libraries) { first, _ in first }
             commits[run.runID] = run.commit
@@ -141,13 +134,10 @@ package struct RunToRunSpread: Sendable {
         return residuals
     }
 
-    /// Whether a commit names one build: not `-dirty`, not unknown.
     private static func isBuild(_ commit: String) -> Bool {
         !commit.isEmpty && commit != "unknown" && !commit.hasSuffix("-dirty")
     }
 
-    /// Whether two runs were made on one host (CPU, its flags, cores, kernel) by one toolchain,
-    /// compile target and build configuration.
     private static func sameBuild(_ a: RunEnvironment, _ b: RunEnvironment) -> Bool {
         a.cpu == b.cpu && a.cpuFlags == b.cpuFlags && a.cores == b.cores && a.kernel == b.kernel
             && a.targetCPU == b.targetCPU && a.build == b.build && a.swift == b.swift

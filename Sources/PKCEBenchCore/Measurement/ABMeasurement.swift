@@ -245,8 +245,10 @@ package struct ABMeasurement {
                 }
                 continue
             }
-            taken.baseline.samples[index].append(baseline)
-            taken.current.samples[index].append(current)
+            // Kept as the reports keep them: the gate decides here on the figures the reported
+            // comparison is made from, so the two cannot disagree.
+            taken.baseline.samples[index].append(baseline.atReportPrecision)
+            taken.current.samples[index].append(current.atReportPrecision)
         }
     }
 

@@ -1,68 +1,47 @@
-/// What one case of a run came to: the figures every report shows of it, computed once from its
-/// measurement, or read back from a report.
+/// What one case of a run came to in one metric: the figures every report shows of it, computed
+/// once from its measurement, or read back from a report.
 ///
-/// Times are nanoseconds per operation over the case's samples; they are `nil` when the case
-/// failed or its instructions were counted instead (``metric`` is then `instructions`).
+/// A case measured in two metrics (timed, and counted as a second opinion) has one summary per
+/// metric, as package-benchmark keeps one result per metric.
 package struct CaseSummary: Sendable, Equatable {
-    /// The case.
     package var key: CaseKey
     /// What was measured, or would have been had the case not failed.
     package var metric: Metric
-    /// Why the case failed; `nil` when it did not.
-    package var failure: String?
-    /// The number of samples taken.
     package var samples: Int
     /// Operations per thread in each sample: the median over the samples, since each measuring
     /// process calibrates anew.
     package var iterations: Int
-    /// The median of the samples.
-    package var median: Double?
-    /// The 10th percentile.
-    package var p10: Double?
-    /// The 90th percentile.
-    package var p90: Double?
-    /// The fastest sample.
-    package var fastest: Double?
-    /// The mean.
-    package var mean: Double?
-    /// The sample standard deviation.
-    package var standardDeviation: Double?
-    /// The coefficient of variation: the standard deviation over the mean.
-    package var coefficientOfVariation: Double?
-    /// Operations per second from the median, aggregated over all threads.
-    package var operationsPerSecond: Double?
-    /// `size × operationsPerSecond / 10⁶` for the operations that hash or draw bytes; `nil` for
-    /// the verifier operations.
-    package var megabytesPerSecond: Double?
     /// Heap allocations per operation over every sample; `nil` where they were not counted.
     package var allocationsPerOperation: Double?
-    /// Instructions per operation under Callgrind, when ``metric`` is `instructions`.
-    package var instructionsPerOperation: Double?
+    package var outcome: Outcome
 
-    /// A summary with no figures yet: a case that measured `metric`.
-    package init(key: CaseKey, metric: Metric = .time) {
-        self.key = key
-        self.metric = metric
-        samples = 0
-        iterations = 0
+    /// Timed, counted or failed.
+    package enum Outcome: Sendable, Equatable {
+        case timed(Times)
+        /// Instructions per operation under Callgrind.
+        case counted(instructionsPerOperation: Double)
+        case failed(reason: String)
     }
 
-    /// The summary of a measured, counted or failed case.
-    package init(_ measurement: CaseMeasurement) {
-        self.init(key: measurement.key, metric: measurement.metric)
-        iterations = measurement.iterations
-        samples = measurement.nanosecondsPerOperation.count
-        allocationsPerOperation = measurement.allocationsPerOperation
-        switch measurement.outcome {
-        case .failed(let reason):
-            failure = reason
-        case .counted(_, let instructions):
-            instructionsPerOperation = instructions
-        case .sampled(let samples):
-            guard let statistics = Statistics(samples.map(\.nanosecondsPerOperation)) else {
-                failure = "no samples were taken"
-                break
-            }
+    /// A timed case's figures, in nanoseconds per operation over its samples.
+    package struct Times: Sendable, Equatable {
+        package var median: Double
+        package var p10: Double
+        package var p90: Double
+        /// The fastest sample.
+        package var fastest: Double
+        package var mean: Double
+        /// The sample standard deviation.
+        package var standardDeviation: Double
+        /// The standard deviation over the mean.
+        package var coefficientOfVariation: Double
+        /// From the median, aggregated over all threads; `nil` for a median of 0.
+        package var operationsPerSecond: Double?
+        /// `size × operationsPerSecond / 10⁶` for the operations that hash or draw bytes.
+        package var megabytesPerSecond: Double?
+
+        /// The figures of `statistics`, a case of `key`'s samples.
+        package init(_ statistics: Statistics, of key: CaseKey) {
             median = statistics.median
             p10 = statistics.p10
             p90 = statistics.p90
@@ -75,8 +54,71 @@ package struct CaseSummary: Sendable, Equatable {
                 megabytesPerSecond = Double(key.size) * operationsPerSecond / 1e6
             }
         }
+
+        package init(
+            median: Double, p10: Double, p90: Double, fastest: Double, mean: Double, standardDeviation: Double,
+            coefficientOfVariation: Double, operationsPerSecond: Double?, megabytesPerSecond: Double?
+        ) {
+            self.median = median
+            self.p10 = p10
+            self.p90 = p90
+            self.fastest = fastest
+            self.mean = mean
+            self.standardDeviation = standardDeviation
+            self.coefficientOfVariation = coefficientOfVariation
+            self.operationsPerSecond = operationsPerSecond
+            self.megabytesPerSecond = megabytesPerSecond
+        }
+    }
+
+    package init(
+        key: CaseKey, metric: Metric, samples: Int = 0, iterations: Int = 0, allocationsPerOperation: Double? = nil,
+        outcome: Outcome
+    ) {
+        self.key = key
+        self.metric = metric
+        self.samples = samples
+        self.iterations = iterations
+        self.allocationsPerOperation = allocationsPerOperation
+        self.outcome = outcome
+    }
+
+    /// The summary of a measured, counted or failed case.
+    package init(_ measurement: CaseMeasurement) {
+        let outcome: Outcome
+        switch measurement.outcome {
+        case .failed(let reason):
+            outcome = .failed(reason: reason)
+        case .counted(_, let instructions):
+            outcome = .counted(instructionsPerOperation: instructions)
+        case .sampled(let samples):
+            if let statistics = Statistics(samples.map(\.nanosecondsPerOperation)) {
+                outcome = .timed(Times(statistics, of: measurement.key))
+            } else {
+                outcome = .failed(reason: "no samples were taken")
+            }
+        }
+        self.init(
+            key: measurement.key, metric: measurement.metric, samples: measurement.nanosecondsPerOperation.count,
+            iterations: measurement.iterations, allocationsPerOperation: measurement.allocationsPerOperation,
+            outcome: outcome)
+    }
+
+    /// The figures of a timed case.
+    package var times: Times? {
+        if case .timed(let times) = outcome { times } else { nil }
+    }
+
+    /// The instructions per operation of a counted case.
+    package var instructionsPerOperation: Double? {
+        if case .counted(let instructions) = outcome { instructions } else { nil }
+    }
+
+    /// Why the case failed; `nil` when it did not.
+    package var failure: String? {
+        if case .failed(let reason) = outcome { reason } else { nil }
     }
 
     /// Whether the case has results.
-    package var isOK: Bool { failure == nil && (median != nil || instructionsPerOperation != nil) }
+    package var isOK: Bool { failure == nil }
 }

@@ -26,22 +26,39 @@ package enum Precision {
 extension CaseSummary {
     /// This summary with each figure kept to its ``Precision``.
     var atReportPrecision: CaseSummary {
-        func kept(_ value: Double?, _ decimals: Int) -> Double? {
-            value.map { Precision.kept($0, decimals: decimals) }
-        }
+        func kept(_ value: Double, _ decimals: Int) -> Double { Precision.kept(value, decimals: decimals) }
         var summary = self
-        summary.median = kept(median, Precision.nanoseconds)
-        summary.p10 = kept(p10, Precision.nanoseconds)
-        summary.p90 = kept(p90, Precision.nanoseconds)
-        summary.fastest = kept(fastest, Precision.nanoseconds)
-        summary.mean = kept(mean, Precision.nanoseconds)
-        summary.standardDeviation = kept(standardDeviation, Precision.nanoseconds)
-        summary.coefficientOfVariation = kept(coefficientOfVariation, Precision.coefficientOfVariation)
-        summary.operationsPerSecond = kept(operationsPerSecond, Precision.operationsPerSecond)
-        summary.megabytesPerSecond = kept(megabytesPerSecond, Precision.megabytesPerSecond)
-        summary.allocationsPerOperation = kept(allocationsPerOperation, Precision.allocationsPerOperation)
-        summary.instructionsPerOperation = kept(instructionsPerOperation, Precision.instructionsPerOperation)
+        summary.allocationsPerOperation = allocationsPerOperation.map { kept($0, Precision.allocationsPerOperation) }
+        switch outcome {
+        case .timed(var times):
+            let nanoseconds = Precision.nanoseconds
+            times.median = kept(times.median, nanoseconds)
+            times.p10 = kept(times.p10, nanoseconds)
+            times.p90 = kept(times.p90, nanoseconds)
+            times.fastest = kept(times.fastest, nanoseconds)
+            times.mean = kept(times.mean, nanoseconds)
+            times.standardDeviation = kept(times.standardDeviation, nanoseconds)
+            times.coefficientOfVariation = kept(times.coefficientOfVariation, Precision.coefficientOfVariation)
+            times.operationsPerSecond = times.operationsPerSecond.map { kept($0, Precision.operationsPerSecond) }
+            times.megabytesPerSecond = times.megabytesPerSecond.map { kept($0, Precision.megabytesPerSecond) }
+            summary.outcome = .timed(times)
+        case .counted(let instructions):
+            summary.outcome = .counted(instructionsPerOperation: kept(instructions, Precision.instructionsPerOperation))
+        case .failed:
+            break
+        }
         return summary
+    }
+}
+
+extension Sample {
+    /// This sample with its time kept to ``Precision/nanoseconds``: what `bench ab` decides on
+    /// while it measures, so that the comparison it reports, made from the run's kept samples,
+    /// takes the same decisions.
+    package var atReportPrecision: Sample {
+        var sample = self
+        sample.nanosecondsPerOperation = Precision.kept(nanosecondsPerOperation, decimals: Precision.nanoseconds)
+        return sample
     }
 }
 
@@ -49,13 +66,6 @@ extension CaseMeasurement {
     /// This measurement with each sample's time kept to ``Precision/nanoseconds``.
     var atReportPrecision: CaseMeasurement {
         guard case .sampled(let samples) = outcome else { return self }
-        return CaseMeasurement(
-            key: key,
-            samples: samples.map { sample in
-                var sample = sample
-                sample.nanosecondsPerOperation = Precision.kept(
-                    sample.nanosecondsPerOperation, decimals: Precision.nanoseconds)
-                return sample
-            }, failure: nil)
+        return CaseMeasurement(key: key, samples: samples.map(\.atReportPrecision), failure: nil)
     }
 }

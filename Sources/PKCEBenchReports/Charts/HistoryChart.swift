@@ -21,8 +21,8 @@ package enum HistoryChart {
         let backends = keys.map(\.backend).uniqued()
         let groups = keys.map(\.group).uniqued()
         var mediansByCase: [CaseKey: [String: Double]] = [:]
-        for row in rows where row.isOK {
-            if let median = row.summary.median, median.isFinite, median > 0 {
+        for row in rows {
+            if let median = row.summary.times?.median, median.isFinite, median > 0 {
                 mediansByCase[row.key, default: [:]][row.environment.runID] = median
             }
         }

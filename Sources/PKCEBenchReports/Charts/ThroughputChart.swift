@@ -36,7 +36,7 @@ package enum ThroughputChart {
             let left = originX + 58, right = originX + panelWidth - 10
             let plotTop = originY + 34, plotBottom = originY + panelHeight - 30
             let cases = rows.filter { $0.key.operation == operation && $0.key.size == size }
-            let axis = Axis(largest: cases.compactMap(\.operationsPerSecond).max() ?? 1)
+            let axis = Axis(largest: cases.compactMap(\.times?.operationsPerSecond).max() ?? 1)
 
             svg.text(
                 "\(operation.rawValue), \(size) \(operation.sizeUnit)", x: originX + 10, y: originY + 18, size: 13,
@@ -54,7 +54,7 @@ package enum ThroughputChart {
                 let center = left + slot * (Double(position) + 0.5)
                 svg.text(backend, x: center, y: plotBottom + 14, anchor: .middle, size: 10)
                 guard let row = cases.first(where: { $0.key.backend == backend }) else { continue }
-                guard row.isOK, let opsPerSec = row.operationsPerSecond else {
+                guard let times = row.times, let opsPerSec = times.operationsPerSecond else {
                     svg.text("failed", x: center, y: plotBottom - 4, anchor: .middle, size: 10)
                     continue
                 }
@@ -67,7 +67,7 @@ package enum ThroughputChart {
                         ("data-size", String(size)),
                     ],
                     title: "\(operation.rawValue)/\(backend)/\(size): \(NumberFormat.siPrefixed(opsPerSec)) ops/s, "
-                        + "median \(NumberFormat.nanoseconds(row.median ?? 0)) ns/op")
+                        + "median \(NumberFormat.nanoseconds(times.median)) ns/op")
             }
         }
         return svg.render(title: "PKCEBench throughput, \(caption)")

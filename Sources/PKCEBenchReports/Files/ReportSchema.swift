@@ -48,23 +48,23 @@ package enum ReportSchema {
         backendColumn(\.key.backend), operationColumn(\.key.operation), sizeColumn(\.key),
         count("threads", \.key.threads, through: Selection.maximumThreads),
         // Read before `error`, which fills in the reason of a failed case.
-        Column(name: "status", encode: { $0.summary.failure == nil ? SummaryRow.ok : SummaryRow.failed }) {
+        Column(name: "status", encode: { $0.failure == nil ? SummaryRow.ok : SummaryRow.failed }) {
             row, value throws(FieldError) in
             guard value == SummaryRow.ok || value == SummaryRow.failed else {
                 throw FieldError(message: "'\(value)' is neither '\(SummaryRow.ok)' nor '\(SummaryRow.failed)'")
             }
-            row.summary.failure = value == SummaryRow.ok ? nil : ""
+            row.failure = value == SummaryRow.ok ? nil : ""
         },
-        count("samples", \.summary.samples, from: 0), count("iterations", \.summary.iterations, from: 0),
-        measure("ns_median", \.summary.median, decimals: Precision.nanoseconds),
-        measure("ns_p10", \.summary.p10, decimals: Precision.nanoseconds),
-        measure("ns_p90", \.summary.p90, decimals: Precision.nanoseconds),
-        measure("ns_min", \.summary.fastest, decimals: Precision.nanoseconds),
-        measure("ns_mean", \.summary.mean, decimals: Precision.nanoseconds),
-        measure("ns_stddev", \.summary.standardDeviation, decimals: Precision.nanoseconds),
-        measure("cv", \.summary.coefficientOfVariation, decimals: Precision.coefficientOfVariation),
-        measure("ops_per_sec", \.summary.operationsPerSecond, decimals: Precision.operationsPerSecond),
-        measure("mb_per_sec", \.summary.megabytesPerSecond, decimals: Precision.megabytesPerSecond),
+        count("samples", \.samples, from: 0), count("iterations", \.iterations, from: 0),
+        measure("ns_median", \.median, decimals: Precision.nanoseconds),
+        measure("ns_p10", \.p10, decimals: Precision.nanoseconds),
+        measure("ns_p90", \.p90, decimals: Precision.nanoseconds),
+        measure("ns_min", \.fastest, decimals: Precision.nanoseconds),
+        measure("ns_mean", \.mean, decimals: Precision.nanoseconds),
+        measure("ns_stddev", \.standardDeviation, decimals: Precision.nanoseconds),
+        measure("cv", \.coefficientOfVariation, decimals: Precision.coefficientOfVariation),
+        measure("ops_per_sec", \.operationsPerSecond, decimals: Precision.operationsPerSecond),
+        measure("mb_per_sec", \.megabytesPerSecond, decimals: Precision.megabytesPerSecond),
         text("cpu", \.environment.cpu), text("cpu_flags", \.environment.cpuFlags),
         count("cores", \.environment.cores, from: 0), text("kernel", \.environment.kernel),
         text("swift", \.environment.swift),
@@ -73,25 +73,25 @@ package enum ReportSchema {
             Column(name: "library", encode: { $0.environment.libraries[$0.key.backend] ?? "" }) { row, value in
                 if !value.isEmpty { row.environment.libraries[row.key.backend] = value }
             }),
-        Column(name: "error", encode: { $0.summary.failure ?? "" }) { row, value in
+        Column(name: "error", encode: { $0.failure ?? "" }) { row, value in
             // A reason beside `ok` is not a failure: the status decides.
-            if row.summary.failure != nil { row.summary.failure = value }
+            if row.failure != nil { row.failure = value }
         },
         // Added after version 1, at the end so that no column moves.
         optional(text("target_cpu", \.environment.targetCPU)),
         optional(
-            measure("allocs_per_op", \.summary.allocationsPerOperation, decimals: Precision.allocationsPerOperation)),
+            measure("allocs_per_op", \.allocationsPerOperation, decimals: Precision.allocationsPerOperation)),
         optional(
-            Column(name: "metric", encode: \.summary.metric.rawValue) { row, value throws(FieldError) in
+            Column(name: "metric", encode: \.metric.rawValue) { row, value throws(FieldError) in
                 // Empty in rows written before the column existed, which were all timed.
                 guard let metric = value.isEmpty ? .time : Metric(rawValue: value) else {
                     throw FieldError(message: "'\(value)' is neither 'time' nor 'instructions'")
                 }
-                row.summary.metric = metric
+                row.metric = metric
             }),
         optional(
             measure(
-                "instructions_per_op", \.summary.instructionsPerOperation, decimals: Precision.instructionsPerOperation)
+                "instructions_per_op", \.instructionsPerOperation, decimals: Precision.instructionsPerOperation)
         ),
     ]
 

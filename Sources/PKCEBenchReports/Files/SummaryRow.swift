@@ -1,15 +1,24 @@
 import PKCEBenchCore
 
 /// One case of one run: a row of `<run>.csv`, `latest.csv`, `baseline.csv` and `history.csv`,
-/// which holds the case's summary and the environment of its run.
+/// which holds the case's summary, flattened into its cells, and the environment of its run.
 package struct SummaryRow: Sendable, Equatable {
     /// The report format's version: ``ReportSchema/version``, or that of the file it was read from.
     package var schema = ReportSchema.version
     /// How and where the row's run was made. Its `targetCPU` is empty in reports written before
     /// the column existed.
     package var environment: RunEnvironment
-    /// What the case came to.
-    package var summary: CaseSummary
+    package var key: CaseKey
+    package var metric = Metric.time
+    /// Why the case failed; `nil` when its status is `ok`.
+    package var failure: String?
+    package var samples = 0
+    package var iterations = 0
+    /// A timed case's figures (see ``CaseSummary/Times``); empty cells otherwise.
+    package var median, p10, p90, fastest, mean, standardDeviation, coefficientOfVariation: Double?
+    package var operationsPerSecond, megabytesPerSecond: Double?
+    package var allocationsPerOperation: Double?
+    package var instructionsPerOperation: Double?
 
     /// The `status` of a case with results.
     package static let ok = "ok"
@@ -19,9 +28,29 @@ package struct SummaryRow: Sendable, Equatable {
     /// The row of a case's summary, in a run made in `environment`: with the library of the case's
     /// own backend only, as its `library` column records it.
     package init(summary: CaseSummary, environment: RunEnvironment) {
-        self.summary = summary
         self.environment = environment
         self.environment.libraries = environment.libraries.filter { $0.key == summary.key.backend }
+        key = summary.key
+        metric = summary.metric
+        samples = summary.samples
+        iterations = summary.iterations
+        allocationsPerOperation = summary.allocationsPerOperation
+        switch summary.outcome {
+        case .failed(let reason):
+            failure = reason
+        case .counted(let instructions):
+            instructionsPerOperation = instructions
+        case .timed(let times):
+            median = times.median
+            p10 = times.p10
+            p90 = times.p90
+            fastest = times.fastest
+            mean = times.mean
+            standardDeviation = times.standardDeviation
+            coefficientOfVariation = times.coefficientOfVariation
+            operationsPerSecond = times.operationsPerSecond
+            megabytesPerSecond = times.megabytesPerSecond
+        }
     }
 
     /// The rows of `run`'s cases.
@@ -31,17 +60,37 @@ package struct SummaryRow: Sendable, Equatable {
 
     /// An empty row, for decoding.
     package init() {
-        self.init(
-            summary: CaseSummary(key: CaseKey(backend: "", operation: .verifier, size: 0, threads: 1)),
-            environment: RunEnvironment(
-                runID: "", timestamp: "", commit: "", build: "", targetCPU: "", cpu: "", cpuFlags: "", cores: 0,
-                kernel: "", swift: "", libraries: [:]))
+        key = CaseKey(backend: "", operation: .verifier, size: 0, threads: 1)
+        environment = RunEnvironment(
+            runID: "", timestamp: "", commit: "", build: "", targetCPU: "", cpu: "", cpuFlags: "", cores: 0,
+            kernel: "", swift: "", libraries: [:])
     }
 
-    /// The case this row belongs to.
-    package var key: CaseKey {
-        get { summary.key }
-        set { summary.key = newValue }
+    /// The case's summary. A row whose status is `ok` but whose cells lack its metric's figures
+    /// (which `bench` never writes) failed, with no reason given.
+    package var summary: CaseSummary {
+        CaseSummary(
+            key: key, metric: metric, samples: samples, iterations: iterations,
+            allocationsPerOperation: allocationsPerOperation, outcome: outcome)
+    }
+
+    private var outcome: CaseSummary.Outcome {
+        if let failure { return .failed(reason: failure) }
+        switch metric {
+        case .instructions:
+            guard let instructionsPerOperation else { break }
+            return .counted(instructionsPerOperation: instructionsPerOperation)
+        case .time:
+            guard let median, let p10, let p90, let fastest, let mean, let standardDeviation,
+                let coefficientOfVariation
+            else { break }
+            return .timed(
+                CaseSummary.Times(
+                    median: median, p10: p10, p90: p90, fastest: fastest, mean: mean,
+                    standardDeviation: standardDeviation, coefficientOfVariation: coefficientOfVariation,
+                    operationsPerSecond: operationsPerSecond, megabytesPerSecond: megabytesPerSecond))
+        }
+        return .failed(reason: "")
     }
 
     /// Whether the case has results.

@@ -45,15 +45,18 @@ package enum Exporter {
     }
 
     private static func bencherMeasures(_ row: SummaryRow) -> [String: BencherMetric] {
-        if row.summary.metric == .instructions, let instructions = row.summary.instructionsPerOperation {
-            return ["instructions": BencherMetric(value: instructions)]
-        }
+        let summary = row.summary
         var measures: [String: BencherMetric] = [:]
-        if let median = row.summary.median {
-            measures["latency"] = BencherMetric(value: median, lowerValue: row.summary.p10, upperValue: row.summary.p90)
+        switch summary.outcome {
+        case .counted(let instructions):
+            return ["instructions": BencherMetric(value: instructions)]
+        case .timed(let times):
+            measures["latency"] = BencherMetric(value: times.median, lowerValue: times.p10, upperValue: times.p90)
+            if let opsPerSec = times.operationsPerSecond { measures["throughput"] = BencherMetric(value: opsPerSec) }
+        case .failed:
+            break
         }
-        if let opsPerSec = row.summary.operationsPerSecond { measures["throughput"] = BencherMetric(value: opsPerSec) }
-        if let allocations = row.summary.allocationsPerOperation {
+        if let allocations = summary.allocationsPerOperation {
             measures["allocations"] = BencherMetric(value: allocations)
         }
         return measures
@@ -69,27 +72,26 @@ package enum Exporter {
     }
 
     private static func githubActionBenchmarkEntry(_ row: SummaryRow) -> GitHubActionBenchmarkEntry {
+        let summary = row.summary
         var extra = ["run \(row.environment.runID)", "commit \(row.environment.commit)"]
-        if row.summary.metric == .instructions {
+        if summary.metric == .instructions {
             extra.append("instructions under Callgrind")
             return GitHubActionBenchmarkEntry(
                 name: "\(row.key) (instructions)", unit: "instructions/op",
-                value: row.summary.instructionsPerOperation ?? 0,
-                range: nil,
-                extra: extra.joined(separator: "\n"))
+                value: summary.instructionsPerOperation ?? 0,
+                range: nil, extra: extra.joined(separator: "\n"))
         }
-        extra.append("\(row.summary.samples) samples")
-        if let opsPerSec = row.summary.operationsPerSecond {
+        let times = summary.times
+        extra.append("\(summary.samples) samples")
+        if let opsPerSec = times?.operationsPerSecond {
             extra.append("\(NumberFormat.siPrefixed(opsPerSec)) ops/s")
         }
-        if let allocations = row.summary.allocationsPerOperation {
+        if let allocations = summary.allocationsPerOperation {
             extra.append("\(SummaryFormatter.allocations(allocations)) allocs/op")
         }
-        let range = row.summary.p10.flatMap { low in
-            row.summary.p90.map { "p10 \(NumberFormat.nanoseconds(low)) … p90 \(NumberFormat.nanoseconds($0))" }
-        }
+        let range = times.map { "p10 \(NumberFormat.nanoseconds($0.p10)) … p90 \(NumberFormat.nanoseconds($0.p90))" }
         return GitHubActionBenchmarkEntry(
-            name: row.key.description, unit: "ns/op", value: row.summary.median ?? 0, range: range,
+            name: row.key.description, unit: "ns/op", value: times?.median ?? 0, range: range,
             extra: extra.joined(separator: "\n"))
     }
 }

@@ -142,17 +142,21 @@ package enum HTMLReport {
             let head =
                 "<tr class=\"\(classes.joined(separator: " "))\" data-case=\"\(SVG.escape(row.key.description))\">"
                 + "<td>\(SVG.escape(row.key.description))</td>"
-            guard row.isOK else {
+            let cells: [String]
+            var distribution = ""
+            switch row.outcome {
+            case .failed(let reason):
                 lines.append(
-                    head + "<td class=\"text\" colspan=\"\(headings.count - 1)\">failed: "
-                        + "\(SVG.escape(row.failure ?? ""))</td></tr>")
+                    head
+                        + "<td class=\"text\" colspan=\"\(headings.count - 1)\">failed: \(SVG.escape(reason))</td></tr>"
+                )
                 continue
+            case .counted(let instructions):
+                cells = [String(format: "%.1f", instructions)]
+            case .timed(let times):
+                cells = timedCells(row, times)
+                distribution = "<td>\(histogram(samples[row.key] ?? [], median: times.median))</td>"
             }
-            let cells =
-                counted
-                ? [row.instructionsPerOperation.map { String(format: "%.1f", $0) } ?? ""] : timedCells(row)
-            let distribution =
-                counted ? "" : "<td>\(histogram(samples[row.key] ?? [], median: row.median))</td>"
             lines.append(head + cells.map { "<td>\(SVG.escape($0))</td>" }.joined() + distribution + "</tr>")
         }
         return lines + ["</tbody></table>", "</section>"]
@@ -175,11 +179,9 @@ package enum HTMLReport {
     }
 
     /// A timed row's figures, formatted as the terminal table formats them.
-    private static func timedCells(_ row: CaseSummary) -> [String] {
-        let nanoseconds: [String] = [row.median, row.p10, row.p90].map {
-            $0.map(NumberFormat.nanoseconds) ?? ""
-        }
-        return nanoseconds + SummaryFormatter.rateCells(row) + [String(row.samples)]
+    private static func timedCells(_ row: CaseSummary, _ times: CaseSummary.Times) -> [String] {
+        [times.median, times.p10, times.p90].map(NumberFormat.nanoseconds) + SummaryFormatter.rateCells(row, times)
+            + [String(row.samples)]
     }
 
     // MARK: - Charts
@@ -194,8 +196,7 @@ package enum HTMLReport {
             + (group.threads > 1 ? ", \(group.threads) threads" : "")
         svg.text(title, x: 10, y: 18, size: 13, weight: "bold")
         let upper =
-            rows.compactMap { counted ? $0.instructionsPerOperation : $0.p90 ?? $0.median }
-            .max() ?? 1
+            rows.compactMap { $0.instructionsPerOperation ?? $0.times?.p90 }.max() ?? 1
         let axis = Axis(largest: upper)
         let bottom = top + rowHeight * Double(present.count)
         for tick in axis.ticks {
@@ -206,8 +207,8 @@ package enum HTMLReport {
         for (index, backend) in present.enumerated() {
             let y = top + rowHeight * Double(index)
             svg.text(backend, x: left - 6, y: y + 16, anchor: .end, size: 11)
-            guard let row = rows.first(where: { $0.key.backend == backend }), row.isOK,
-                let value = counted ? row.instructionsPerOperation : row.median
+            guard let row = rows.first(where: { $0.key.backend == backend }),
+                let value = row.instructionsPerOperation ?? row.times?.median
             else {
                 svg.text("failed", x: left + 4, y: y + 16, size: 11)
                 continue
@@ -221,9 +222,9 @@ package enum HTMLReport {
                 title: "\(row.key): median \(shown)"
                     + (counted
                         ? " instructions/op"
-                        : " ns/op, p10 \(row.p10.map(NumberFormat.nanoseconds) ?? "") "
-                            + "p90 \(row.p90.map(NumberFormat.nanoseconds) ?? "")"))
-            if !counted, let p10 = row.p10, let p90 = row.p90 {
+                        : " ns/op, p10 \(row.times.map { NumberFormat.nanoseconds($0.p10) } ?? "") "
+                            + "p90 \(row.times.map { NumberFormat.nanoseconds($0.p90) } ?? "")"))
+            if !counted, let p10 = row.times?.p10, let p90 = row.times?.p90 {
                 let middle = y + rowHeight / 2
                 svg.line(x1: x(p10), y1: middle, x2: x(p90), y2: middle, stroke: "#1f2328", width: 1.5)
                 for end in [p10, p90] {
@@ -231,7 +232,7 @@ package enum HTMLReport {
                 }
             }
             svg.text(
-                shown, x: max(x(value), x(row.p90 ?? value)) + 6, y: y + 16, size: 10)
+                shown, x: max(x(value), x(row.times?.p90 ?? value)) + 6, y: y + 16, size: 10)
         }
         return svg.element(title: title, attributes: [("class", "chart"), ("role", "img")])
     }

@@ -36,14 +36,14 @@ package struct HistoryTrend: Sendable, Equatable {
         return byCase.keys.sorted().map { key in
             var previous: Double?
             let points = (byCase[key] ?? []).map { row in
-                let median = row.isOK ? row.summary.median : nil
+                let times = row.summary.times
+                let median = times?.median
                 var change: Double?
                 if let median, let previous, previous > 0 { change = median / previous - 1 }
                 if let median { previous = median }
                 return Point(
                     runID: row.environment.runID, commit: row.environment.commit, median: median,
-                    fastest: row.isOK ? row.summary.fastest : nil,
-                    change: change)
+                    fastest: times?.fastest, change: change)
             }
             return HistoryTrend(key: key, points: points)
         }

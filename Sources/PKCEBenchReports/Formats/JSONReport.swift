@@ -75,16 +75,17 @@ package enum JSONReport {
     }
 
     private static func result(_ summary: CaseSummary) -> JSONValue {
-        .object(
+        let times = summary.times
+        return .object(
             caseFields(summary.key).merging([
                 "metric": .string(summary.metric.rawValue),
                 "status": .string(summary.failure == nil ? SummaryRow.ok : SummaryRow.failed),
                 "error": .text(summary.failure ?? ""), "samples": .integer(summary.samples),
-                "iterations": .integer(summary.iterations), "ns_median": .number(summary.median),
-                "ns_p10": .number(summary.p10), "ns_p90": .number(summary.p90), "ns_min": .number(summary.fastest),
-                "ns_mean": .number(summary.mean), "ns_stddev": .number(summary.standardDeviation),
-                "cv_pct": .number(summary.coefficientOfVariation.map(percent)),
-                "ops_per_sec": .number(summary.operationsPerSecond), "mb_per_sec": .number(summary.megabytesPerSecond),
+                "iterations": .integer(summary.iterations), "ns_median": .number(times?.median),
+                "ns_p10": .number(times?.p10), "ns_p90": .number(times?.p90), "ns_min": .number(times?.fastest),
+                "ns_mean": .number(times?.mean), "ns_stddev": .number(times?.standardDeviation),
+                "cv_pct": .number(times.map { percent($0.coefficientOfVariation) }),
+                "ops_per_sec": .number(times?.operationsPerSecond), "mb_per_sec": .number(times?.megabytesPerSecond),
                 "allocs_per_op": .number(summary.allocationsPerOperation),
                 "instructions_per_op": .number(summary.instructionsPerOperation),
             ]) { $1 })

@@ -45,13 +45,12 @@ package enum SummaryFormatter {
     }
 
     private static func figure(_ row: CaseSummary) -> Double? {
-        guard row.isOK else { return nil }
-        return row.metric == .instructions ? row.instructionsPerOperation : row.median
+        row.instructionsPerOperation ?? row.times?.median
     }
 
     private static func countedCells(_ row: CaseSummary, fewest: Bool) -> [String] {
         let head = [row.key.operation.rawValue, String(row.key.size), String(row.key.threads), row.key.backend]
-        guard row.isOK, let instructions = row.instructionsPerOperation else {
+        guard let instructions = row.instructionsPerOperation else {
             return head + ["failed", row.failure ?? ""]
         }
         return head + [String(format: "%.1f", instructions), fewest ? "fewest" : ""]
@@ -59,18 +58,18 @@ package enum SummaryFormatter {
 
     private static func cells(_ row: CaseSummary, fastest: Bool) -> [String] {
         let head = [row.key.operation.rawValue, String(row.key.size), String(row.key.threads), row.key.backend]
-        guard row.isOK, let median = row.median else {
+        guard let times = row.times else {
             return head + ["failed", "", "", "", "", row.failure ?? ""]
         }
-        return head + [NumberFormat.nanoseconds(median)] + rateCells(row) + [fastest ? "fastest" : ""]
+        return head + [NumberFormat.nanoseconds(times.median)] + rateCells(row, times) + [fastest ? "fastest" : ""]
     }
 
     /// A timed row's ops/s, MB/s, ±cv and allocations per operation, as the tables show them.
-    static func rateCells(_ row: CaseSummary) -> [String] {
+    static func rateCells(_ row: CaseSummary, _ times: CaseSummary.Times) -> [String] {
         [
-            row.operationsPerSecond.map(NumberFormat.siPrefixed) ?? "",
-            row.megabytesPerSecond.map { String(format: "%.1f", $0) } ?? "",
-            row.coefficientOfVariation.map { String(format: "±%.1f%%", $0 * 100) } ?? "",
+            times.operationsPerSecond.map(NumberFormat.siPrefixed) ?? "",
+            times.megabytesPerSecond.map { String(format: "%.1f", $0) } ?? "",
+            String(format: "±%.1f%%", times.coefficientOfVariation * 100),
             row.allocationsPerOperation.map(allocations) ?? "",
         ]
     }
