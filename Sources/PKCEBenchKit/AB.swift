@@ -73,18 +73,16 @@ struct AB: ParsableCommand {
         ABRunner.prepareProcess()
         let metric = metric.metric
         let selection = try selection.selection()
-        let source: ABMeasurement.Source =
+        let counter =
             metric == .instructions
-            ? .instructions(
-                try InstructionCounter.forCounting(
-                    executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
-                    interruption: { InterruptSignals.received }))
-            : .pairedProcesses
+            ? try InstructionCounter.forCounting(
+                executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
+                interruption: { InterruptSignals.received }) : nil
         let runner = try ABRunner(
             selection: selection, measurement: measurement, gate: gate,
             criteria: try criteria.criteria(of: metric, pairing: .byProcess),
             directory: directory, format: format, progress: progress,
-            sides: .builds(baseline: try baselineExecutable(), current: benchExecutable), source: source)
+            sides: .builds(baseline: try baselineExecutable(), current: benchExecutable), counter: counter)
         try ExitStatus(runner.run()).exitUnlessOK()
     }
 
@@ -121,18 +119,22 @@ extension ABRunner {
     init(
         selection: Selection, measurement: MeasurementOptions, gate: GateOptions, criteria: ComparisonCriteria,
         directory: DirectoryOptions, format: FormatOptions, progress: ProgressOptions, sides: Sides,
-        source: ABMeasurement.Source
+        counter: InstructionCounter? = nil
     ) throws {
         let libraries = CommandContext.libraries
         let pairs = try measurement.processCount(
-            standard: ABMeasurement.standardPairs, quick: ABMeasurement.quickPairs)
+            standard: PairedProcesses.standardPairs, quick: PairedProcesses.quickPairs)
+        let plan = try measurement.plan(standard: .ab, quick: .abQuick)
+        let schedule = LookSchedule(
+            pairsPerLook: max(1, min(pairs, plan.samples)),
+            looks: max(1, try gate.looks(pairs: pairs, quick: measurement.quick)))
         let outputFormat = format.format
         self.init(
-            measurement: ABMeasurement(
-                backends: CommandContext.backends, selection: selection,
-                plan: try measurement.plan(standard: .ab, quick: .abQuick), pairs: pairs,
-                looks: try gate.looks(pairs: pairs, quick: measurement.quick), criteria: criteria, sides: sides,
-                source: source, progress: ProgressPrinter(caseCount: 0, style: progress.style),
+            measurement: Pipeline(
+                backends: CommandContext.backends, selection: selection, plan: plan,
+                sideBySide: .init(sides: sides, looks: schedule, criteria: criteria),
+                source: counter.map { .instructions($0) } ?? .pairedProcesses,
+                progress: ProgressPrinter(caseCount: 0, style: progress.style),
                 interruption: { InterruptSignals.received }),
             output: ResultsDirectory(path: directory.path), format: outputFormat,
             currentFacts: .current(libraries: libraries),

@@ -241,7 +241,7 @@ struct GateOptions: ParsableArguments {
 
     /// The most looks, `--max-pairs` over `pairs` pairs per look, checked.
     func looks(pairs: Int, quick: Bool) throws(BenchError) -> Int {
-        let maxPairs = maxPairs ?? (quick ? 1 : ABMeasurement.standardLooks) * pairs
+        let maxPairs = maxPairs ?? (quick ? 1 : PairedProcesses.standardLooks) * pairs
         guard (1...640).contains(maxPairs) else {
             throw BenchError(.usage, "--max-pairs must be 1 to 640, not \(maxPairs)")
         }

@@ -71,8 +71,7 @@ struct Pair: ParsableCommand {
             selection: try pairedSelection(), measurement: measurement, gate: gate,
             criteria: try criteria.criteria(of: .time, pairing: .byProcess), directory: directory, format: format,
             progress: progress,
-            sides: .backends(baseline: baselineBackend, current: backend, executable: benchExecutable),
-            source: .pairedProcesses)
+            sides: .backends(baseline: baselineBackend, current: backend, executable: benchExecutable))
         try ExitStatus(runner.run()).exitUnlessOK()
     }
 }

@@ -16,7 +16,7 @@ struct SuiteRunnerTests {
         let directory = try temporaryDirectory()
         let output = Output()
         let runner = SuiteRunner(
-            measurement: SuiteMeasurement(
+            measurement: Pipeline(
                 backends: backends, selection: Selection(operations: operations),
                 plan: SamplingPlan(warmup: .milliseconds(1), sampleTime: .milliseconds(1), samples: 5),
                 source: .inProcess(allocationCounter: nil),

@@ -35,7 +35,7 @@ package struct SamplingPlan: Sendable, Equatable, Codable {
     package static let quick = SamplingPlan(warmup: .milliseconds(10), sampleTime: .milliseconds(5), samples: 10)
 
     /// `bench ab`'s default, per build and look: 600 samples of 0.25 ms per case, shared out among
-    /// the look's pairs of processes (``ABMeasurement/standardPairs``, so 30 turns a pair), after 1 ms of
+    /// the look's pairs of processes (``PairedProcesses/standardPairs``, so 30 turns a pair), after 1 ms of
     /// warm-up in each process.
     ///
     /// Short samples because the two samples of a turn cancel the machine's noise best when they

@@ -3,12 +3,12 @@ import PKCE
 import PKCEBenchCore
 import PKCEBenchReports
 
-/// `bench ab` and `bench pair`: checks the baseline and the output directory, runs the
-/// correctness check, measures both sides with `ABMeasurement`, compares them case by case with
-/// the pair of processes as the statistical unit, and writes the reports.
+/// `bench ab` and `bench pair`: checks the baseline and the output directory, measures both sides
+/// with the ``Pipeline``, compares them case by case, and writes the reports.
 package struct ABRunner {
     /// What is measured, on which sides, and how.
-    package var measurement: ABMeasurement
+    /// Its two sides are set.
+    package var measurement: Pipeline
     /// Where the reports go.
     package var output: ResultsDirectory
     /// What standard output shows.
@@ -36,7 +36,9 @@ package struct ABRunner {
     ///   the run (nothing is written).
     package func run() throws(BenchError) -> Comparison.Outcome {
         let measurement = measurement
-        let baselineExecutable = measurement.sides.executable(of: .baseline)
+        guard let sideBySide = measurement.sideBySide else { preconditionFailure("bench ab measures two sides") }
+        let sides = sideBySide.sides
+        let baselineExecutable = sides.executable(of: .baseline)
         let progress = measurement.progress
         let baselineFacts = try WorkerProtocol.check(executableAt: baselineExecutable)
         guard baselineFacts.build == currentFacts.build else {
@@ -59,31 +61,26 @@ package struct ABRunner {
         let cases = try measurement.selection.cases(from: measurement.backends)
         guard !cases.isEmpty else { throw BenchError(.usage, "the options select no case") }
         SuiteRunner.warnIfDebug(current, progress: progress)
-        // Correctness before speed, on both sides: this build's backends here, another build's in
-        // its first worker.
-        let baselineBackends = Set(cases.map { measurement.sides.key(of: $0.key, on: .baseline).backend })
-        try Correctness.require(measurement.backends, usedBy: cases, alsoChecking: baselineBackends)
-
         let measured = try measurement.measure(cases)
-        progress.finish()
         if let signal = measurement.interruption() { throw InterruptSignals.error(for: signal) }
 
         let runs = BothSides { side in
             var environment =
                 side == .current
-                ? current : ABMeasurement.environment(of: baselineFacts, at: baselineExecutable, beside: current)
+                ? current : RunEnvironment.baseline(baselineFacts, at: baselineExecutable, beside: current)
             // Counted rows record the CPU features and libraries each worker saw under Valgrind.
-            measured[side].counted?.record(in: &environment)
-            return RunResult(environment: environment, measurements: measured[side].measurements)
+            measured.counted[side]?.record(in: &environment)
+            return RunResult(
+                environment: environment, measurements: side == .current ? measured.current : measured.baseline ?? [])
         }
         // Two backends' cases take one name in the comparison, so that each meets its
         // counterpart; the reports keep the backends' own names.
         let compared = BothSides { side in
-            RunData(runs[side], name: measurement.sides.name(of: side), backend: measurement.sides.comparedBackend)
+            RunData(runs[side], name: sides.name(of: side), backend: sides.comparedBackend)
         }
         let comparison = try Comparison(
             baseline: compared.baseline, current: compared.current,
-            criteria: measurement.criteria, pairing: .byProcess, looks: measurement.schedule)
+            criteria: sideBySide.criteria, pairing: .byProcess, looks: sideBySide.looks)
 
         try output.save(baseline: runs.baseline, current: runs.current, comparison: comparison)
         let names = ResultsDirectory.ABFiles.self

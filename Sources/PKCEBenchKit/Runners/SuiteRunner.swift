@@ -6,7 +6,7 @@ import PKCEBenchReports
 /// `bench baseline` do, with the backends passed in so that tests can give it a broken one.
 package struct SuiteRunner {
     /// What is measured, and how.
-    package var measurement: SuiteMeasurement
+    package var measurement: Pipeline
     /// Where the reports go.
     package var results: ResultsDirectory
     /// What standard output shows.
@@ -55,10 +55,9 @@ package struct SuiteRunner {
         let cases = try measurement.selection.cases(from: measurement.backends)
         Self.warnIfDebug(environment, progress: measurement.progress)
         let measured = try measurement.measure(cases)
-        let measurements = measured.measurements
         // Counted rows record the CPU features and libraries the worker saw under Valgrind.
-        measured.counted?.record(in: &environment)
-        let run = RunResult(environment: environment, measurements: measurements)
+        measured.counted[.current]?.record(in: &environment)
+        let run = RunResult(environment: environment, measurements: measured.current)
 
         var comparison: Comparison?
         if let baseline, let baselineData {

@@ -2,7 +2,7 @@ internal import CPKCEHarness
 import Foundation
 import PKCE
 
-/// How `bench ab` and `bench pair` measure: two sides (see ``Sides``) measured side by side,
+/// How `bench ab` and `bench pair` time: two sides (see ``Sides``) measured side by side,
 /// sample by sample, and compared case by case with the pair of processes as the statistical unit.
 ///
 /// Runs made apart see the machine at different times, and a shared machine drifts between them
@@ -14,66 +14,21 @@ import PKCE
 /// much. Each pair yields one figure per case, the median log ratio of its turns, and the
 /// comparison tests those figures, so that a pair whose processes drew unlucky code layouts
 /// counts once, not once per sample (see ``Comparison`` with ``Pairing/byProcess``).
-package struct ABMeasurement {
-    /// How each side's figures are taken.
-    package enum Source {
-        /// Timed in pairs of worker processes, one of each side alive at once, as ``schedule`` says.
-        case pairedProcesses
-        /// Counted under Callgrind, each side's `bench` in its own worker (the counter's
-        /// ``InstructionCounter/executable`` is replaced by each side's), the baseline first:
-        /// counts repeat exactly, so there is nothing to pair.
-        case instructions(InstructionCounter)
-    }
-
-    /// This build's backends: the case list.
-    package var backends: [any PKCEBackend]
+package struct PairedProcesses {
     /// Which cases to measure: the current side's.
-    package var selection: Selection
+    var selection: Selection
     /// The warm-up and sample time of every process, and the samples per case of each side,
     /// shared out among the pairs.
-    package var plan: SamplingPlan
+    var plan: SamplingPlan
     /// How many pairs of processes measure each case before each look, and how many looks at the
     /// most: the cases still open after a look's pairs are measured in another look's pairs.
-    package var schedule: LookSchedule
+    var schedule: LookSchedule
     /// When a change counts: the gate decides at each look which cases are still open.
-    package var criteria: ComparisonCriteria
-    /// What the two sides are.
-    package var sides: Sides
-    /// How each side's figures are taken.
-    package var source: Source
-    /// Receives progress and warnings.
-    package var progress: ProgressPrinter
+    var criteria: ComparisonCriteria
+    var sides: Sides
+    var progress: ProgressPrinter
     /// Asked between samples whether a signal asked the run to stop.
-    package var interruption: () -> Int32?
-
-    /// Creates a measurement.
-    ///
-    /// - Parameters:
-    ///   - backends: This build's backends.
-    ///   - selection: Which cases to measure: the current side's.
-    ///   - plan: The sampling plan, its samples shared out among the pairs.
-    ///   - pairs: The pairs of processes before each look; no more than the samples are used.
-    ///   - looks: The most looks.
-    ///   - criteria: When a change counts.
-    ///   - sides: What the two sides are.
-    ///   - source: How each side's figures are taken.
-    ///   - progress: Receives progress and warnings.
-    ///   - interruption: Asked between samples whether a signal asked the run to stop.
-    package init(
-        backends: [any PKCEBackend], selection: Selection, plan: SamplingPlan, pairs: Int, looks: Int,
-        criteria: ComparisonCriteria, sides: Sides, source: Source, progress: ProgressPrinter,
-        interruption: @escaping () -> Int32?
-    ) {
-        self.backends = backends
-        self.selection = selection
-        self.plan = plan
-        self.schedule = LookSchedule(pairsPerLook: max(1, min(pairs, plan.samples)), looks: max(1, looks))
-        self.criteria = criteria
-        self.sides = sides
-        self.source = source
-        self.progress = progress
-        self.interruption = interruption
-    }
+    var interruption: () -> Int32?
 
     /// The pairs of processes `bench ab` measures every case in before its first look, and
     /// every open case in between two looks.
@@ -86,37 +41,21 @@ package struct ABMeasurement {
     /// The pairs of processes of `bench ab --quick`, in one look.
     package static let quickPairs = 4
 
-    /// Measures `cases` on both sides, after this build's correctness check has passed: the
-    /// baseline's first worker checks its own.
+    /// Takes `cases`' samples on both sides, on one CPU when it can.
     ///
-    /// - Returns: Each side's cases' measurements, without the cases it does not have (a case a
-    ///   newer build added), and, when counted, what its worker saw under Valgrind.
-    /// - Throws: ``BenchError``: 70 when a worker fails; 130 or 143 when a signal stopped the run.
-    package func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> BothSides<
-        (measurements: [CaseMeasurement], counted: CountedEnvironment?)
-    > {
-        switch source {
-        case .instructions(let counter):
-            progress.info("counting the instructions of \(cases.count) case(s) in each build under Callgrind")
-            return try BothSides { side throws(BenchError) in
-                var counter = counter
-                counter.executable = sides.executable(of: side)
-                let counted = try counter.measure(
-                    cases, selection: sides.selection(selection, on: side, for: cases), check: side == .baseline)
-                return (counted.measurements, counted.counted)
+    /// - Returns: Each side's cases' samples, or why they failed, without the cases it does not
+    ///   have (a case a newer build added).
+    func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> BothSides<[CaseMeasurement]> {
+        // One CPU for both sides' samples; several threads per case need several CPUs.
+        if selection.threads == 1 {
+            let cpu = CPKCEHarness_pinToOneCPU()
+            if cpu >= 0 {
+                progress.info("measuring both \(sides.noun) on CPU \(cpu)")
+            } else {
+                progress.note("warning: cannot pin the measuring processes to one CPU; expect wider intervals")
             }
-        case .pairedProcesses:
-            // One CPU for both sides' samples; several threads per case need several CPUs.
-            if selection.threads == 1 {
-                let cpu = CPKCEHarness_pinToOneCPU()
-                if cpu >= 0 {
-                    progress.info("measuring both \(sides.noun) on CPU \(cpu)")
-                } else {
-                    progress.note("warning: cannot pin the measuring processes to one CPU; expect wider intervals")
-                }
-            }
-            return try measureInPairs(cases).map { ($0, nil) }
         }
+        return try measureInPairs(cases)
     }
 
     /// Takes every case's samples on both sides, pair after pair of processes, look after look:
@@ -310,24 +249,5 @@ package struct ABMeasurement {
                 throw connection.broken(quoting: WorkerProtocol.line(reply))
             }
         }
-    }
-
-    /// The baseline build's environment: this run's machine, the baseline's own build facts, and
-    /// the commit of the checkout its executable sits in.
-    package static func environment(
-        of facts: WorkerProtocol.BuildFacts, at executable: String, beside current: RunEnvironment
-    ) -> RunEnvironment {
-        var environment = current
-        let directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path
-        environment.commit = SystemFacts.gitCommit(in: directory)
-        // The current run's timestamp and nonce, the baseline's commit: one id per `ab` run and side.
-        let timestamp = current.runID.prefix { $0 != "-" }
-        let nonce = current.runID.split(separator: "-").last ?? ""
-        environment.runID = "\(timestamp)-\(environment.commit)-\(nonce)-baseline"
-        environment.build = facts.build
-        environment.targetCPU = facts.targetCPU
-        environment.swift = facts.swift
-        environment.libraries = facts.libraries
-        return environment
     }
 }
