@@ -22,11 +22,11 @@ struct Export: ParsableCommand {
     var format: ExportFormat
 
     func run() throws {
-        let rows = try ReportFiles.readSummary(at: path)
-        let failed = Exporter.failedCases(rows)
+        let runs = SummaryRow.runs(of: try ReportFiles.readSummary(at: path))
+        let failed = Exporter.failedCases(runs)
         if !failed.isEmpty {
             Terminal.note("warning: \(failed.count) failed case(s) left out: \(failed.joined(separator: ", "))")
         }
-        Terminal.write(Exporter.render(rows, as: format), as: .json)
+        Terminal.write(Exporter.render(runs, as: format), as: .json)
     }
 }

@@ -31,12 +31,17 @@ struct History: ParsableCommand {
         guard ReportFiles.exists(path) else {
             throw BenchError(.missingInput, "\(path): no such file; every run of bench appends to it")
         }
-        let rows = try ReportFiles.readHistory(at: path)
-        let trends = HistoryTrend.trends(rows, lastRuns: last, include: try selection.rowMatcher())
+        let history = SummaryRow.runs(of: try ReportFiles.readHistory(at: path))
+        let trends = HistoryTrend.trends(history, lastRuns: last, include: try selection.rowMatcher())
         if let chart {
             let charted = Set(trends.map(\.key))
             let runs = Set(trends.flatMap { $0.points.map(\.runID) })
-            let svg = HistoryChart.svg(rows.filter { charted.contains($0.key) && runs.contains($0.environment.runID) })
+            let svg = HistoryChart.svg(
+                history.filter { runs.contains($0.environment.runID) }.map { run in
+                    var run = run
+                    run.summaries.removeAll { !charted.contains($0.key) }
+                    return run
+                })
             try ReportFiles.write(svg, to: chart)
         }
         try exports.write { HistoryFormatter.render(trends, as: $0) }

@@ -9,10 +9,10 @@ struct HistoryTests {
     @Test("Each case's median over the last runs, with the change against the run before")
     func trends() throws {
         let target = CaseKey(backend: "openssl", operation: .challenge, size: 43, threads: 1)
-        let rows = (1...5).flatMap { run in
-            SyntheticRun.report(runID: "run-\(run)", scale: [target: 1 + 0.1 * Double(run - 1)]).rows
+        let history = (1...5).map { run in
+            SyntheticRun.report(runID: "run-\(run)", scale: [target: 1 + 0.1 * Double(run - 1)])
         }
-        let trends = HistoryTrend.trends(rows, lastRuns: 3) { $0 == target }
+        let trends = HistoryTrend.trends(history, lastRuns: 3) { $0 == target }
         #expect(trends.count == 1)
         let points = try #require(trends.first?.points)
         #expect(points.map(\.runID) == ["run-3", "run-4", "run-5"])
@@ -24,12 +24,22 @@ struct HistoryTests {
 
     @Test("The table groups runs by case")
     func table() {
-        let rows = SyntheticRun.report(runID: "run-1").rows + SyntheticRun.report(runID: "run-2").rows
-        let trends = HistoryTrend.trends(rows, lastRuns: 10) { $0.operation == .verify }
+        let history = [SyntheticRun.report(runID: "run-1"), SyntheticRun.report(runID: "run-2")]
+        let trends = HistoryTrend.trends(history, lastRuns: 10) { $0.operation == .verify }
         let table = HistoryFormatter.render(trends, as: .table)
         let lines = table.split(separator: "\n", omittingEmptySubsequences: false)
         // A header, then four cases of two runs each, a blank line between cases.
         #expect(lines.filter { $0.contains("run-") }.count == 8)
         #expect(lines.filter(\.isEmpty).count == 4)
+    }
+
+    @Test("A history's rows read back as its runs, in the order each first appears, with each run's libraries")
+    func runsOfRows() {
+        let first = SyntheticRun.report(runID: "run-1")
+        let second = SyntheticRun.report(runID: "run-2", seed: 2)
+        let runs = SummaryRow.runs(of: SummaryRow.rows(of: second) + SummaryRow.rows(of: first))
+        #expect(runs.map(\.environment.runID) == ["run-2", "run-1"])
+        #expect(runs.map(\.summaries) == [second.summaries, first.summaries])
+        #expect(runs.map(\.environment) == [second.environment, first.environment])
     }
 }

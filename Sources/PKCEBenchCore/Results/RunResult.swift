@@ -22,6 +22,13 @@ package struct RunResult: Sendable {
         self.summaries = ordered.map { CaseSummary($0).atReportPrecision }
     }
 
+    /// A run read back from its summaries, without its samples: as a report file keeps it.
+    package init(environment: RunEnvironment, summaries: [CaseSummary]) {
+        self.environment = environment
+        self.measurements = []
+        self.summaries = summaries
+    }
+
     /// The cases that failed.
     package var failedCases: [CaseKey] {
         summaries.filter { !$0.isOK }.map(\.key)

@@ -9,21 +9,23 @@ import PKCEBenchCore
 /// count and a column per backend, and every panel shares one axis of percentage change, so that
 /// a 10% step looks the same in every case.
 package enum HistoryChart {
-    /// Draws the chart of `rows`, summary rows of many runs.
+    /// Draws the chart of the runs of a history.
     ///
     /// Runs are placed left to right in the order they appear in the history; each case is one
     /// `<g class="panel" data-case="…">` holding a `<polyline class="trend">` with a marker per run
     /// that has a median, the change against the case's first median (its reference) on a
     /// symmetric axis. A marker's tooltip gives the run id, the median and the change.
-    package static func svg(_ rows: [SummaryRow]) -> String {
-        let runs = rows.map(\.environment.runID).uniqued()
-        let keys = rows.sorted { $0.key < $1.key }.map(\.key).uniqued()
+    package static func svg(_ history: [RunResult]) -> String {
+        let runs = history.map(\.environment.runID)
+        let keys = history.flatMap { $0.summaries.map(\.key) }.sorted().uniqued()
         let backends = keys.map(\.backend).uniqued()
         let groups = keys.map(\.group).uniqued()
         var mediansByCase: [CaseKey: [String: Double]] = [:]
-        for row in rows {
-            if let median = row.summary.times?.median, median.isFinite, median > 0 {
-                mediansByCase[row.key, default: [:]][row.environment.runID] = median
+        for run in history {
+            for summary in run.summaries {
+                if let median = summary.times?.median, median.isFinite, median > 0 {
+                    mediansByCase[summary.key, default: [:]][run.environment.runID] = median
+                }
             }
         }
         // Each case's change against its first median, run by run.

@@ -96,6 +96,17 @@ package struct SummaryRow: Sendable, Equatable {
     /// Whether the case has results.
     package var isOK: Bool { summary.isOK }
 
+    /// The runs that `rows` hold, in the order each first appears, each with its rows' summaries in
+    /// their order.
+    package static func runs(of rows: [SummaryRow]) -> [RunResult] {
+        let byRun = Dictionary(grouping: rows, by: \.environment.runID)
+        return rows.map(\.environment.runID).uniqued().compactMap { runID in
+            byRun[runID].flatMap { rows in
+                environment(of: rows).map { RunResult(environment: $0, summaries: rows.map(\.summary)) }
+            }
+        }
+    }
+
     /// The environment of the run that `rows` belong to: the first row's, with the library of every
     /// row's backend (each row records only its own).
     package static func environment(of rows: [SummaryRow]) -> RunEnvironment? {

@@ -14,23 +14,25 @@ package enum ExportFormat: String, CaseIterable, Sendable {
     case githubActionBenchmark = "github-action-benchmark"
 }
 
-/// Renders summary rows as a CI tracker's JSON.
+/// Renders runs as a CI tracker's JSON.
 package enum Exporter {
-    /// Renders the rows that have results, by case name, in `format`; failed cases are left out
-    /// (``failedCases(_:)`` names them).
-    package static func render(_ rows: [SummaryRow], as format: ExportFormat) -> String {
-        let rows = rows.filter(\.isOK).sorted { $0.key < $1.key }
+    /// Renders the cases of `runs` that have results, by case name, in `format`; failed cases are
+    /// left out (``failedCases(_:)`` names them).
+    package static func render(_ runs: [RunResult], as format: ExportFormat) -> String {
+        let cases = runs.flatMap { run in run.summaries.filter(\.isOK).map { ($0, run.environment) } }
+            .sorted { $0.0.key < $1.0.key }
         switch format {
         case .bencher:
-            return encodeJSON(Dictionary(uniqueKeysWithValues: rows.map { ($0.key.description, bencherMeasures($0)) }))
+            return encodeJSON(
+                Dictionary(uniqueKeysWithValues: cases.map { ($0.0.key.description, bencherMeasures($0.0)) }))
         case .githubActionBenchmark:
-            return encodeJSON(rows.map(githubActionBenchmarkEntry))
+            return encodeJSON(cases.map(githubActionBenchmarkEntry))
         }
     }
 
     /// The names of the cases without results, which an export leaves out.
-    package static func failedCases(_ rows: [SummaryRow]) -> [String] {
-        rows.filter { !$0.isOK }.map(\.key.description)
+    package static func failedCases(_ runs: [RunResult]) -> [String] {
+        runs.flatMap(\.failedCases).map(\.description)
     }
 
     /// A Bencher measure: a value with optional bounds.
@@ -44,8 +46,7 @@ package enum Exporter {
         }
     }
 
-    private static func bencherMeasures(_ row: SummaryRow) -> [String: BencherMetric] {
-        let summary = row.summary
+    private static func bencherMeasures(_ summary: CaseSummary) -> [String: BencherMetric] {
         var measures: [String: BencherMetric] = [:]
         switch summary.outcome {
         case .counted(let instructions):
@@ -71,13 +72,14 @@ package enum Exporter {
         let extra: String
     }
 
-    private static func githubActionBenchmarkEntry(_ row: SummaryRow) -> GitHubActionBenchmarkEntry {
-        let summary = row.summary
-        var extra = ["run \(row.environment.runID)", "commit \(row.environment.commit)"]
+    private static func githubActionBenchmarkEntry(
+        _ summary: CaseSummary, of environment: RunEnvironment
+    ) -> GitHubActionBenchmarkEntry {
+        var extra = ["run \(environment.runID)", "commit \(environment.commit)"]
         if summary.metric == .instructions {
             extra.append("instructions under Callgrind")
             return GitHubActionBenchmarkEntry(
-                name: "\(row.key) (instructions)", unit: "instructions/op",
+                name: "\(summary.key) (instructions)", unit: "instructions/op",
                 value: summary.instructionsPerOperation ?? 0,
                 range: nil, extra: extra.joined(separator: "\n"))
         }
@@ -91,7 +93,7 @@ package enum Exporter {
         }
         let range = times.map { "p10 \(NumberFormat.nanoseconds($0.p10)) … p90 \(NumberFormat.nanoseconds($0.p90))" }
         return GitHubActionBenchmarkEntry(
-            name: row.key.description, unit: "ns/op", value: times?.median ?? 0, range: range,
+            name: summary.key.description, unit: "ns/op", value: times?.median ?? 0, range: range,
             extra: extra.joined(separator: "\n"))
     }
 }

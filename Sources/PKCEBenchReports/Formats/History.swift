@@ -21,28 +21,26 @@ package struct HistoryTrend: Sendable, Equatable {
     /// Its figures, oldest first.
     package let points: [Point]
 
-    /// The trends of every case in `rows`, over the last `runs` runs.
-    ///
-    /// - Parameters:
-    ///   - rows: Summary rows of many runs, in the order they were appended.
-    ///   - runs: How many of the most recent runs to keep.
-    ///   - include: Which cases to keep.
+    /// The trends of every case `include` keeps in the last `runs` runs of `history`, oldest run
+    /// first.
     package static func trends(
-        _ rows: [SummaryRow], lastRuns runs: Int, include: (CaseKey) -> Bool = { _ in true }
+        _ history: [RunResult], lastRuns runs: Int, include: (CaseKey) -> Bool = { _ in true }
     ) -> [HistoryTrend] {
-        let kept = Set(rows.map(\.environment.runID).uniqued().suffix(runs))
         let byCase = Dictionary(
-            grouping: rows.filter { kept.contains($0.environment.runID) && include($0.key) }, by: \.key)
+            grouping: history.suffix(runs).flatMap { run in
+                run.summaries.filter { include($0.key) }.map { (summary: $0, environment: run.environment) }
+            },
+            by: \.summary.key)
         return byCase.keys.sorted().map { key in
             var previous: Double?
-            let points = (byCase[key] ?? []).map { row in
-                let times = row.summary.times
+            let points = (byCase[key] ?? []).map { summary, environment in
+                let times = summary.times
                 let median = times?.median
                 var change: Double?
                 if let median, let previous, previous > 0 { change = median / previous - 1 }
                 if let median { previous = median }
                 return Point(
-                    runID: row.environment.runID, commit: row.environment.commit, median: median,
+                    runID: environment.runID, commit: environment.commit, median: median,
                     fastest: times?.fastest, change: change)
             }
             return HistoryTrend(key: key, points: points)
