@@ -61,7 +61,7 @@ struct AB: ParsableCommand {
     }
 
     @OptionGroup var selection: SelectionOptions
-    @OptionGroup var measurement: MeasurementOptions
+    @OptionGroup var sampling: SamplingOptions
     @OptionGroup var gate: GateOptions
     @OptionGroup var metric: MetricOptions
     @OptionGroup var criteria: CriteriaOptions
@@ -79,7 +79,7 @@ struct AB: ParsableCommand {
                 executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
                 interruption: { InterruptSignals.received }) : nil
         let runner = try ABRunner(
-            selection: selection, measurement: measurement, gate: gate,
+            selection: selection, sampling: sampling, gate: gate,
             criteria: try criteria.criteria(of: metric, pairing: .byProcess),
             directory: directory, format: format, progress: progress,
             sides: .builds(baseline: try baselineExecutable(), current: benchExecutable), counter: counter)
@@ -117,20 +117,20 @@ extension ABRunner {
     }
 
     init(
-        selection: Selection, measurement: MeasurementOptions, gate: GateOptions, criteria: ComparisonCriteria,
+        selection: Selection, sampling: SamplingOptions, gate: GateOptions, criteria: ComparisonCriteria,
         directory: DirectoryOptions, format: FormatOptions, progress: ProgressOptions, sides: Sides,
         counter: InstructionCounter? = nil
     ) throws {
         let libraries = CommandContext.libraries
-        let pairs = try measurement.processCount(
+        let pairs = try sampling.processCount(
             standard: PairedProcesses.standardPairs, quick: PairedProcesses.quickPairs)
-        let plan = try measurement.plan(standard: .ab, quick: .abQuick)
+        let plan = try sampling.plan(standard: .ab, quick: .abQuick)
         let schedule = LookSchedule(
             pairsPerLook: max(1, min(pairs, plan.samples)),
-            looks: max(1, try gate.looks(pairs: pairs, quick: measurement.quick)))
+            looks: max(1, try gate.looks(pairs: pairs, quick: sampling.quick)))
         let outputFormat = format.format
         self.init(
-            measurement: Pipeline(
+            pipeline: Pipeline(
                 backends: CommandContext.backends, selection: selection, plan: plan,
                 sideBySide: .init(sides: sides, looks: schedule, criteria: criteria),
                 source: counter.map { .instructions($0) } ?? .pairedProcesses,

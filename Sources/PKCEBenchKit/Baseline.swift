@@ -22,7 +22,7 @@ struct Baseline: ParsableCommand {
     var name: String?
 
     @OptionGroup var selection: SelectionOptions
-    @OptionGroup var measurement: MeasurementOptions
+    @OptionGroup var sampling: SamplingOptions
     @OptionGroup var metric: MetricOptions
     @OptionGroup var directory: DirectoryOptions
     @OptionGroup var format: FormatOptions
@@ -41,7 +41,7 @@ struct Baseline: ParsableCommand {
         let name = try baselineName()
         guard let source else {
             var runner = try SuiteRunner(
-                selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
+                selection: selection.selection(), plan: sampling.plan(), processes: sampling.processCount(),
                 results: results, format: format.format, metric: metric.metric, progress: progress.style)
             runner.saveAsBaseline = name
             runner.exports = try format.exports()

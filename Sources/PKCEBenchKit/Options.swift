@@ -89,7 +89,7 @@ struct SelectionOptions: ParsableArguments {
     }
 }
 
-struct MeasurementOptions: ParsableArguments {
+struct SamplingOptions: ParsableArguments {
     @Flag(
         help: "Run the whole default suite in a few seconds: fewer and shorter samples, for smoke tests, not decisions."
     )

@@ -7,13 +7,13 @@ struct Overhead: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure the harness's own cost per operation: the sha256 case with a backend that does nothing.")
 
-    @OptionGroup var measurement: MeasurementOptions
+    @OptionGroup var sampling: SamplingOptions
 
     func run() throws {
         InterruptSignals.install()
         let statistics: Statistics?
         do {
-            statistics = try HarnessOverhead.measure(plan: measurement.plan()) { InterruptSignals.received }
+            statistics = try HarnessOverhead.measure(plan: sampling.plan()) { InterruptSignals.received }
         } catch let error as Interrupted {
             throw InterruptSignals.error(for: error.signal)
         }

@@ -36,7 +36,7 @@ struct Pair: ParsableCommand {
     var backend: String
 
     @OptionGroup var selection: SelectionOptions
-    @OptionGroup var measurement: MeasurementOptions
+    @OptionGroup var sampling: SamplingOptions
     @OptionGroup var gate: GateOptions
     @OptionGroup var criteria: CriteriaOptions
     @OptionGroup var directory: DirectoryOptions
@@ -68,7 +68,7 @@ struct Pair: ParsableCommand {
     func run() throws {
         ABRunner.prepareProcess()
         let runner = try ABRunner(
-            selection: try pairedSelection(), measurement: measurement, gate: gate,
+            selection: try pairedSelection(), sampling: sampling, gate: gate,
             criteria: try criteria.criteria(of: .time, pairing: .byProcess), directory: directory, format: format,
             progress: progress,
             sides: .backends(baseline: baselineBackend, current: backend, executable: benchExecutable))

@@ -15,7 +15,7 @@ struct Run: ParsableCommand {
             """)
 
     @OptionGroup var selection: SelectionOptions
-    @OptionGroup var measurement: MeasurementOptions
+    @OptionGroup var sampling: SamplingOptions
     @OptionGroup var metric: MetricOptions
     @OptionGroup var directory: DirectoryOptions
     @OptionGroup var format: FormatOptions
@@ -64,7 +64,7 @@ struct Run: ParsableCommand {
     func run() throws {
         let metric = metric.metric
         var runner = try SuiteRunner(
-            selection: selection.selection(), plan: measurement.plan(), processes: measurement.processCount(),
+            selection: selection.selection(), plan: sampling.plan(), processes: sampling.processCount(),
             results: ResultsDirectory(path: directory.path), format: format.format, metric: metric,
             progress: progress.style)
         runner.baseline = try baselinePath().map {

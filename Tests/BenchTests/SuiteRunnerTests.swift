@@ -16,7 +16,7 @@ struct SuiteRunnerTests {
         let directory = try temporaryDirectory()
         let output = Output()
         let runner = SuiteRunner(
-            measurement: Pipeline(
+            pipeline: Pipeline(
                 backends: backends, selection: Selection(operations: operations),
                 plan: SamplingPlan(warmup: .milliseconds(1), sampleTime: .milliseconds(1), samples: 5),
                 source: .inProcess(allocationCounter: nil),
@@ -93,7 +93,7 @@ struct SuiteRunnerTests {
     func processCrashes() throws {
         var (runner, _) = try Self.runner([SwiftBackend()], operations: [.random])
         defer { try? FileManager.default.removeItem(at: runner.results.url) }
-        runner.measurement.source = .processes(
+        runner.pipeline.source = .processes(
             MeasuringProcesses(count: 2, command: ("/bin/sh", ["-c", "kill -SEGV $$"]), interruption: { nil }))
         #expect(throws: BenchError(.backendFailed, "1 case(s) failed: random/swift/32")) { try runner.run() }
         let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
@@ -121,7 +121,7 @@ struct SuiteRunnerTests {
     func interrupted() throws {
         var (runner, _) = try Self.runner([SwiftBackend()], operations: [.random])
         defer { try? FileManager.default.removeItem(at: runner.results.url) }
-        runner.measurement.interruption = { 15 }
+        runner.pipeline.interruption = { 15 }
         #expect(throws: BenchError(.terminated, "stopped by SIGTERM; no report was written")) { try runner.run() }
         #expect(try FileManager.default.contentsOfDirectory(atPath: runner.results.url.path).isEmpty)
     }

@@ -8,7 +8,7 @@ import PKCEBenchReports
 package struct ABRunner {
     /// What is measured, on which sides, and how.
     /// Its two sides are set.
-    package var measurement: Pipeline
+    package var pipeline: Pipeline
     /// Where the reports go.
     package var output: ResultsDirectory
     /// What standard output shows.
@@ -35,11 +35,11 @@ package struct ABRunner {
     ///   correctness check in either build or a worker fails, 130 or 143 when a signal stopped
     ///   the run (nothing is written).
     package func run() throws(BenchError) -> Comparison.Outcome {
-        let measurement = measurement
-        guard let sideBySide = measurement.sideBySide else { preconditionFailure("bench ab measures two sides") }
+        let pipeline = pipeline
+        guard let sideBySide = pipeline.sideBySide else { preconditionFailure("bench ab measures two sides") }
         let sides = sideBySide.sides
         let baselineExecutable = sides.executable(of: .baseline)
-        let progress = measurement.progress
+        let progress = pipeline.progress
         let baselineFacts = try WorkerProtocol.check(executableAt: baselineExecutable)
         guard baselineFacts.build == currentFacts.build else {
             throw BenchError(
@@ -47,7 +47,7 @@ package struct ABRunner {
                 "cannot compare \(baselineExecutable) (\(baselineFacts.build) build) with this \(currentFacts.build) "
                     + "build: figures of a debug build say nothing about a release build")
         }
-        if case .instructions = measurement.source {
+        if case .instructions = pipeline.source {
             guard baselineFacts.metrics.contains(.instructions) else {
                 throw .malformed(
                     baselineExecutable,
@@ -58,11 +58,11 @@ package struct ABRunner {
         try exports.check()
         try output.prepare(checkingHistory: false)
         let current = environment()
-        let cases = try measurement.selection.cases(from: measurement.backends)
+        let cases = try pipeline.selection.cases(from: pipeline.backends)
         guard !cases.isEmpty else { throw BenchError(.usage, "the options select no case") }
         SuiteRunner.warnIfDebug(current, progress: progress)
-        let measured = try measurement.measure(cases)
-        if let signal = measurement.interruption() { throw InterruptSignals.error(for: signal) }
+        let measured = try pipeline.measure(cases)
+        if let signal = pipeline.interruption() { throw InterruptSignals.error(for: signal) }
 
         let runs = BothSides { side in
             var environment =

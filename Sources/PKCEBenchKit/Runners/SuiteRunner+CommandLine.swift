@@ -29,7 +29,7 @@ extension SuiteRunner {
             source = .inProcess(allocationCounter: processAllocationCounter)
         }
         self.init(
-            measurement: Pipeline(
+            pipeline: Pipeline(
                 backends: backends, selection: selection, plan: plan, source: source,
                 progress: ProgressPrinter(caseCount: try selection.cases(from: backends).count, style: style),
                 interruption: { InterruptSignals.received }),

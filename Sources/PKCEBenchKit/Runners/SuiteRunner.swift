@@ -6,7 +6,7 @@ import PKCEBenchReports
 /// `bench baseline` do, with the backends passed in so that tests can give it a broken one.
 package struct SuiteRunner {
     /// What is measured, and how.
-    package var measurement: Pipeline
+    package var pipeline: Pipeline
     /// Where the reports go.
     package var results: ResultsDirectory
     /// What standard output shows.
@@ -41,10 +41,10 @@ package struct SuiteRunner {
         var runToRun = RunToRunSpread.unmeasured
         if let baselineData {
             try Comparison.requireSameBuild(baselineData, "this run", builds: [environment.build])
-            try Comparison.requireSameMetric(baselineData, "this run", metric: measurement.source.metric)
+            try Comparison.requireSameMetric(baselineData, "this run", metric: pipeline.source.metric)
             // The history this run will append to measures the spread between runs; it is read
             // before measuring, so that a malformed one costs nothing.
-            if measurement.source.metric == .time {
+            if pipeline.source.metric == .time {
                 runToRun = try RunToRunSpread(
                     historyAt: results.history.path, required: false, like: environment,
                     excluding: [environment.runID, baselineData.environment?.runID ?? ""])
@@ -52,9 +52,9 @@ package struct SuiteRunner {
         }
         try exports.check()
         try results.prepare()
-        let cases = try measurement.selection.cases(from: measurement.backends)
-        Self.warnIfDebug(environment, progress: measurement.progress)
-        let measured = try measurement.measure(cases)
+        let cases = try pipeline.selection.cases(from: pipeline.backends)
+        Self.warnIfDebug(environment, progress: pipeline.progress)
+        let measured = try pipeline.measure(cases)
         // Counted rows record the CPU features and libraries the worker saw under Valgrind.
         measured.counted[.current]?.record(in: &environment)
         let run = RunResult(environment: environment, measurements: measured.current)
@@ -67,9 +67,9 @@ package struct SuiteRunner {
         }
 
         // A signal that came after the last sample still means: write nothing.
-        if let signal = measurement.interruption() { throw InterruptSignals.error(for: signal) }
+        if let signal = pipeline.interruption() { throw InterruptSignals.error(for: signal) }
         let written = try results.save(run, asBaseline: saveAsBaseline, comparison: comparison)
-        measurement.progress.info(
+        pipeline.progress.info(
             "wrote \(written.map(\.lastPathComponent).joined(separator: ", ")) to \(results.url.path)")
 
         // Two CSV documents in one stream would be neither, so CSV gets the comparison only; the
@@ -82,7 +82,7 @@ package struct SuiteRunner {
             return results + ComparisonFormatter.render(comparison, as: format)
         }
         try exports.write(rendered)
-        comparison?.warnings.forEach(measurement.progress.note)
+        comparison?.warnings.forEach(pipeline.progress.note)
         standardOutput(rendered(format))
         try Self.requireNoFailures(run)
         return comparison?.outcome ?? .clear
