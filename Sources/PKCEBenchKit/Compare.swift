@@ -44,8 +44,8 @@ struct Compare: ParsableCommand {
         let format = format.format
         let exports = try self.format.exports()
         try exports.check()
-        let baseline = try RunData.load(summaryAt: baselinePath)
-        let current = try RunData.load(summaryAt: currentPath)
+        let baseline = try ComparedRun.load(summaryAt: baselinePath)
+        let current = try ComparedRun.load(summaryAt: currentPath)
         let metric = try Comparison.requireSameMetric(baseline, current)
         let criteria = try criteria.criteria(of: metric, pairing: .independent)
         let historyPath =

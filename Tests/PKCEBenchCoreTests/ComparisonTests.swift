@@ -5,14 +5,14 @@ import Testing
 
 @Suite("Comparing runs")
 struct ComparisonTests {
-    static func data(_ report: RunResult, samples: Bool = true) -> RunData {
-        let data = RunData(report, name: report.environment.runID)
+    static func data(_ report: RunResult, samples: Bool = true) -> ComparedRun {
+        let data = ComparedRun(report, name: report.environment.runID)
         return samples ? data : without(samples: data)
     }
 
     /// `data` as a summary file without its samples file reads.
-    static func without(samples data: RunData) -> RunData {
-        RunData(name: data.name, environment: data.environment, summaries: data.summaries, samplesByCase: nil)
+    static func without(samples data: ComparedRun) -> ComparedRun {
+        ComparedRun(name: data.name, environment: data.environment, summaries: data.summaries, samplesByCase: nil)
     }
 
     static let target = CaseKey(backend: "openssl", operation: .challenge, size: 43, threads: 1)
@@ -22,7 +22,7 @@ struct ComparisonTests {
 
     /// Runs made apart, compared as `bench compare` compares them beside that history.
     static func apart(
-        baseline: RunData, current: RunData, criteria: ComparisonCriteria = .init(threshold: 0.05)
+        baseline: ComparedRun, current: ComparedRun, criteria: ComparisonCriteria = .init(threshold: 0.05)
     ) throws -> Comparison {
         try Comparison(baseline: baseline, current: current, criteria: criteria, runToRun: runToRun)
     }
@@ -192,7 +192,7 @@ struct ComparisonTests {
         #expect(try compared(1.0).verdict == .unchanged)
         // The floor also holds where there are too few cases to take a shift out.
         let keys = Set(SyntheticRun.keys.prefix(Comparison.minimumCasesForShift - 1))
-        let fewCases = RunData(
+        let fewCases = ComparedRun(
             name: "few", environment: baseline.environment,
             summaries: baseline.summaries.filter { keys.contains($0.key) },
             samplesByCase: baseline.samplesByCase?.filter { keys.contains($0.key) })
@@ -326,9 +326,9 @@ struct ComparisonTests {
         let onlyInBaseline = baselineSummaries.removeLast().key
         let onlyInCurrent = currentSummaries.removeFirst().key
         let comparison = try Self.apart(
-            baseline: RunData(
+            baseline: ComparedRun(
                 name: "a", environment: report.environment, summaries: currentSummaries, samplesByCase: nil),
-            current: RunData(
+            current: ComparedRun(
                 name: "b", environment: report.environment, summaries: baselineSummaries, samplesByCase: nil))
         #expect(comparison.cases.first { $0.key == onlyInBaseline }?.verdict == .onlyInBaseline)
         #expect(comparison.cases.first { $0.key == onlyInCurrent }?.verdict == .onlyInCurrent)

@@ -10,7 +10,7 @@ import Testing
 @Suite("Runs made apart, on real runs")
 struct RunsApartTests {
     /// Every run of the file, by stretch, in time order.
-    static let runs: [String: [RunData]] = {
+    static let runs: [String: [ComparedRun]] = {
         guard let url = Bundle.module.url(forResource: "runs-apart", withExtension: "csv", subdirectory: "Reference"),
             let text = try? String(contentsOf: url, encoding: .utf8)
         else { return [:] }
@@ -42,32 +42,32 @@ struct RunsApartTests {
                         key, median: median, fastest: measured[key]!.fastest.values.compactMap(\.first).min() ?? median,
                         samples: measured[key]!.fastest.count)
                 }
-                return RunData(
+                return ComparedRun(
                     name: environment.runID, environment: environment, summaries: summaries,
                     samplesByCase: measured.mapValues(\.fastest))
             }
         }
     }()
 
-    static var quiet: [RunData] { runs["quiet"] ?? [] }
+    static var quiet: [ComparedRun] { runs["quiet"] ?? [] }
 
     /// The spread between runs from every quiet run but the two compared, as the history beside
     /// them would give it.
-    static func spread(excluding compared: [RunData]) -> RunToRunSpread {
+    static func spread(excluding compared: [ComparedRun]) -> RunToRunSpread {
         let rows = quiet.flatMap { run in run.summaries.map { (environment: run.environment!, summary: $0) } }
         return RunToRunSpread(
             history: rows, like: quiet[0].environment!, excluding: Set(compared.compactMap(\.environment?.runID)))
     }
 
-    static func compare(_ baseline: RunData, _ current: RunData) throws -> Comparison {
+    static func compare(_ baseline: ComparedRun, _ current: ComparedRun) throws -> Comparison {
         try Comparison(
             baseline: baseline, current: current, criteria: .init(threshold: 0.05),
             runToRun: spread(excluding: [baseline, current]))
     }
 
     /// `run` with every case's figures multiplied by its factor.
-    static func scaled(_ run: RunData, _ factors: [CaseKey: Double]) -> RunData {
-        RunData(
+    static func scaled(_ run: ComparedRun, _ factors: [CaseKey: Double]) -> ComparedRun {
+        ComparedRun(
             name: run.name, environment: run.environment,
             summaries: run.summaries.map { summary in
                 guard var times = summary.times else { return summary }
@@ -86,7 +86,9 @@ struct RunsApartTests {
     }
 
     /// The whole run scaled by `1 + shift`, each case by its own log-normal 1% on top, and `extra`.
-    static func shifted(_ run: RunData, by shift: Double, seed: UInt64, extra: [CaseKey: Double] = [:]) -> RunData {
+    static func shifted(_ run: ComparedRun, by shift: Double, seed: UInt64, extra: [CaseKey: Double] = [:])
+        -> ComparedRun
+    {
         var generator = SplitMix64(seed: seed)
         return scaled(
             run,
@@ -97,7 +99,7 @@ struct RunsApartTests {
     }
 
     /// Ten disjoint pairs of quiet runs: (0, 1), (2, 3), …
-    static var pairs: [(RunData, RunData)] {
+    static var pairs: [(ComparedRun, ComparedRun)] {
         (0..<10).map { (quiet[2 * $0], quiet[2 * $0 + 1]) }
     }
 

@@ -16,9 +16,9 @@ struct InstructionCountTests {
     }
 
     /// A run of counted cases: `counts` instructions per operation by case.
-    static func countedRun(_ name: String, _ counts: [CaseKey: Double]) -> RunData {
+    static func countedRun(_ name: String, _ counts: [CaseKey: Double]) -> ComparedRun {
         let report = countedReport(name, counts)
-        return RunData(name: name, summaries: report.rows, samples: report.sampleRows)
+        return ComparedRun(name: name, summaries: report.rows, samples: report.sampleRows)
     }
 
     static let keys = ["openssl", "sodium", "swift", "crypto"].map {
@@ -63,14 +63,14 @@ struct InstructionCountTests {
     func kernelDoesNotWarn() throws {
         let counts = Dictionary(uniqueKeysWithValues: Self.keys.map { ($0, 100_000.0) })
         let baseline = Self.countedRun("base", counts)
-        func current(kernel: String, openssl: String) -> RunData {
+        func current(kernel: String, openssl: String) -> ComparedRun {
             var environment = sampleReport(runID: "now").environment
             environment.kernel = kernel
             environment.libraries["openssl"] = openssl
             let report = RunResult(
                 environment: environment,
                 measurements: counts.map { .counted($0.key, iterations: 100, instructionsPerOperation: $0.value) })
-            return RunData(name: "now", summaries: report.rows, samples: nil)
+            return ComparedRun(name: "now", summaries: report.rows, samples: nil)
         }
         let openssl = try #require(baseline.environment?.libraries["openssl"])
         let otherHost = try Comparison(
@@ -105,7 +105,7 @@ struct InstructionCountTests {
     @Test("Timings and instruction counts are never compared with each other (65)")
     func mixedMetrics() throws {
         let counted = Self.countedRun("counted.csv", [Self.keys[0]: 100])
-        let timed = RunData(name: "timed.csv", summaries: sampleReport().rows, samples: nil)
+        let timed = ComparedRun(name: "timed.csv", summaries: sampleReport().rows, samples: nil)
         #expect(
             throws: BenchError(
                 .malformedInput,
@@ -114,7 +114,7 @@ struct InstructionCountTests {
         ) {
             try Comparison(baseline: timed, current: counted, criteria: .init(threshold: 0.05))
         }
-        let mixed = RunData(
+        let mixed = ComparedRun(
             name: "mixed.csv",
             summaries: Self.countedReport("counted.csv", [Self.keys[0]: 100]).rows + sampleReport().rows,
             samples: nil)
@@ -204,7 +204,7 @@ struct InstructionCountTests {
                 .failed(Self.keys[1], reason: "its count did not grow", metric: .instructions),
             ])
         #expect(report.rows.map(\.summary.metric) == [.instructions, .instructions])
-        let current = RunData(name: "now", summaries: report.rows, samples: report.sampleRows)
+        let current = ComparedRun(name: "now", summaries: report.rows, samples: report.sampleRows)
         let baseline = Self.countedRun("base", [Self.keys[0]: 1000, Self.keys[1]: 2000])
         let comparison = try Comparison(baseline: baseline, current: current, criteria: .init(threshold: 0.05))
         #expect(comparison.metric == .instructions)

@@ -184,7 +184,7 @@ struct ReportTests {
                 [:], ["openssl": "OpenSSL 3.0.22 25 Aug 2026"], ["sodium": "libsodium 1.0.18"], [:],
             ])
         #expect(
-            try RunData.load(summaryAt: old.path).environment?.libraries == [
+            try ComparedRun.load(summaryAt: old.path).environment?.libraries == [
                 "openssl": "OpenSSL 3.0.22 25 Aug 2026", "sodium": "libsodium 1.0.18",
             ])
         // And every committed baseline still reads, whatever its version.
@@ -449,12 +449,12 @@ struct ComparisonTableTests {
     @Test("Without samples the table says the threshold alone decided")
     func thresholdOnlyNote() throws {
         let target = CaseKey(backend: "openssl", operation: .challenge, size: 43, threads: 1)
-        let baseline = RunData(SyntheticRun.report(), name: "baseline")
+        let baseline = ComparedRun(SyntheticRun.report(), name: "baseline")
         let comparison = try Comparison(
-            baseline: RunData(
+            baseline: ComparedRun(
                 name: baseline.name, environment: baseline.environment, summaries: baseline.summaries,
                 samplesByCase: nil),
-            current: RunData(SyntheticRun.report(scale: [target: 1.10]), name: "current"),
+            current: ComparedRun(SyntheticRun.report(scale: [target: 1.10]), name: "current"),
             criteria: .init(threshold: 0.05), runToRun: SyntheticRun.runToRun())
         let table = ComparisonFormatter.render(comparison, as: .table)
         #expect(

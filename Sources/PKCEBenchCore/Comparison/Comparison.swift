@@ -139,9 +139,11 @@ package struct Comparison: Sendable {
 
     /// Checks that a run made by `builds` may be compared with `baseline`, before it is measured.
     ///
-    /// - Throws: ``BenchError`` (65) when one is a debug build and the other a release build:
+    /// - Throws: ``BenchError`` (`.malformedInput`) when one is a debug build and the other a release build:
     ///   debug figures say nothing about release performance.
-    package static func requireSameBuild(_ baseline: RunData, _ name: String, builds: Set<String>) throws(BenchError) {
+    package static func requireSameBuild(_ baseline: ComparedRun, _ name: String, builds: Set<String>)
+        throws(BenchError)
+    {
         let baselineBuilds = baseline.builds
         guard baselineBuilds != builds && !baselineBuilds.isEmpty && !builds.isEmpty else { return }
         throw BenchError(
@@ -154,8 +156,9 @@ package struct Comparison: Sendable {
     /// Checks that two runs measured the same thing: both timed, or both counted instructions.
     ///
     /// - Returns: What they measured.
-    /// - Throws: ``BenchError`` (65) when they differ, or when one file mixes the two.
-    package static func requireSameMetric(_ baseline: RunData, _ current: RunData) throws(BenchError) -> Metric {
+    /// - Throws: ``BenchError`` (`.malformedInput`) when they differ, or when one file mixes the two.
+    package static func requireSameMetric(_ baseline: ComparedRun, _ current: ComparedRun) throws(BenchError) -> Metric
+    {
         let metric = try current.metric()
         if !current.summaries.isEmpty { try requireSameMetric(baseline, current.name, metric: metric) }
         return baseline.summaries.isEmpty ? metric : try baseline.metric()
@@ -164,8 +167,8 @@ package struct Comparison: Sendable {
     /// Checks that a run named `name`, which will measure `metric`, may be compared with
     /// `baseline`, before it is measured.
     ///
-    /// - Throws: ``BenchError`` (65) when the baseline measured the other metric, or mixes the two.
-    package static func requireSameMetric(_ baseline: RunData, _ name: String, metric: Metric) throws(BenchError) {
+    /// - Throws: ``BenchError`` (`.malformedInput`) when the baseline measured the other metric, or mixes the two.
+    package static func requireSameMetric(_ baseline: ComparedRun, _ name: String, metric: Metric) throws(BenchError) {
         let baselineMetric = try baseline.metric()
         guard baselineMetric == metric || baseline.summaries.isEmpty else {
             throw BenchError(
@@ -184,11 +187,11 @@ package struct Comparison: Sendable {
     ///   - pairing: Whether process `i` of each run was measured next to the other's.
     ///   - looks: When a paired comparison looked at its pairs: the gate replays those looks.
     ///   - runToRun: For runs made apart, the spread between runs their error bars add.
-    /// - Throws: ``BenchError`` (65) when one file is a debug build and the other a release build
+    /// - Throws: ``BenchError`` (`.malformedInput`) when one file is a debug build and the other a release build
     ///   (debug figures say nothing about release performance), or when one counted instructions
     ///   and the other was timed.
     package init(
-        baseline: RunData, current: RunData, criteria: ComparisonCriteria, pairing: Pairing = .independent,
+        baseline: ComparedRun, current: ComparedRun, criteria: ComparisonCriteria, pairing: Pairing = .independent,
         looks: LookSchedule = .single, runToRun: RunToRunSpread = .unmeasured
     ) throws(BenchError) {
         try Self.requireSameBuild(baseline, current.name, builds: current.builds)

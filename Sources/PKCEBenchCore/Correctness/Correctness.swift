@@ -27,7 +27,7 @@ public enum Correctness {
     /// refuses them all at the first that fails: the one place the check decides, before a run, a
     /// worker or `bench ab` times anything.
     ///
-    /// - Throws: ``BenchError`` (70) in one line that names the first failing backend and why:
+    /// - Throws: ``BenchError`` (`.backendFailed`) in one line that names the first failing backend and why:
     ///   `backend urandom failed its correctness check: SHA-256 of "abc" is bb78…, FIPS 180-4
     ///   gives ba78…`.
     package static func require(

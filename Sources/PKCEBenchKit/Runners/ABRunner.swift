@@ -76,7 +76,7 @@ package struct ABRunner {
         // Two backends' cases take one name in the comparison, so that each meets its
         // counterpart; the reports keep the backends' own names.
         let compared = BothSides { side in
-            RunData(runs[side], name: sides.name(of: side), backend: sides.comparedBackend)
+            ComparedRun(runs[side], name: sides.name(of: side), backend: sides.comparedBackend)
         }
         let comparison = try Comparison(
             baseline: compared.baseline, current: compared.current,

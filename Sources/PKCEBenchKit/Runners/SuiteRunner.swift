@@ -35,19 +35,20 @@ package struct SuiteRunner {
     ///   stopped the run (nothing is written).
     package func run() throws(BenchError) -> Comparison.Outcome {
         // The inputs first: a bad baseline must not leave a new, empty output directory behind.
-        let baselineData = try baseline.map { baseline throws(BenchError) in try RunData.load(summaryAt: baseline.path)
+        let baselineRun = try baseline.map { baseline throws(BenchError) in
+            try ComparedRun.load(summaryAt: baseline.path)
         }
         var environment = environment()
         var runToRun = RunToRunSpread.unmeasured
-        if let baselineData {
-            try Comparison.requireSameBuild(baselineData, "this run", builds: [environment.build])
-            try Comparison.requireSameMetric(baselineData, "this run", metric: pipeline.source.metric)
+        if let baselineRun {
+            try Comparison.requireSameBuild(baselineRun, "this run", builds: [environment.build])
+            try Comparison.requireSameMetric(baselineRun, "this run", metric: pipeline.source.metric)
             // The history this run will append to measures the spread between runs; it is read
             // before measuring, so that a malformed one costs nothing.
             if pipeline.source.metric == .time {
                 runToRun = try RunToRunSpread(
                     historyAt: results.history.path, required: false, like: environment,
-                    excluding: [environment.runID, baselineData.environment?.runID ?? ""])
+                    excluding: [environment.runID, baselineRun.environment?.runID ?? ""])
             }
         }
         try exports.check()
@@ -60,9 +61,9 @@ package struct SuiteRunner {
         let run = RunResult(environment: environment, measurements: measured.current)
 
         var comparison: Comparison?
-        if let baseline, let baselineData {
+        if let baseline, let baselineRun {
             comparison = try Comparison(
-                baseline: baselineData, current: RunData(run, name: "this run"), criteria: baseline.criteria,
+                baseline: baselineRun, current: ComparedRun(run, name: "this run"), criteria: baseline.criteria,
                 runToRun: runToRun)
         }
 

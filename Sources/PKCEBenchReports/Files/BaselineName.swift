@@ -18,7 +18,7 @@ package struct BaselineName: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameter name: 1 to 64 letters, digits, `.`, `_` and `-`, not starting with `.` or `-`:
     ///   it becomes part of a file name.
-    /// - Throws: `BenchError` (64) for any other name.
+    /// - Throws: `BenchError` (`.usage`) for any other name.
     package init(_ name: String) throws(BenchError) {
         let allowed = name.utf8.allSatisfy { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (0x30...0x39).contains(byte)

@@ -17,7 +17,7 @@ import Musl
 enum DirectoryLock {
     /// Runs `body` while holding the lock on `directory`, waiting for other holders first.
     ///
-    /// - Throws: ``BenchError`` (73) when the directory cannot be opened or locked, or what `body`
+    /// - Throws: ``BenchError`` (`.cannotWrite`) when the directory cannot be opened or locked, or what `body`
     ///   throws.
     static func withLock<Result>(
         on directory: URL, _ body: () throws(BenchError) -> Result
@@ -31,7 +31,7 @@ enum DirectoryLock {
     /// that it cannot write its files (on a file system without `flock`, say): takes the lock and
     /// lets it go at once, or finds another run holding it, which shows that it works too.
     ///
-    /// - Throws: ``BenchError`` (73) when the directory cannot be opened or locked.
+    /// - Throws: ``BenchError`` (`.cannotWrite`) when the directory cannot be opened or locked.
     static func check(_ directory: URL) throws(BenchError) {
         close(try lock(directory, waiting: false))
     }

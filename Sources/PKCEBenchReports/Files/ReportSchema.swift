@@ -260,7 +260,7 @@ package enum ReportSchema {
 
     /// Decodes a table's records into rows.
     ///
-    /// - Throws: ``BenchError`` (65) naming the file, and the line and column of a bad value, or the
+    /// - Throws: ``BenchError`` (`.malformedInput`) naming the file, and the line and column of a bad value, or the
     ///   column missing from the header.
     static func decode<Row>(
         _ table: CSVTable, columns: [Column<Row>], empty: Row, path: String

@@ -25,7 +25,7 @@ package struct OutputFiles: Sendable, Equatable {
 
     /// Checks that every file can be written, before anything is measured.
     ///
-    /// - Throws: `BenchError` (73) naming the first file that cannot be written: its directory is
+    /// - Throws: `BenchError` (`.cannotWrite`) naming the first file that cannot be written: its directory is
     ///   missing or not writable, or the path is a directory.
     package func check() throws(BenchError) {
         for (_, path) in sorted {
@@ -42,7 +42,7 @@ package struct OutputFiles: Sendable, Equatable {
 
     /// Writes every file, with what `render` gives for its format; all of them or none.
     ///
-    /// - Throws: `BenchError` (73) when one cannot be written; then none is.
+    /// - Throws: `BenchError` (`.cannotWrite`) when one cannot be written; then none is.
     package func write(_ render: (OutputFormat) -> String) throws(BenchError) {
         try AtomicFiles.writeAll(sorted.map { (URL(fileURLWithPath: $0.path), render($0.format)) })
     }

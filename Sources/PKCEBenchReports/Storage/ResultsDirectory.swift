@@ -35,7 +35,7 @@ package struct ResultsDirectory: Sendable {
     /// are removed.
     ///
     /// - Parameter checkingHistory: Whether the run appends to `history.csv`, which must then read.
-    /// - Throws: `BenchError`: 73 when the directory cannot be created or written; 65 when
+    /// - Throws: `BenchError`: `.cannotWrite` when the directory cannot be created or written; `.malformedInput` when
     ///   `history.csv` is malformed, so that a run never appends to a file it cannot read back.
     package func prepare(checkingHistory: Bool = true) throws(BenchError) {
         var isDirectory: ObjCBool = false
@@ -77,7 +77,7 @@ package struct ResultsDirectory: Sendable {
     ///   - asBaseline: The baseline to make it too, if any.
     ///   - comparison: The run's comparison with a baseline, for `latest.html`.
     /// - Returns: The files written.
-    /// - Throws: `BenchError`: 73 when a file cannot be written; 65 when `history.csv` no
+    /// - Throws: `BenchError`: `.cannotWrite` when a file cannot be written; `.malformedInput` when `history.csv` no
     ///   longer reads.
     @discardableResult
     package func save(
@@ -122,7 +122,7 @@ package struct ResultsDirectory: Sendable {
     /// summary and samples, the comparison, and the page; all of them or none, under the
     /// directory's lock, so that two of them into one directory cannot leave a mix of their files.
     ///
-    /// - Throws: `BenchError` (73) when a file cannot be written; then none is.
+    /// - Throws: `BenchError` (`.cannotWrite`) when a file cannot be written; then none is.
     package func save(baseline: RunResult, current: RunResult, comparison: Comparison) throws(BenchError) {
         try DirectoryLock.withLock(on: url) { () throws(BenchError) in
             var files: [(URL, String)] = []
@@ -149,7 +149,7 @@ package struct ResultsDirectory: Sendable {
     /// - Parameters:
     ///   - path: The summary file; its samples are beside it.
     ///   - name: Which baseline it becomes.
-    /// - Throws: `BenchError`: 66 or 65 when the source is missing or malformed, 73 when the
+    /// - Throws: `BenchError`: `.missingInput` or `.malformedInput` when the source is missing or malformed, `.cannotWrite` when the
     ///   baseline cannot be written.
     package func promoteToBaseline(summaryAt path: String, as name: BaselineName = .unnamed) throws(BenchError) {
         try DirectoryLock.withLock(on: url) { () throws(BenchError) in

@@ -1,6 +1,6 @@
 import PKCEBenchCore
 
-extension RunData {
+extension ComparedRun {
     /// The run that report rows record: its environment from the first row, with the libraries
     /// of every row's backend (a file records each backend's library in that backend's rows).
     package init(name: String, summaries: [SummaryRow], samples: [SampleRow]?) {
@@ -19,12 +19,12 @@ extension RunData {
 
     /// Reads a summary file and the samples file beside it, when there is one.
     ///
-    /// - Throws: `BenchError`: 66 when the summary is missing; 65 when either file is malformed.
+    /// - Throws: `BenchError`: `.missingInput` when the summary is missing; `.malformedInput` when either file is malformed.
     ///   A samples file that is there but malformed is an error, never silently ignored.
-    package static func load(summaryAt path: String) throws(BenchError) -> RunData {
+    package static func load(summaryAt path: String) throws(BenchError) -> ComparedRun {
         let summaries = try ReportFiles.readSummary(at: path)
         let samplesPath = ReportFiles.samplesPath(for: path)
         let samples = ReportFiles.exists(samplesPath) ? try ReportFiles.readSamples(at: samplesPath) : nil
-        return RunData(name: path, summaries: summaries, samples: samples)
+        return ComparedRun(name: path, summaries: summaries, samples: samples)
     }
 }

@@ -10,7 +10,7 @@ package struct RunIdentity: Sendable, Equatable {
     package var environment: RunEnvironment?
 
     /// The identity of `run`.
-    package init(_ run: RunData) {
+    package init(_ run: ComparedRun) {
         name = run.name
         runID = run.environment?.runID ?? ""
         commit = run.environment?.commit ?? ""
@@ -18,8 +18,11 @@ package struct RunIdentity: Sendable, Equatable {
     }
 }
 
-/// A run to compare: its environment, a summary per case and, when there are any, its samples.
-package struct RunData: Sendable {
+/// A run as one side of a comparison reads it, made from a ``RunResult`` or read back from its
+/// files: its name, environment, a summary per case and, when there are any, its samples by
+/// process. Unlike a result, it may come from a file without samples, or put together from
+/// several runs.
+package struct ComparedRun: Sendable {
     /// What to call the run in messages: usually its file's path.
     package let name: String
     /// Where and how it was measured; `nil` when it has no cases. (A file's first row says, with
@@ -74,7 +77,7 @@ package struct RunData: Sendable {
 
     /// What the run measured.
     ///
-    /// - Throws: ``BenchError`` (65) when its cases mix timings and instruction counts.
+    /// - Throws: ``BenchError`` (`.malformedInput`) when its cases mix timings and instruction counts.
     package func metric() throws(BenchError) -> Metric {
         let metrics = Set(summaries.map(\.metric))
         guard metrics.count <= 1 else {
