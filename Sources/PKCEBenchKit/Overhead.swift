@@ -2,7 +2,6 @@ import ArgumentParser
 import PKCEBenchCore
 import PKCEBenchReports
 
-/// `bench overhead`: what the timing loop costs per operation.
 struct Overhead: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure the harness's own cost per operation: the sha256 case with a backend that does nothing.")

@@ -1,9 +1,7 @@
 import PKCEBenchCore
 
-/// What `bench --version` says: the release, the build, and the versions of the contracts a
-/// reader or another build relies on.
+/// What `bench --version` says.
 package enum BenchVersion {
-    /// The release of PKCEBench this build belongs to.
     package static let release = "0.1.0"
 
     /// One line: `bench 0.1.0 (release build for x86-64, Swift 6.3; worker protocol 3, report schema 2)`.

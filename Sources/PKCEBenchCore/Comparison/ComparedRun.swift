@@ -1,15 +1,13 @@
-/// Which run one side of a comparison is.
 package struct RunIdentity: Sendable, Equatable {
     /// What the comparison calls the run: usually its file's path.
     package var name: String
-    /// Its run id; empty when it has no cases.
+    /// Empty when the run has no cases.
     package var runID: String
     /// The commit it measured (`unknown` outside a Git checkout).
     package var commit: String
-    /// Where and how it was measured; `nil` when it has no cases.
+    /// `nil` when the run has no cases.
     package var environment: RunEnvironment?
 
-    /// The identity of `run`.
     package init(_ run: ComparedRun) {
         name = run.name
         runID = run.environment?.runID ?? ""
@@ -19,8 +17,7 @@ package struct RunIdentity: Sendable, Equatable {
 }
 
 /// A run as one side of a comparison reads it, made from a ``RunResult`` or read back from its
-/// files: its name, environment, a summary per case and, when there are any, its samples by
-/// process. Unlike a result, it may come from a file without samples, or put together from
+/// files. Unlike a result, it may come from a file without samples, or put together from
 /// several runs.
 package struct ComparedRun: Sendable {
     /// What to call the run in messages: usually its file's path.
@@ -31,13 +28,12 @@ package struct ComparedRun: Sendable {
     /// The build configurations its cases were measured in: one, except in a file put together
     /// from several runs.
     package let builds: Set<String>
-    /// One summary per case.
     package let summaries: [CaseSummary]
     /// Nanoseconds per operation of each sample, by case and then by measuring process, in the
     /// order taken; `nil` when the run kept no samples.
     package let samplesByCase: [CaseKey: [Int: [Double]]]?
 
-    /// Creates run data; `builds` is the environment's build unless given.
+    /// `builds` defaults to the environment's build.
     package init(
         name: String, environment: RunEnvironment?, builds: Set<String>? = nil, summaries: [CaseSummary],
         samplesByCase: [CaseKey: [Int: [Double]]]?
@@ -49,8 +45,8 @@ package struct ComparedRun: Sendable {
         self.samplesByCase = samplesByCase
     }
 
-    /// `run` as one side of a comparison, called `name`. With `backend`, every case takes that
-    /// name for its backend, so that a case of one backend meets its counterpart of another.
+    /// With `backend`, every case takes that name for its backend, so that a case of one backend
+    /// meets its counterpart of another.
     package init(_ run: RunResult, name: String, backend: String? = nil) {
         func renamed(_ key: CaseKey) -> CaseKey {
             var key = key
@@ -72,11 +68,8 @@ package struct ComparedRun: Sendable {
             samplesByCase: samplesByCase)
     }
 
-    /// Whether the run kept its samples.
     package var hasSamples: Bool { samplesByCase != nil }
 
-    /// What the run measured.
-    ///
     /// - Throws: ``BenchError`` (`.malformedInput`) when its cases mix timings and instruction counts.
     package func metric() throws(BenchError) -> Metric {
         let metrics = Set(summaries.map(\.metric))
@@ -86,7 +79,7 @@ package struct ComparedRun: Sendable {
         return metrics.first ?? .time
     }
 
-    /// The samples of `key` by process; `nil` without any.
+    /// `nil`, never empty, when the case has no samples.
     func samplesByProcess(of key: CaseKey) -> [Int: [Double]]? {
         samplesByCase?[key].flatMap { $0.isEmpty ? nil : $0 }
     }

@@ -1,21 +1,16 @@
 import Foundation
 
-/// A baseline and a current run compared case by case.
 package struct Comparison: Sendable {
     /// Every case of either file, in report order.
     package let cases: [CaseComparison]
-    /// The criteria used.
     package let criteria: ComparisonCriteria
-    /// Whether the runs were measured side by side.
     package let pairing: Pairing
     /// When the paired comparison looked at its pairs; ``LookSchedule/single`` otherwise.
     package let looks: LookSchedule
-    /// What both runs measured, and so what was compared.
     package let metric: Metric
     /// Facts of the environment that differ between the files: one phrase each, such as
     /// `openssl library 'OpenSSL 3.0.19' → 'OpenSSL 3.2.1'`.
     package let environmentDifferences: [String]
-    /// Which runs were compared, baseline first.
     package let runs: (baseline: RunIdentity, current: RunIdentity)
     /// The current run's cases, for reports that show its results beside the comparison.
     package let currentSummaries: [CaseSummary]
@@ -35,7 +30,6 @@ package struct Comparison: Sendable {
     /// 1%, above every shift between two runs of one build measured here (at most 0.4%).
     package static let shiftAlarm = 0.01
 
-    /// Whether the run-wide shift is at least `shiftAlarm` either way.
     package var shiftBeyondAlarm: Bool {
         runShift.map { abs(log1p($0)) >= log1p(Self.shiftAlarm) } ?? false
     }
@@ -62,18 +56,14 @@ package struct Comparison: Sendable {
         runShift.map { abs(log1p($0)) >= log1p(criteria.threshold) } ?? false
     }
 
-    /// What a comparison comes to as a whole.
     package enum Outcome: Sendable, Equatable {
         /// No case regressed and every case was decided.
         case clear
-        /// At least one case regressed.
         case regression
         /// No case regressed, but at least one could not be decided: measure again.
         case inconclusive
     }
 
-    /// What this comparison comes to: a regression if any case regressed, else inconclusive when
-    /// a case could not be decided.
     package var outcome: Outcome {
         hasRegression ? .regression : isInconclusive ? .inconclusive : .clear
     }
@@ -153,10 +143,8 @@ package struct Comparison: Sendable {
                 + "figures of a debug build say nothing about a release build")
     }
 
-    /// Checks that two runs measured the same thing: both timed, or both counted instructions.
-    ///
-    /// - Returns: What they measured.
-    /// - Throws: ``BenchError`` (`.malformedInput`) when they differ, or when one file mixes the two.
+    /// - Throws: ``BenchError`` (`.malformedInput`) when the runs measured different metrics, or one file
+    ///   mixes the two.
     package static func requireSameMetric(_ baseline: ComparedRun, _ current: ComparedRun) throws(BenchError) -> Metric
     {
         let metric = try current.metric()
@@ -178,18 +166,9 @@ package struct Comparison: Sendable {
         }
     }
 
-    /// Compares two runs.
-    ///
-    /// - Parameters:
-    ///   - baseline: The reference run.
-    ///   - current: The run under test.
-    ///   - criteria: The threshold and significance level.
-    ///   - pairing: Whether process `i` of each run was measured next to the other's.
-    ///   - looks: When a paired comparison looked at its pairs: the gate replays those looks.
-    ///   - runToRun: For runs made apart, the spread between runs their error bars add.
-    /// - Throws: ``BenchError`` (`.malformedInput`) when one file is a debug build and the other a release build
-    ///   (debug figures say nothing about release performance), or when one counted instructions
-    ///   and the other was timed.
+    /// - Parameter pairing: Whether process `i` of each run was measured next to the other's.
+    /// - Throws: ``BenchError`` (`.malformedInput`) when one file is a debug build and the other a release build,
+    ///   or when one counted instructions and the other was timed.
     package init(
         baseline: ComparedRun, current: ComparedRun, criteria: ComparisonCriteria, pairing: Pairing = .independent,
         looks: LookSchedule = .single, runToRun: RunToRunSpread = .unmeasured

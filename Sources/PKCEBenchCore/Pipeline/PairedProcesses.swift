@@ -61,9 +61,6 @@ package struct PairedProcesses {
     /// Takes every case's samples on both sides, pair after pair of processes, look after look:
     /// after each look's pairs the gate decides what it can, and the next look measures only the
     /// cases still open.
-    ///
-    /// - Returns: Each side's cases' samples, or why they failed, without the cases it does not
-    ///   have (a case a newer build added).
     private func measureInPairs(_ cases: [BenchmarkCase]) throws(BenchError) -> BothSides<[CaseMeasurement]> {
         var taken = BothSides { _ in Taken(count: cases.count) }
         let pairs = schedule.pairsPerLook
@@ -204,7 +201,6 @@ package struct PairedProcesses {
     /// What one side has taken so far, by case index.
     private struct Taken {
         var samples: [[Sample]]
-        /// Why a case failed on this side.
         var failures: [String?]
         /// The cases this side's build does not have.
         var absent: Set<Int> = []
@@ -214,7 +210,6 @@ package struct PairedProcesses {
             failures = Array(repeating: nil, count: count)
         }
 
-        /// Whether the case at `index` can still be sampled on this side.
         func isMeasurable(_ index: Int) -> Bool {
             failures[index] == nil && !absent.contains(index)
         }

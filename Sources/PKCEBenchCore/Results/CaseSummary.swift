@@ -1,5 +1,5 @@
-/// What one case of a run came to in one metric: the figures every report shows of it, computed
-/// once from its measurement, or read back from a report.
+/// What one case of a run came to in one metric, computed once from its measurement or read back
+/// from a report.
 ///
 /// A case measured in two metrics (timed, and counted as a second opinion) has one summary per
 /// metric, as package-benchmark keeps one result per metric.
@@ -15,7 +15,6 @@ package struct CaseSummary: Sendable, Equatable {
     package var allocationsPerOperation: Double?
     package var outcome: Outcome
 
-    /// Timed, counted or failed.
     package enum Outcome: Sendable, Equatable {
         case timed(Times)
         /// Instructions per operation under Callgrind.
@@ -28,19 +27,16 @@ package struct CaseSummary: Sendable, Equatable {
         package var median: Double
         package var p10: Double
         package var p90: Double
-        /// The fastest sample.
         package var fastest: Double
         package var mean: Double
         /// The sample standard deviation.
         package var standardDeviation: Double
-        /// The standard deviation over the mean.
         package var coefficientOfVariation: Double
         /// From the median, aggregated over all threads; `nil` for a median of 0.
         package var operationsPerSecond: Double?
         /// `size × operationsPerSecond / 10⁶` for the operations that hash or draw bytes.
         package var megabytesPerSecond: Double?
 
-        /// The figures of `statistics`, a case of `key`'s samples.
         package init(_ statistics: Statistics, of key: CaseKey) {
             median = statistics.median
             p10 = statistics.p10
@@ -83,7 +79,6 @@ package struct CaseSummary: Sendable, Equatable {
         self.outcome = outcome
     }
 
-    /// The summary of a measured, counted or failed case.
     package init(_ measurement: CaseMeasurement) {
         let outcome: Outcome
         switch measurement.outcome {
@@ -104,21 +99,17 @@ package struct CaseSummary: Sendable, Equatable {
             outcome: outcome)
     }
 
-    /// The figures of a timed case.
     package var times: Times? {
         if case .timed(let times) = outcome { times } else { nil }
     }
 
-    /// The instructions per operation of a counted case.
     package var instructionsPerOperation: Double? {
         if case .counted(let instructions) = outcome { instructions } else { nil }
     }
 
-    /// Why the case failed; `nil` when it did not.
     package var failure: String? {
         if case .failed(let reason) = outcome { reason } else { nil }
     }
 
-    /// Whether the case has results.
     package var isOK: Bool { failure == nil }
 }

@@ -6,15 +6,10 @@ import Foundation
 package enum Precision {
     /// Nanoseconds per operation, of a sample and of a summary: 0.001 ns.
     package static let nanoseconds = 3
-    /// The coefficient of variation.
     package static let coefficientOfVariation = 5
-    /// Operations per second.
     package static let operationsPerSecond = 1
-    /// Megabytes per second.
     package static let megabytesPerSecond = 3
-    /// Heap allocations per operation.
     package static let allocationsPerOperation = 6
-    /// Instructions per operation.
     package static let instructionsPerOperation = 3
 
     /// `value` to `decimals` decimals, as `%.Nf` writes it.
@@ -24,7 +19,6 @@ package enum Precision {
 }
 
 extension CaseSummary {
-    /// This summary with each figure kept to its ``Precision``.
     var atReportPrecision: CaseSummary {
         func kept(_ value: Double, _ decimals: Int) -> Double { Precision.kept(value, decimals: decimals) }
         var summary = self
@@ -63,7 +57,6 @@ extension Sample {
 }
 
 extension CaseMeasurement {
-    /// This measurement with each sample's time kept to ``Precision/nanoseconds``.
     var atReportPrecision: CaseMeasurement {
         guard case .sampled(let samples) = outcome else { return self }
         return CaseMeasurement(key: key, samples: samples.map(\.atReportPrecision), failure: nil)

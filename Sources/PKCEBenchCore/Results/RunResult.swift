@@ -4,14 +4,12 @@
 /// Its figures are kept to the ``Precision`` its files keep: a sample's time to 0.001 ns, and each
 /// summary, computed from the samples as measured, to its own.
 package struct RunResult: Sendable {
-    /// How and where the run was made, with the libraries of the backends measured only.
+    /// With the libraries of the measured backends only.
     package var environment: RunEnvironment
-    /// Each case's measurement.
     package let measurements: [CaseMeasurement]
     /// What each case came to, in the order of ``measurements``.
     package var summaries: [CaseSummary]
 
-    /// The result of `measurements`, made in `environment`.
     package init(environment: RunEnvironment, measurements: [CaseMeasurement]) {
         let ordered = measurements.sorted { $0.key < $1.key }
         let measured = Set(ordered.map(\.key.backend))
@@ -22,14 +20,13 @@ package struct RunResult: Sendable {
         self.summaries = ordered.map { CaseSummary($0).atReportPrecision }
     }
 
-    /// A run read back from its summaries, without its samples: as a report file keeps it.
+    /// A run as a report file keeps it: summaries without samples.
     package init(environment: RunEnvironment, summaries: [CaseSummary]) {
         self.environment = environment
         self.measurements = []
         self.summaries = summaries
     }
 
-    /// The cases that failed.
     package var failedCases: [CaseKey] {
         summaries.filter { !$0.isOK }.map(\.key)
     }

@@ -1,8 +1,6 @@
-/// What measuring one case came to: its samples, its instruction count, or why it has neither.
 package struct CaseMeasurement: Sendable, Equatable {
-    /// How a case came out.
     package enum Outcome: Sendable, Equatable {
-        /// Timed: the samples, in the order taken.
+        /// The samples, in the order taken.
         case sampled([Sample])
         /// Counted under Callgrind, from calls of `iterations` and twice as many.
         case counted(iterations: Int, instructionsPerOperation: Double)
@@ -10,15 +8,12 @@ package struct CaseMeasurement: Sendable, Equatable {
         case failed(reason: String)
     }
 
-    /// The case measured.
     package let key: CaseKey
     /// What was measured, or would have been had the case not failed: a failed case of a counted
     /// run is still a row of that run.
     package let metric: Metric
-    /// How it came out.
     package let outcome: Outcome
 
-    /// A timed case with its samples, or a failure.
     package init(key: CaseKey, samples: [Sample], failure: String?) {
         self.key = key
         metric = .time
@@ -39,29 +34,24 @@ package struct CaseMeasurement: Sendable, Equatable {
         self.outcome = outcome
     }
 
-    /// A case counted under Callgrind.
     package static func counted(_ key: CaseKey, iterations: Int, instructionsPerOperation: Double) -> CaseMeasurement {
         CaseMeasurement(
             key: key, metric: .instructions,
             outcome: .counted(iterations: iterations, instructionsPerOperation: instructionsPerOperation))
     }
 
-    /// A case that was not measured, and why, in a run that measures `metric`.
     package static func failed(_ key: CaseKey, reason: String, metric: Metric = .time) -> CaseMeasurement {
         CaseMeasurement(key: key, metric: metric, outcome: .failed(reason: reason))
     }
 
-    /// The samples of a timed case; empty otherwise.
     package var samples: [Sample] {
         if case .sampled(let samples) = outcome { samples } else { [] }
     }
 
-    /// Why the case failed; `nil` when it did not.
     package var failure: String? {
         if case .failed(let reason) = outcome { reason } else { nil }
     }
 
-    /// Nanoseconds per operation of each sample, in the order taken.
     package var nanosecondsPerOperation: [Double] {
         samples.map(\.nanosecondsPerOperation)
     }

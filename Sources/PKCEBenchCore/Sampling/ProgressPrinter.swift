@@ -7,21 +7,13 @@ import Foundation
 /// cursor (`TERM=dumb`), one line is written per case calibrated and per case finished; with
 /// `--quiet`, nothing but warnings and failures.
 package final class ProgressPrinter {
-    /// How progress is shown.
     package enum Style: Sendable, Equatable {
-        /// One line, rewritten in place: for a terminal that can.
         case redraw
-        /// A line per event, never rewritten: for a file, a pipe, a CI log or a dumb terminal.
         case lines
-        /// No progress: only warnings and failures.
         case quiet
 
         /// What standard error can show: ``redraw`` on a terminal whose `TERM` is not `dumb`,
         /// ``lines`` otherwise.
-        ///
-        /// - Parameters:
-        ///   - isTerminal: Whether standard error is a terminal.
-        ///   - environment: The environment, whose `TERM` names the terminal.
         package static func standardError(
             isTerminal: Bool = isatty(STDERR_FILENO) != 0,
             environment: [String: String] = ProcessInfo.processInfo.environment
@@ -30,7 +22,6 @@ package final class ProgressPrinter {
         }
     }
 
-    /// How this printer shows progress.
     package let style: Style
     private let write: (String) -> Void
     private let caseCount: Int
@@ -38,13 +29,7 @@ package final class ProgressPrinter {
     private var calibratedCount = 0
     private var lastDraw: UInt64 = 0
 
-    /// Creates a printer.
-    ///
-    /// - Parameters:
-    ///   - caseCount: How many cases the run has.
-    ///   - prefix: Put before every progress line, such as `process 2/5: `.
-    ///   - style: How to show progress; what standard error can show by default.
-    ///   - write: Where the text goes; standard error by default.
+    /// - Parameter prefix: Put before every progress line, such as `process 2/5: `.
     package init(
         caseCount: Int,
         prefix: String = "",

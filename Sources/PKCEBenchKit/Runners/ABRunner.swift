@@ -6,28 +6,19 @@ import PKCEBenchReports
 /// `bench ab` and `bench pair`: checks the baseline and the output directory, measures both sides
 /// with the ``Pipeline``, compares them case by case, and writes the reports.
 package struct ABRunner {
-    /// What is measured, on which sides, and how.
-    /// Its two sides are set.
+    /// Its two sides must be set.
     package var pipeline: Pipeline
-    /// Where the reports go.
     package var output: ResultsDirectory
-    /// What standard output shows.
     package var format: OutputFormat
-    /// Files that get what standard output shows in other formats.
     package var exports = OutputFiles()
-    /// What this build says of itself when described.
     package var currentFacts: WorkerProtocol.BuildFacts
-    /// Reads this run's environment; called once the inputs have been checked.
+    /// Called once the inputs have been checked.
     package var environment: () -> RunEnvironment
-    /// Receives standard output's text.
     package var standardOutput: (String) -> Void
 
-    /// Measures both builds and compares them.
-    ///
     /// The baseline executable is checked first (its hello and description), then the export
     /// files, the output directory and this build's backends; nothing is measured until all pass.
     ///
-    /// - Returns: What the comparison came to.
     /// - Throws: `BenchError`: 66 or 65 for a baseline executable that is missing or is not a
     ///   `bench` of this worker protocol, 65 for a debug build against a release build or, when
     ///   counting instructions, for a baseline that cannot count them, 64 for a baseline built

@@ -5,25 +5,16 @@ import PKCEBenchReports
 /// One run of the suite, from the correctness check to the reports: what `bench`, `bench run` and
 /// `bench baseline` do, with the backends passed in so that tests can give it a broken one.
 package struct SuiteRunner {
-    /// What is measured, and how.
     package var pipeline: Pipeline
-    /// Where the reports go.
     package var results: ResultsDirectory
-    /// What standard output shows.
     package var format: OutputFormat
-    /// Files that get what standard output shows in other formats.
     package var exports = OutputFiles()
-    /// A summary file to compare the run with, and the criteria to use.
     package var baseline: (path: String, criteria: ComparisonCriteria)?
-    /// The baseline the run also becomes, if any: `baseline.csv` or a named one.
     package var saveAsBaseline: BaselineName?
-    /// Reads the run's environment; called once the inputs have been checked.
+    /// Called once the inputs have been checked.
     package var environment: () -> RunEnvironment
-    /// Receives standard output's text.
     package var standardOutput: (String) -> Void
 
-    /// Runs the suite and writes its reports.
-    ///
     /// Bad inputs (an unwritable output directory or export file, a malformed history, a missing
     /// or malformed baseline, a baseline of another build configuration) fail before anything is
     /// measured. A backend that fails the correctness check is not measured; a case that fails
@@ -89,7 +80,6 @@ package struct SuiteRunner {
         return comparison?.outcome ?? .clear
     }
 
-    /// Warns that a debug build's figures do not represent a release build's.
     static func warnIfDebug(_ environment: RunEnvironment, progress: ProgressPrinter) {
         if environment.build != "release" {
             progress.note(

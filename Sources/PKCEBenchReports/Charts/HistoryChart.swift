@@ -9,8 +9,6 @@ import PKCEBenchCore
 /// count and a column per backend, and every panel shares one axis of percentage change, so that
 /// a 10% step looks the same in every case.
 package enum HistoryChart {
-    /// Draws the chart of the runs of a history.
-    ///
     /// Runs are placed left to right in the order they appear in the history; each case is one
     /// `<g class="panel" data-case="…">` holding a `<polyline class="trend">` with a marker per run
     /// that has a median, the change against the case's first median (its reference) on a
@@ -28,7 +26,6 @@ package enum HistoryChart {
                 }
             }
         }
-        // Each case's change against its first median, run by run.
         var changes: [CaseKey: [(run: Int, median: Double, change: Double)]] = [:]
         for key in keys {
             let medians = mediansByCase[key] ?? [:]
@@ -74,7 +71,6 @@ package enum HistoryChart {
         return svg.render(title: "PKCEBench history")
     }
 
-    /// One case's panel: a zero line, the axis's bounds, the trend, and the latest change.
     private static func drawPanel(
         _ svg: inout SVG, key: CaseKey, series: [(run: Int, median: Double, change: Double)], runs: [String],
         axis: Axis, frame: (left: Double, top: Double, width: Double, height: Double)

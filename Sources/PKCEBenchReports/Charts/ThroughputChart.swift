@@ -6,8 +6,6 @@ import PKCEBenchCore
 /// Each panel has its own linear axis from zero: sizes differ by orders of magnitude (a 16 KiB
 /// digest against a 64-byte one), and a shared axis would flatten the smaller figures to nothing.
 package enum ThroughputChart {
-    /// Draws the chart of `run`.
-    ///
     /// Each measured case is one `<rect class="bar">` with a `<title>` giving its figures; a
     /// failed case is marked `failed` where its bar would be.
     package static func svg(_ run: RunResult) -> String {

@@ -4,18 +4,15 @@ import PKCEBenchCore
 /// so that one directory can keep several (`main`, `release-1.2`), as criterion's
 /// `--save-baseline NAME` does.
 package struct BaselineName: Sendable, Hashable, CustomStringConvertible {
-    /// The name; `nil` for the unnamed baseline.
+    /// `nil` for the unnamed baseline.
     package let name: String?
 
-    /// The unnamed baseline, `baseline.csv`.
     package static let unnamed = BaselineName(checked: nil)
 
     private init(checked name: String?) {
         self.name = name
     }
 
-    /// A named baseline.
-    ///
     /// - Parameter name: 1 to 64 letters, digits, `.`, `_` and `-`, not starting with `.` or `-`:
     ///   it becomes part of a file name.
     /// - Throws: `BenchError` (`.usage`) for any other name.
@@ -33,12 +30,10 @@ package struct BaselineName: Sendable, Hashable, CustomStringConvertible {
         self.name = name
     }
 
-    /// The summary file's name: `baseline.csv` or `baseline-NAME.csv`.
     package var fileName: String {
         name.map { "baseline-\($0).csv" } ?? "baseline.csv"
     }
 
-    /// The name, or `the baseline` for the unnamed one.
     package var description: String {
         name.map { "baseline '\($0)'" } ?? "the baseline"
     }

@@ -19,8 +19,8 @@ extension ComparedRun {
 
     /// Reads a summary file and the samples file beside it, when there is one.
     ///
-    /// - Throws: `BenchError`: `.missingInput` when the summary is missing; `.malformedInput` when either file is malformed.
-    ///   A samples file that is there but malformed is an error, never silently ignored.
+    /// - Throws: `BenchError`: `.missingInput` when the summary is missing; `.malformedInput` when either
+    ///   file is malformed. A samples file that is there but malformed is an error, never silently ignored.
     package static func load(summaryAt path: String) throws(BenchError) -> ComparedRun {
         let summaries = try ReportFiles.readSummary(at: path)
         let samplesPath = ReportFiles.samplesPath(for: path)

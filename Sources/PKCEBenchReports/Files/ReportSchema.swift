@@ -1,7 +1,6 @@
 import Foundation
 import PKCEBenchCore
 
-/// A column of a report: its stable name, and how a row's field is written and read.
 struct Column<Row>: Sendable {
     let name: String
     let encode: @Sendable (Row) -> String
@@ -35,7 +34,6 @@ package enum ReportSchema {
     /// The format's version, written in every row's `schema` column.
     package static let version = 2
 
-    /// The oldest version this one reads.
     static let oldestReadable = 1
 
     /// The names of the columns of summary reports (`<run>.csv`, `latest.csv`, `baseline.csv`, `history.csv`).
@@ -109,7 +107,6 @@ package enum ReportSchema {
         },
     ]
 
-    /// The columns a summary file is read with: this version's, then the former ones.
     static var summaryRead: [Column<SummaryRow>] { summary + formerSummary }
 
     static let samples: [Column<SampleRow>] = [
@@ -239,7 +236,6 @@ package enum ReportSchema {
         return number
     }
 
-    /// A figure in a CSV cell; an empty cell when there is none.
     static func format(_ value: Double?, decimals: Int) -> String {
         value.map { String(format: "%.\(decimals)f", $0) } ?? ""
     }
@@ -258,8 +254,6 @@ package enum ReportSchema {
         rows.map { row in CSV.encodeRecord(columns.map { $0.encode(row) }) }.joined()
     }
 
-    /// Decodes a table's records into rows.
-    ///
     /// - Throws: ``BenchError`` (`.malformedInput`) naming the file, and the line and column of a bad value, or the
     ///   column missing from the header.
     static func decode<Row>(

@@ -5,12 +5,12 @@ extension RunToRunSpread {
     /// runs made in `environment`.
     ///
     /// - Parameters:
-    ///   - path: A `history.csv`.
     ///   - required: Whether a missing file is an error (`.missingInput`); when it is not, a missing file
     ///     leaves every case unmeasured.
     ///   - environment: The current run's: the host whose runs count.
     ///   - excluded: The run ids of the compared runs.
-    /// - Throws: ``BenchError``: `.missingInput` for a required file that is missing, `.malformedInput` for a malformed one.
+    /// - Throws: ``BenchError``: `.missingInput` for a required file that is missing, `.malformedInput` for a
+    ///   malformed one.
     package init(
         historyAt path: String, required: Bool, like environment: RunEnvironment?, excluding excluded: Set<String>
     ) throws(BenchError) {

@@ -5,12 +5,11 @@ import PKCEBenchCore
 package struct SummaryRow: Sendable, Equatable {
     /// The report format's version: ``ReportSchema/version``, or that of the file it was read from.
     package var schema = ReportSchema.version
-    /// How and where the row's run was made. Its `targetCPU` is empty in reports written before
-    /// the column existed.
+    /// Its `targetCPU` is empty in reports written before the column existed.
     package var environment: RunEnvironment
     package var key: CaseKey
     package var metric = Metric.time
-    /// Why the case failed; `nil` when its status is `ok`.
+    /// `nil` when the status is `ok`.
     package var failure: String?
     package var samples = 0
     package var iterations = 0
@@ -53,7 +52,6 @@ package struct SummaryRow: Sendable, Equatable {
         }
     }
 
-    /// The rows of `run`'s cases.
     package static func rows(of run: RunResult) -> [SummaryRow] {
         run.summaries.map { SummaryRow(summary: $0, environment: run.environment) }
     }
@@ -93,7 +91,6 @@ package struct SummaryRow: Sendable, Equatable {
         return .failed(reason: "")
     }
 
-    /// Whether the case has results.
     package var isOK: Bool { summary.isOK }
 
     /// The runs that `rows` hold, in the order each first appears, each with its rows' summaries in
@@ -120,21 +117,17 @@ package struct SummaryRow: Sendable, Equatable {
 
 /// One sample of one case: a row of `<run>.samples.csv`.
 package struct SampleRow: Sendable, Equatable {
-    /// The report format's version: ``ReportSchema/version``.
     package var schema = ReportSchema.version
-    /// The run this row belongs to: `<UTC timestamp>-<short commit>`.
+    /// `<UTC timestamp>-<short commit>`.
     package var runID = ""
-    /// The case this row belongs to.
     package var key = CaseKey(backend: "", operation: .verifier, size: 0, threads: 1)
     /// The sample's number within its case, from 0 in the order taken.
     package var index = 0
-    /// The sample: its process, iterations, time per operation and allocations.
     package var sample = Sample(iterations: 0, nanosecondsPerOperation: 0, process: 0, allocations: nil)
 
     /// An empty row, for decoding.
     package init() {}
 
-    /// The rows of the samples of `run`'s cases.
     package static func rows(of run: RunResult) -> [SampleRow] {
         run.measurements.flatMap { measurement in
             measurement.samples.enumerated().map { index, sample in

@@ -14,10 +14,8 @@ package enum ExportFormat: String, CaseIterable, Sendable {
     case githubActionBenchmark = "github-action-benchmark"
 }
 
-/// Renders runs as a CI tracker's JSON.
 package enum Exporter {
-    /// Renders the cases of `runs` that have results, by case name, in `format`; failed cases are
-    /// left out (``failedCases(_:)`` names them).
+    /// Failed cases are left out (``failedCases(_:)`` names them).
     package static func render(_ runs: [RunResult], as format: ExportFormat) -> String {
         let cases = runs.flatMap { run in run.summaries.filter(\.isOK).map { ($0, run.environment) } }
             .sorted { $0.0.key < $1.0.key }
@@ -30,12 +28,10 @@ package enum Exporter {
         }
     }
 
-    /// The names of the cases without results, which an export leaves out.
     package static func failedCases(_ runs: [RunResult]) -> [String] {
         runs.flatMap(\.failedCases).map(\.description)
     }
 
-    /// A Bencher measure: a value with optional bounds.
     struct BencherMetric: Encodable {
         let value: Double
         var lowerValue: Double? = nil

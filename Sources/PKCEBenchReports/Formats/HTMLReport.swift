@@ -13,7 +13,6 @@ import PKCEBenchCore
 /// `<tr data-case="operation/backend/size">`, each comparison row too. The markup is also
 /// well-formed XML, so that tests (and scripts) can read it with an XML parser.
 package enum HTMLReport {
-    /// The page of `run`, with `comparison` when the run was compared with a baseline.
     package static func page(_ run: RunResult, comparison: Comparison? = nil) -> String {
         let rows = run.summaries
         let environment = run.environment
@@ -178,7 +177,6 @@ package enum HTMLReport {
         ] + charts + ["</div>", "</section>"]
     }
 
-    /// A timed row's figures, formatted as the terminal table formats them.
     private static func timedCells(_ row: CaseSummary, _ times: CaseSummary.Times) -> [String] {
         [times.median, times.p10, times.p90].map(NumberFormat.nanoseconds) + SummaryFormatter.rateCells(row, times)
             + [String(row.samples)]
@@ -186,7 +184,6 @@ package enum HTMLReport {
 
     // MARK: - Charts
 
-    /// One operation and size: a bar per backend to its median, a whisker from p10 to p90.
     private static func chart(_ group: CaseGroup, rows: [CaseSummary], backends: [String], counted: Bool) -> String {
         let present = backends.filter { backend in rows.contains { $0.key.backend == backend } }
         let width = 370.0, left = 70.0, right = width - 80, top = 30.0, rowHeight = 24.0
@@ -237,7 +234,6 @@ package enum HTMLReport {
         return svg.element(title: title, attributes: [("class", "chart"), ("role", "img")])
     }
 
-    /// A case's samples as a small histogram from its fastest to its slowest, the median marked.
     private static func histogram(_ samples: [Double], median: Double?) -> String {
         // A hand-edited samples file could hold what no measurement gives.
         let samples = samples.filter(\.isFinite)

@@ -1,24 +1,19 @@
 import PKCEBenchCore
 
-/// The trend of one case over the last runs of a history.
 package struct HistoryTrend: Sendable, Equatable {
-    /// One run's figure for the case.
     package struct Point: Sendable, Equatable {
-        /// The run.
         package let runID: String
-        /// The run's commit.
         package let commit: String
-        /// The median nanoseconds per operation, or `nil` when the case failed in that run.
+        /// Nanoseconds per operation; `nil` when the case failed in that run.
         package let median: Double?
-        /// The fastest sample's nanoseconds per operation: what a busy machine moves least.
+        /// Nanoseconds per operation: what a busy machine moves least.
         package let fastest: Double?
         /// The change against the previous run that has a figure: positive is slower.
         package let change: Double?
     }
 
-    /// The case.
     package let key: CaseKey
-    /// Its figures, oldest first.
+    /// Oldest first.
     package let points: [Point]
 
     /// The trends of every case `include` keeps in the last `runs` runs of `history`, oldest run
@@ -48,9 +43,8 @@ package struct HistoryTrend: Sendable, Equatable {
     }
 }
 
-/// Renders history trends for standard output.
 package enum HistoryFormatter {
-    /// Renders `trends` in `format`: one row per case and run, grouped by case.
+    /// One row per case and run, grouped by case.
     package static func render(_ trends: [HistoryTrend], as format: OutputFormat) -> String {
         let header = [
             "operation", "size", "threads", "backend", "run_id", "commit", "ns_median", "ns_min", "change_pct",

@@ -8,7 +8,6 @@ package enum JSONReport {
     /// changes (a new key does not change it).
     package static let schema = "pkcebench-report/2"
 
-    /// A run's results: its environment, one result per case.
     package static func run(_ run: RunResult) -> String {
         document(
             kind: "run", environment: run.measurements.isEmpty ? nil : run.environment,

@@ -13,12 +13,8 @@ import Musl
 /// Each file holds exactly what `--format` with its format would print, and is written whole or
 /// not at all, beside the results directory's reports.
 package struct OutputFiles: Sendable, Equatable {
-    /// Where each format goes.
     package var paths: [OutputFormat: String]
 
-    /// Names the files.
-    ///
-    /// - Parameter paths: Where each format goes; none by default.
     package init(_ paths: [OutputFormat: String] = [:]) {
         self.paths = paths
     }

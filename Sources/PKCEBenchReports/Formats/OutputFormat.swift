@@ -2,7 +2,6 @@ import PKCEBenchCore
 
 /// What `bench` writes to standard output.
 package enum OutputFormat: String, CaseIterable, Sendable {
-    /// Aligned columns for a terminal.
     case table
     /// The same CSV as the report files, with LF line ends (the files have RFC 4180's CRLF).
     case csv

@@ -1,10 +1,7 @@
 import Foundation
 import PKCEBenchCore
 
-/// Renders a run's results for standard output.
 package enum SummaryFormatter {
-    /// Renders `run` in `format`.
-    ///
     /// The table and Markdown line the backends up per operation and size and mark the fastest
     /// of each group; a failed case shows its error instead of figures.
     package static func render(_ run: RunResult, as format: OutputFormat) -> String {

@@ -1,7 +1,6 @@
 import Foundation
 import PKCEBenchCore
 
-/// A table of text for the terminal or for Markdown.
 struct TextTable {
     enum Alignment {
         case left, right

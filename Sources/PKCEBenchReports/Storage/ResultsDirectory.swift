@@ -3,28 +3,22 @@ import PKCEBenchCore
 
 /// The directory runs write their reports to (`results/` by default), and the names in it.
 package struct ResultsDirectory: Sendable {
-    /// The directory.
     package let url: URL
 
-    /// Names a results directory; nothing is touched until ``prepare(checkingHistory:)``.
+    /// Touches nothing until ``prepare(checkingHistory:)``.
     package init(path: String) {
         self.url = URL(fileURLWithPath: path, isDirectory: true)
     }
 
-    /// `latest.csv`: the summary of the last successful run.
+    /// The summary of the last successful run.
     package var latest: URL { url.appendingPathComponent("latest.csv") }
-    /// `baseline.csv`: the summary `bench compare` and `bench --baseline` compare against.
     package var baseline: URL { baseline(.unnamed) }
-    /// The summary of a baseline: `baseline.csv`, or `baseline-NAME.csv` for a named one.
     package func baseline(_ name: BaselineName) -> URL { url.appendingPathComponent(name.fileName) }
-    /// `history.csv`: the summary rows of every run, appended run by run.
+    /// The summary rows of every run, appended run by run.
     package var history: URL { url.appendingPathComponent("history.csv") }
-    /// `latest.svg`: the last run's operations per second, by backend.
     package var chart: URL { url.appendingPathComponent("latest.svg") }
-    /// `latest.html`: the last run's results, charts and comparison in one page.
     package var page: URL { url.appendingPathComponent("latest.html") }
 
-    /// The summary file of a run: `<run id>.csv`.
     package func summary(of environment: RunEnvironment) -> URL {
         url.appendingPathComponent("\(environment.runID).csv")
     }
@@ -72,11 +66,6 @@ package struct ResultsDirectory: Sendable {
     /// directory is locked meanwhile (`DirectoryLock`): runs that finish at once take turns,
     /// and each appends to the history the one before it left.
     ///
-    /// - Parameters:
-    ///   - run: The run.
-    ///   - asBaseline: The baseline to make it too, if any.
-    ///   - comparison: The run's comparison with a baseline, for `latest.html`.
-    /// - Returns: The files written.
     /// - Throws: `BenchError`: `.cannotWrite` when a file cannot be written; `.malformedInput` when `history.csv` no
     ///   longer reads.
     @discardableResult
@@ -146,11 +135,8 @@ package struct ResultsDirectory: Sendable {
     /// Copies a summary and its samples to a baseline's files (`baseline.csv` and
     /// `baseline.samples.csv` by default), atomically.
     ///
-    /// - Parameters:
-    ///   - path: The summary file; its samples are beside it.
-    ///   - name: Which baseline it becomes.
-    /// - Throws: `BenchError`: `.missingInput` or `.malformedInput` when the source is missing or malformed, `.cannotWrite` when the
-    ///   baseline cannot be written.
+    /// - Throws: `BenchError`: `.missingInput` or `.malformedInput` when the source is missing or malformed,
+    ///   `.cannotWrite` when the baseline cannot be written.
     package func promoteToBaseline(summaryAt path: String, as name: BaselineName = .unnamed) throws(BenchError) {
         try DirectoryLock.withLock(on: url) { () throws(BenchError) in
             // Read under the lock: `path` may be `latest.csv`, which a run finishing now replaces.
@@ -166,7 +152,6 @@ package struct ResultsDirectory: Sendable {
         }
     }
 
-    /// The samples file beside a summary file.
     package func samplesURL(of summary: URL) -> URL {
         URL(fileURLWithPath: ReportFiles.samplesPath(for: summary.path))
     }
