@@ -40,7 +40,6 @@ struct Compare: ParsableCommand {
     @OptionGroup var format: FormatOptions
 
     func run() throws {
-        _ = try criteria.criteria(of: .time, pairing: .independent)
         let format = format.format
         let exports = try self.format.exports()
         try exports.check()

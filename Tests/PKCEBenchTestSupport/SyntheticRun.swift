@@ -181,3 +181,13 @@ extension CaseSummary {
         return CaseSummary(key: key, metric: .time, samples: samples, outcome: .timed(times))
     }
 }
+
+extension CaseMeasurement {
+    /// A case timed in one process, every sample with the same iterations.
+    package init(key: CaseKey, iterations: Int, nanosecondsPerOperation: [Double], failure: String?) {
+        self.init(
+            key: key,
+            samples: nanosecondsPerOperation.map { Sample(iterations: iterations, nanosecondsPerOperation: $0) },
+            failure: failure)
+    }
+}

@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// A build of a git revision of this package, for `bench ab --against REF`: made in a worktree
 /// outside the source tree, with the configuration of the `bench` that asks for it, and kept by
 /// commit, so that the next comparison with the same commit reuses it.

@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// A fresh copy of each side's executable for every pair of worker processes in `bench ab`, at
 /// paths of the same length.
 ///

@@ -83,11 +83,6 @@ package struct BothSides<Value> {
             if side == .baseline { baseline = newValue } else { current = newValue }
         }
     }
-
-    /// Each side's value transformed, the baseline's first.
-    package func map<T, Failure: Error>(_ transform: (Value) throws(Failure) -> T) throws(Failure) -> BothSides<T> {
-        try BothSides<T> { side throws(Failure) in try transform(self[side]) }
-    }
 }
 
 extension BothSides: Sendable where Value: Sendable {}

@@ -20,14 +20,6 @@ package struct CaseMeasurement: Sendable, Equatable {
         outcome = failure.map { .failed(reason: $0) } ?? .sampled(samples)
     }
 
-    /// A case timed in one process, every sample with the same iterations.
-    package init(key: CaseKey, iterations: Int, nanosecondsPerOperation: [Double], failure: String?) {
-        self.init(
-            key: key,
-            samples: nanosecondsPerOperation.map { Sample(iterations: iterations, nanosecondsPerOperation: $0) },
-            failure: failure)
-    }
-
     private init(key: CaseKey, metric: Metric, outcome: Outcome) {
         self.key = key
         self.metric = metric

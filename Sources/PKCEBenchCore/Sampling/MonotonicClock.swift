@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Foundation
 
 /// Nanoseconds from `CLOCK_MONOTONIC`: never set back, read through the vDSO, without a system call.
 enum MonotonicClock {

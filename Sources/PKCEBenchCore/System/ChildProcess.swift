@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// The first executable file called `name` in the directories of `PATH`: the program a child
 /// process of that name would be.
 package func executableInPath(_ name: String) -> String? {

@@ -1,10 +1,5 @@
+import Foundation
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The signal that asked the process to stop, or 0.
 private let pendingSignal = Atomic<Int32>(0)

@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Facts about the machine, read when asked.
 enum SystemFacts {
     /// The CPU features worth recording: SHA extensions, which OpenSSL and BoringSSL use for

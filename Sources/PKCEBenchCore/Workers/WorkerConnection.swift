@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// A `bench worker` process seen from the run that started it: ``WorkerProtocol`` over its pipes.
 final class WorkerConnection {
     /// What to call it in messages: `measuring process 2`, `the baseline's worker 3 (PATH)`.

@@ -1,12 +1,6 @@
 import Foundation
 import PKCEBenchCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Writes several files so that each appears whole or not at all.
 ///
 /// Every file is first written in full under a temporary name in its own directory and flushed

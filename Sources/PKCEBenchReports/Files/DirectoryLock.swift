@@ -1,12 +1,6 @@
 import Foundation
 import PKCEBenchCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// An exclusive `flock(2)` on a directory itself, held while a run reads and rewrites the files in
 /// it, so that concurrent runs into one results directory take turns instead of each writing back
 /// `history.csv` without the other's rows.

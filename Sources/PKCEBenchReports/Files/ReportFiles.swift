@@ -1,12 +1,6 @@
 import Foundation
 import PKCEBenchCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 package enum ReportFiles {
     /// The samples file that belongs to a summary file: `x.csv` → `x.samples.csv`.
     package static func samplesPath(for summaryPath: String) -> String {

@@ -1,12 +1,6 @@
 import Foundation
 import PKCEBenchCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Files that get, each in its own format, what standard output shows in another:
 /// `--export-json`, `--export-markdown` and `--export-csv`, as hyperfine's `--export-*` do.
 ///
