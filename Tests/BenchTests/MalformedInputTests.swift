@@ -68,6 +68,14 @@ struct MalformedInputTests {
             },
             message: ":4: column ns_median (13): '12;5' is not a number of at least 0"),
         BadFile(
+            name: "a case marked ok without one of its figures",
+            contents: editedSummary { lines in
+                var fields = lines[2].components(separatedBy: ",")
+                fields[13] = ""
+                lines[2] = fields.joined(separator: ",")
+            },
+            message: ":3: status ok, but ns_p10 is empty"),
+        BadFile(
             name: "another schema version",
             contents: editedSummary { lines in lines[1] = "7" + lines[1].dropFirst() },
             message: ":2: column schema (1): schema version 7 is not supported; this bench reads versions 1 to 2"),

@@ -10,7 +10,8 @@ public struct BenchmarkCase: Sendable, CustomStringConvertible {
     /// How many threads run the operation at once; throughput is their aggregate.
     package let threads: Int
 
-    /// The command line checks the preconditions before it gets here.
+    /// `size` must be one the operation allows, and `threads` at least 1; the command line checks
+    /// them first.
     package init(backend: any PKCEBackend, operation: BenchmarkOperation, size: Int, threads: Int = 1) {
         precondition(operation.allowedSizes.contains(size), "size \(size) is invalid for \(operation)")
         precondition(threads >= 1, "a case needs at least one thread")

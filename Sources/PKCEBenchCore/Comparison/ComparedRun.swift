@@ -65,7 +65,7 @@ package struct ComparedRun: Sendable {
                 summary.key = renamed(summary.key)
                 return summary
             },
-            samplesByCase: samplesByCase)
+            samplesByCase: run.measurements.isEmpty ? nil : samplesByCase)
     }
 
     package var hasSamples: Bool { samplesByCase != nil }

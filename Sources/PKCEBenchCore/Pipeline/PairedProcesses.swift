@@ -181,10 +181,8 @@ package struct PairedProcesses {
                 }
                 continue
             }
-            // Kept as the reports keep them: the gate decides here on the figures the reported
-            // comparison is made from, so the two cannot disagree.
-            taken.baseline.samples[index].append(baseline.atReportPrecision)
-            taken.current.samples[index].append(current.atReportPrecision)
+            taken.baseline.samples[index].append(baseline)
+            taken.current.samples[index].append(current)
         }
     }
 
@@ -193,9 +191,11 @@ package struct PairedProcesses {
         turn % 2 == 0 ? [.baseline, .current] : [.current, .baseline]
     }
 
-    /// Samples' nanoseconds per operation by the process (pair) that took them, in order.
+    /// Samples' nanoseconds per operation by the process (pair) that took them, in order, kept as
+    /// the reports keep them: the gate decides here on the figures that the reported comparison,
+    /// made from the run's kept samples, replays, so the two cannot disagree.
     private static func byProcess(_ samples: [Sample]) -> [Int: [Double]] {
-        Dictionary(grouping: samples, by: \.process).mapValues { $0.map(\.nanosecondsPerOperation) }
+        Dictionary(grouping: samples, by: \.process).mapValues { $0.map(\.atReportPrecision.nanosecondsPerOperation) }
     }
 
     /// What one side has taken so far, by case index.

@@ -137,7 +137,7 @@ package struct Pipeline {
         }
     }
 
-    /// The selection without the backends none of `cases` uses: those that failed the correctness check.
+    /// The selection without the backends none of `cases` uses.
     private func narrowed(to cases: [BenchmarkCase]) -> Selection {
         var narrowed = selection
         narrowed.backends = backends.map(\.name).filter { name in cases.contains { $0.backend.name == name } }

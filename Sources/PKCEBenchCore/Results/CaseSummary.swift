@@ -1,8 +1,8 @@
 /// What one case of a run came to in one metric, computed once from its measurement or read back
 /// from a report.
 ///
-/// A case measured in two metrics (timed, and counted as a second opinion) has one summary per
-/// metric, as package-benchmark keeps one result per metric.
+/// A run measures one metric. A case both timed and counted (the layout issue's second opinion)
+/// is to be two summaries, one per metric, as package-benchmark keeps one result per metric.
 package struct CaseSummary: Sendable, Equatable {
     package var key: CaseKey
     /// What was measured, or would have been had the case not failed.
@@ -22,7 +22,7 @@ package struct CaseSummary: Sendable, Equatable {
         case failed(reason: String)
     }
 
-    /// A timed case's figures, in nanoseconds per operation over its samples.
+    /// A timed case's figures over its samples: times in nanoseconds per operation.
     package struct Times: Sendable, Equatable {
         package var median: Double
         package var p10: Double
@@ -31,6 +31,7 @@ package struct CaseSummary: Sendable, Equatable {
         package var mean: Double
         /// The sample standard deviation.
         package var standardDeviation: Double
+        /// The standard deviation over the mean, as a fraction.
         package var coefficientOfVariation: Double
         /// From the median, aggregated over all threads; `nil` for a median of 0.
         package var operationsPerSecond: Double?

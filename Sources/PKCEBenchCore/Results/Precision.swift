@@ -46,9 +46,8 @@ extension CaseSummary {
 }
 
 extension Sample {
-    /// This sample with its time kept to ``Precision/nanoseconds``: what `bench ab` decides on
-    /// while it measures, so that the comparison it reports, made from the run's kept samples,
-    /// takes the same decisions.
+    /// This sample with its time kept to ``Precision/nanoseconds``: what `bench ab`'s gate decides
+    /// on while it measures, as the comparison it reports does.
     package var atReportPrecision: Sample {
         var sample = self
         sample.nanosecondsPerOperation = Precision.kept(nanosecondsPerOperation, decimals: Precision.nanoseconds)

@@ -6,7 +6,8 @@ package struct SamplingPlan: Sendable, Equatable, Codable {
     package var sampleTime: Duration
     package var samples: Int
 
-    /// The command line checks the precondition first.
+    /// The sample time must be positive, the warm-up not negative, and the samples at least 2;
+    /// the command line checks them first.
     package init(warmup: Duration, sampleTime: Duration, samples: Int) {
         precondition(sampleTime > .zero && warmup >= .zero && samples >= 2, "invalid sampling plan")
         self.warmup = warmup

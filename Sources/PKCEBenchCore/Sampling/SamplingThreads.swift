@@ -66,8 +66,9 @@ final class SamplingThreads: @unchecked Sendable {
         go.forEach { $0.signal() }
     }
 
-    /// Runs `iterations` operations of `benchmark` on every thread at once; `index` identifies the
-    /// case, so that each thread keeps its workload.
+    /// Runs `iterations` operations of `benchmark` on each thread, all at once; `index` identifies
+    /// the case, so that each thread keeps its workload. The time runs from the first thread's
+    /// start to the last thread's end.
     ///
     /// - Throws: The first error a thread reports, from preparing its workload or running it.
     func measure(_ benchmark: BenchmarkCase, index: Int, iterations: Int) throws -> Measurement {

@@ -19,7 +19,9 @@ package enum ReportFiles {
 
     /// ``readSummary(at:)`` on a file's contents; `path` names the file in error messages.
     package static func summaries(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
-        try decode(bytes, path: path, columns: ReportSchema.summaryRead, empty: SummaryRow()) { "case \($0.key)" }
+        try decode(bytes, path: path, columns: ReportSchema.summaryRead, empty: SummaryRow(), check: okRowFigures) {
+            "case \($0.key)"
+        }
     }
 
     /// Reads a file of summary rows from many runs, such as `history.csv`.
@@ -31,7 +33,7 @@ package enum ReportFiles {
 
     /// ``readHistory(at:)`` on a file's contents; `path` names the file in error messages.
     package static func history(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
-        try decode(bytes, path: path, columns: ReportSchema.summaryRead, empty: SummaryRow()) {
+        try decode(bytes, path: path, columns: ReportSchema.summaryRead, empty: SummaryRow(), check: okRowFigures) {
             "case \($0.key) of run \($0.environment.runID)"
         }
     }
@@ -117,13 +119,21 @@ package enum ReportFiles {
         }
     }
 
-    /// The rows in `bytes`; a second row with the same `identity` as an earlier one is an error.
+    /// Why a row marked `ok` is not one: a figure it lacks.
+    private static func okRowFigures(_ row: SummaryRow) -> String? {
+        row.missingFigure.map { "status ok, but \($0) is empty" }
+    }
+
+    /// The rows in `bytes`; a second row with the same `identity` as an earlier one is an error, as
+    /// is a row that `check` finds fault with.
     private static func decode<Row>(
-        _ bytes: some Collection<UInt8>, path: String, columns: [Column<Row>], empty: Row, identity: (Row) -> String
+        _ bytes: some Collection<UInt8>, path: String, columns: [Column<Row>], empty: Row,
+        check: (Row) -> String? = { _ in nil }, identity: (Row) -> String
     ) throws(BenchError) -> [Row] {
         let rows = try ReportSchema.decode(table(of: bytes, path: path), columns: columns, empty: empty, path: path)
         var firstLines: [String: Int] = [:]
         for (line, row) in rows {
+            if let fault = check(row) { throw .malformed(path, line: line, fault) }
             let id = identity(row)
             if let first = firstLines[id] {
                 throw .malformed(path, line: line, "a second row for \(id); the first is on line \(first)")

@@ -65,7 +65,8 @@ package struct SummaryRow: Sendable, Equatable {
     }
 
     /// The case's summary. A row whose status is `ok` but whose cells lack its metric's figures
-    /// (which `bench` never writes) failed, with no reason given.
+    /// (which `bench` never writes, and reading a file refuses: ``missingFigure``) failed, with no
+    /// reason given.
     package var summary: CaseSummary {
         CaseSummary(
             key: key, metric: metric, samples: samples, iterations: iterations,
@@ -92,6 +93,20 @@ package struct SummaryRow: Sendable, Equatable {
     }
 
     package var isOK: Bool { summary.isOK }
+
+    /// The column of the first figure that a row marked `ok` lacks: a timed case has all seven
+    /// times, a counted one its count.
+    var missingFigure: String? {
+        guard failure == nil else { return nil }
+        let figures: [(column: String, value: Double?)] =
+            metric == .instructions
+            ? [("instructions_per_op", instructionsPerOperation)]
+            : [
+                ("ns_median", median), ("ns_p10", p10), ("ns_p90", p90), ("ns_min", fastest), ("ns_mean", mean),
+                ("ns_stddev", standardDeviation), ("cv", coefficientOfVariation),
+            ]
+        return figures.first { $0.value == nil }?.column
+    }
 
     /// The runs that `rows` hold, in the order each first appears, each with its rows' summaries in
     /// their order.

@@ -15,16 +15,19 @@ package enum ExportFormat: String, CaseIterable, Sendable {
 }
 
 package enum Exporter {
-    /// Failed cases are left out (``failedCases(_:)`` names them).
+    /// The cases in order of their names; failed cases are left out (``failedCases(_:)`` names
+    /// them).
     package static func render(_ runs: [RunResult], as format: ExportFormat) -> String {
-        let cases = runs.flatMap { run in run.summaries.filter(\.isOK).map { ($0, run.environment) } }
-            .sorted { $0.0.key < $1.0.key }
+        let cases = runs.flatMap { run in
+            run.summaries.filter(\.isOK).map { (summary: $0, environment: run.environment) }
+        }.sorted { $0.summary.key < $1.summary.key }
         switch format {
         case .bencher:
             return encodeJSON(
-                Dictionary(uniqueKeysWithValues: cases.map { ($0.0.key.description, bencherMeasures($0.0)) }))
+                Dictionary(
+                    uniqueKeysWithValues: cases.map { ($0.summary.key.description, bencherMeasures($0.summary)) }))
         case .githubActionBenchmark:
-            return encodeJSON(cases.map(githubActionBenchmarkEntry))
+            return encodeJSON(cases.map { githubActionBenchmarkEntry($0.summary, of: $0.environment) })
         }
     }
 

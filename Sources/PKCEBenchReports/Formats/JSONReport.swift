@@ -10,7 +10,7 @@ package enum JSONReport {
 
     package static func run(_ run: RunResult) -> String {
         document(
-            kind: "run", environment: run.measurements.isEmpty ? nil : run.environment,
+            kind: "run", environment: run.summaries.isEmpty ? nil : run.environment,
             results: run.summaries.map(result))
     }
 
