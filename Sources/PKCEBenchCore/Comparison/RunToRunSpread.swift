@@ -1,29 +1,9 @@
 import Foundation
 
 /// How far each case's figure moves between runs of one build on one host, beyond the drift that
-/// moves the whole run: what the error bar of a comparison of runs made apart must add to the
-/// noise within each run.
-///
-/// A run's figure for a case is modelled on the log scale as the build's level, plus a shift
-/// that every case of the run shares (the host's drift: a neighbour's load, the CPU's clock), plus
-/// a case's own run effect, plus the noise within the run. ``Comparison`` estimates the shift of
-/// the two runs it compares from all their cases; this type estimates the run effect's variance
-/// per case, from a history of earlier runs.
-///
-/// **Estimate.** The history's runs are grouped by commit (a `-dirty` or unknown commit is no
-/// group: its code is not known to be one build), on the host, toolchain and build configuration
-/// of the run compared; a run of fewer than `Comparison.minimumCasesForShift` cases is left out,
-/// as its shift cannot be told from its cases. Within a group, a run's figure for a case is the
-/// logarithm of its fastest sample; the case's level (a mean over runs) and each run's shift (a
-/// median over cases) are fitted in turn, three times, and the residuals' sum of squares over
-/// `(runs − 1)(1 − 1/cases)` degrees of freedom, summed over groups, is the case's variance,
-/// moderated across cases (`ModeratedVariances`). The residual also holds the noise within a run
-/// of its fastest sample, which the comparison counts again on its own: the bar errs wide.
-///
-/// **Unmeasured.** A case with fewer than `minimumRuns` runs in the history (or as many degrees
-/// of freedom over several commits: 3 + 3 runs, say) has no estimate; its change is then held to
-/// `driftFloor`, an assumed bound on its run effect: only a change beyond it can be called, and an
-/// interval that reaches the threshold with it cannot pass.
+/// moves the whole run, estimated from a history of earlier runs; a case without enough runs is held
+/// to ``driftFloor``. The article "The statistics of each verdict" ("Runs made apart") gives the model
+/// and the estimate.
 package struct RunToRunSpread: Sendable {
     /// One case's variance of its log figure between runs, and that estimate's degrees of freedom.
     package struct Estimate: Sendable, Equatable {

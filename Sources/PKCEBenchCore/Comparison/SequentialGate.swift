@@ -47,24 +47,10 @@ package struct GateDecision: Sendable, Equatable {
     package var isOpen: Bool { verdict == nil }
 }
 
-/// The regression gate: a one-sided question per case, asked at one or more looks, with the
-/// error rates spent over the looks.
-///
-/// At each look `k` of `K`, over the cases still open:
-///
-/// - **regressed**: the change is at least the threshold and "slower" is significant at `α/K`
-///   after Holm's correction over the open cases (Holm 1979);
-/// - **passes** the gate: the upper one-sided bound at confidence `1 − (1 − c)/K` lies below the
-///   threshold. Of the cases that pass, **improved** are those whose change is at most minus
-///   the threshold and significantly faster on the same terms; the others are **unchanged**
-///   (not slower by the threshold; the interval may still reach below minus the threshold);
-/// - otherwise the case stays open for the next look, and at the last look is **inconclusive**.
-///
-/// Splitting α over the looks (Bonferroni) bounds the chance that equal builds see a false
-/// regression anywhere, over all cases and all looks, by α, whatever the looks' dependence; the
-/// bound's split bounds, per case, the chance that a case slower by the threshold ever passes by
-/// `1 − c`. Alpha-spending functions (Lan and DeMets 1983) would spend less at the early looks;
-/// with three looks the split costs little and needs no assumption on how the looks correlate.
+/// The regression gate: a one-sided question per case, asked at one or more looks, with alpha and
+/// the bound's confidence split evenly over the looks (Bonferroni) and Holm's correction over the
+/// open cases at each look. The article "The statistics of each verdict" ("The sequential gate")
+/// states the rule and its error rates.
 package enum SequentialGate {
     /// The power at which ``GateDecision/detectable`` is stated.
     package static let power = 0.8

@@ -1,13 +1,9 @@
 import PKCE
 
-/// The check every backend passes before any of its cases is timed.
-///
-/// A fast wrong answer is worth nothing, so a backend is measured only when it reproduces the
-/// RFC 7636 Appendix B challenge, verifies it, derives the same challenges in a batch as one at a
-/// time, matches FIPS 180-4 SHA-256 examples, agrees with the pure-Swift SHA-256's portable path
-/// on messages either side of the one- and two-block padding boundaries and longer (so that the
-/// pure-Swift backend's path on the SHA instructions is checked against it too), and gives random
-/// bytes that are not constant.
+/// The check every backend passes before any of its cases is timed: RFC 7636 Appendix B, FIPS
+/// 180-4 SHA-256 examples, batch against single derivation, agreement with the pure-Swift
+/// SHA-256's portable path, and random bytes that are not constant. The article "Method"
+/// ("Correctness first") lists the inputs.
 public enum Correctness {
     /// RFC 7636 Appendix B.
     static let appendixBVerifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"

@@ -1,15 +1,9 @@
 import Foundation
 
 /// A fresh copy of each side's executable for every pair of worker processes in `bench ab`, at
-/// paths of the same length.
-///
-/// Two byte-identical executables are not measured alike. An executable file's pages stay where
-/// they are in the page cache for as long as the file is cached, and which cache sets its code
-/// falls in goes with them; and a process's path is on its stack, so paths of different lengths
-/// move every stack address by their difference. Copied anew for every pair, each pair draws its
-/// files' placement afresh on both sides alike: what placement does becomes a difference between
-/// pairs, which the comparison averages, not a bias in every pair (the ComparingBuilds article of
-/// the PKCEBenchKit catalog has the measurements).
+/// paths of the same length, so that where the page cache and the stack place each side's code
+/// and data varies between pairs, which the comparison averages, instead of biasing every pair
+/// (the article "Comparing two builds" has the measurements).
 final class ExecutableCopies {
     private let directory: String?
 

@@ -1,24 +1,8 @@
 import Foundation
 
-/// Counts each case's instructions per operation under Callgrind: exact, repeatable figures for
-/// gating CI on a shared machine, where timings are noisy and hardware counters are missing.
-///
-/// How only the measured loop counts: the worker runs under `valgrind --tool=callgrind` with
-/// collection off (`--collect-atstart=no`) and toggled on only inside one function,
-/// `PKCEBenchKit_countedLoop`, which runs a case's loop (`--toggle-collect`); Callgrind writes a
-/// profile each time that function returns (`--dump-after`). Start-up, the Swift runtime, the
-/// preparation of inputs and a warm-up call are never counted, and the correctness check runs
-/// outside Valgrind: in `bench` itself for its own build, in a native worker for `bench ab`'s
-/// baseline.
-///
-/// Valgrind 3.19 cannot read the DWARF 5 debug information of a Swift 6 build ("Possibly
-/// corrupted debuginfo file … Giving up"), so Callgrind runs a copy of the worker's executable
-/// with its debug sections removed (`objcopy --strip-debug`); the symbol table, which names the
-/// counted function, stays.
-///
-/// Each case is counted twice, for N and for 2N iterations: instructions per operation are the
-/// difference over N. What a call costs once (entering the function, the loop's set-up) is the
-/// same in both and cancels, so the figure is the loop body alone, exactly.
+/// Counts each case's instructions per operation under Callgrind, with collection toggled on only
+/// inside `PKCEBenchKit_countedLoop`, for N and for 2N iterations, so that what a call costs once
+/// cancels. The article "Instruction counts" describes the method and its limits.
 package struct InstructionCounter {
     package var valgrind: String
     /// The `objcopy` executable (binutils), to strip the debug information Valgrind cannot read.

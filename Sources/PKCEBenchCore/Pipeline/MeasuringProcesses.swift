@@ -1,11 +1,5 @@
-/// Measures a run's cases in several processes, one after another, and pools their samples.
-///
-/// A process's timings carry biases of their own: where address-space randomisation placed code
-/// and data, which core the process ran on, what else the machine did meanwhile: the fastest
-/// sample of a case moves far more from one process to the next than inside one. Pooling samples
-/// from several processes averages that out, as pyperf does with its worker processes. Each
-/// process calibrates, warms up and samples every case, interleaved, and takes an even share of
-/// the samples.
+/// Measures a run's cases in several processes, one after another, each taking an even share of
+/// the samples, and pools them; the article "Method" ("Several processes") says why.
 package struct MeasuringProcesses {
     /// How many processes to use; fewer when there are not at least two samples for each.
     package var count: Int

@@ -2,18 +2,10 @@ internal import CPKCEHarness
 import Foundation
 import PKCE
 
-/// How `bench ab` and `bench pair` time: two sides (see ``Sides``) measured side by side,
-/// sample by sample, and compared case by case with the pair of processes as the statistical unit.
-///
-/// Runs made apart see the machine at different times, and a shared machine drifts between them
-/// by more than the changes worth catching. Here each pair of worker processes, one per side,
-/// is alive at once; they calibrate their cases, then take every sample in turns, the two samples
-/// of a turn back to back, each side first in every other turn, so that whatever the machine
-/// does lands on both alike. Both workers (and this process) run on one CPU: a sample that
-/// starts on whichever core the scheduler picks, with that core's caches, varies about twice as
-/// much. Each pair yields one figure per case, the median log ratio of its turns, and the
-/// comparison tests those figures, so that a pair whose processes drew unlucky code layouts
-/// counts once, not once per sample (see ``Comparison`` with ``Pairing/byProcess``).
+/// How `bench ab` and `bench pair` time: pairs of worker processes, one per side, alive at once on
+/// one CPU, taking their samples in turns, each side first in every other turn; each pair gives
+/// one figure per case, the median log ratio of its turns (see ``Comparison`` with
+/// ``Pairing/byProcess``). The article "Comparing two builds" says why.
 package struct PairedProcesses {
     /// Which cases to measure: the current side's.
     var selection: Selection

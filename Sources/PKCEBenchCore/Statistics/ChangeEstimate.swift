@@ -1,26 +1,10 @@
 import Foundation
 
-/// How much faster or slower one build is than another at one case, estimated with the
-/// measuring process as the statistical unit.
-///
-/// Samples of one process are not independent: the process's code layout, its core and the load
-/// of the machine while it ran bias all of them alike, so a test that treats 90 samples from 5
-/// processes as 90 observations finds "significant" differences between two runs of one build
-/// in many cases. Each process (or pair of processes) is therefore reduced to one number, and the
-/// test runs on those numbers, on a log scale so that a change is a ratio:
-///
-/// - **paired** (`bench ab`): process `i` of one build ran beside process `i` of the other,
-///   their samples taken in turns, so the machine's drift cancels in each turn's log ratio; each
-///   pair of processes gives the median of its turns' log ratios. Across pairs, the 20% trimmed
-///   mean with Yuen's standard error (Tukey and McLaughlin 1963; Yuen 1974; Wilcox,
-///   *Introduction to Robust Estimation and Hypothesis Testing*, 4th ed., §4.4.1): pair figures
-///   are heavy-tailed, one slow process at a time, and a plain mean and t interval follow that
-///   one process.
-/// - **independent** (`bench compare` of two runs): each process gives its fastest sample, which
-///   a disturbed stretch of time moves least; Welch's t-test on the two sets of logs.
-///
-/// The change is `exp(log change) − 1` (positive is slower); bounds and p-values are Student's t
-/// with the estimator's degrees of freedom, carried through the same transform.
+/// How much faster or slower one build is than another at one case, estimated on the log scale with
+/// the measuring process (or pair of processes) as the statistical unit: paired, the 20% trimmed
+/// mean of the pairs' figures with Yuen's standard error; independent, Welch's t-test on each
+/// process's fastest sample. The article "The statistics of each verdict" says why and gives the
+/// references. The change is `exp(log change) − 1`; positive is slower.
 package struct ChangeEstimate: Sendable, Equatable {
     /// The estimated change on the log scale: `log(current / baseline)`.
     package let logChange: Double

@@ -1,17 +1,8 @@
 import Foundation
 
 /// Many variances, each estimated from few degrees of freedom, each moved toward what all of
-/// them have in common: the empirical Bayes estimate of Smyth's limma (Smyth 2004, "Linear models
-/// and empirical Bayes methods for assessing differential expression in microarray experiments",
-/// *Statistical Applications in Genetics and Molecular Biology* 3(1), §6; limma's `fitFDist` and
-/// `squeezeVar`).
-///
-/// The sample variances `s²ᵢ` (with `dᵢ` degrees of freedom) are taken to scatter around a prior
-/// `s₀²` as a scaled inverse χ² with `d₀` degrees of freedom. Both are estimated from the
-/// moments of `log s²ᵢ`; each variance then becomes `(d₀ s₀² + dᵢ s²ᵢ) / (d₀ + dᵢ)`, and a t
-/// statistic built on it has `d₀ + dᵢ` degrees of freedom. Cases that agree lend each other
-/// degrees of freedom (five runs of one build are four per case, too few for a test across
-/// dozens of cases); a case that is noisier than the rest keeps most of its own variance.
+/// them have in common: the empirical Bayes estimate of limma (Smyth 2004, §6; limma's `fitFDist`
+/// and `squeezeVar`): `(d₀ s₀² + dᵢ s²ᵢ) / (d₀ + dᵢ)`, with `d₀ + dᵢ` degrees of freedom.
 package struct ModeratedVariances: Sendable, Equatable {
     /// Each variance after moderation, in the order given.
     package let variances: [Double]

@@ -1,29 +1,8 @@
 import Foundation
 
-/// The contract between a run and the `bench worker` processes that measure for it, which in
-/// `bench ab` come from two builds.
-///
-/// A worker is `bench worker`, with no options: every instruction reaches it as a ``Request``
-/// on its standard input, and it answers with ``Reply`` values on its standard output, one JSON
-/// object per line each way. Its first line, before it reads anything, is
-/// ``Reply/hello(_:)``: the protocol's name and version. Then, per request:
-///
-/// - ``Request/describe`` (`bench ab`, of its baseline): answers ``Reply/described(_:)`` with
-///   what the build is; asked only when needed, since finding the Swift version runs
-///   `swiftc --version`, which no measuring worker should pay for or have in its heap;
-/// - ``Request/measure(_:)`` (a run's measuring process): calibrates, warms up and samples the
-///   job's cases, and answers ``Reply/measured(_:)`` with every sample;
-/// - ``Request/calibrate(_:)`` (`bench ab`): calibrates the job's cases and answers
-///   ``Reply/calibrated(cases:failures:)``; then each ``Request/sample(index:)`` takes one sample
-///   and answers ``Reply/sample(_:)`` or ``Reply/failed(index:reason:)``;
-/// - ``Request/count(_:)`` (`--metric instructions`, under Callgrind): makes each case's counted
-///   calls and answers ``Reply/counted(_:)`` with their account;
-/// - ``Request/quit`` (or the end of its input): it exits 0.
-///
-/// A job with ``Job/check`` set checks its backends' correctness first; a backend that fails, or
-/// a selection the build cannot make, makes the worker answer ``Reply/refused(status:message:)``
-/// and exit with that status (the run that sent the job then fails with `.backendFailed`). What
-/// a worker writes to standard error is for people: progress, and a last line when it fails.
+/// The contract between a run and the `bench worker` processes that measure for it: one JSON
+/// ``Request`` per line in, ``Reply`` values out, after a ``Reply/hello(_:)``. The article
+/// "Method" (section "Several processes") describes the exchange.
 ///
 /// A change to any of this that an older build would misread raises ``version``.
 package enum WorkerProtocol {
@@ -142,13 +121,8 @@ package enum WorkerProtocol {
 
     // MARK: - Lines
 
-    /// Writes and reads the protocol's lines, with one encoder and decoder for all of them.
-    ///
-    /// `bench ab` exchanges a request and a reply per sample, between samples of 0.25 ms, and
-    /// Foundation's JSON coders would take a sizeable share of that time on the one CPU the
-    /// processes share. The two messages of a sample, in the exact form this coder writes, are
-    /// written and read by hand instead; any other form, an older or newer build's included, goes
-    /// through the JSON coders, so the wire format is JSON either way.
+    /// Writes and reads the protocol's lines: a sample's request and reply by hand, for speed
+    /// (the article "Method" says why), anything else through JSON.
     package struct Coder {
         private let encoder: JSONEncoder
         private let decoder = JSONDecoder()

@@ -18,13 +18,7 @@ package struct ABRunner {
 
     /// The baseline executable is checked first (its hello and description), then the export
     /// files, the output directory and this build's backends; nothing is measured until all pass.
-    ///
-    /// - Throws: `BenchError`: 66 or 65 for a baseline executable that is missing or is not a
-    ///   `bench` of this worker protocol, 65 for a debug build against a release build or, when
-    ///   counting instructions, for a baseline that cannot count them, 64 for a baseline built
-    ///   for AVX-512 when counting, 73 for the output directory, 70 when a backend fails its
-    ///   correctness check in either build or a worker fails, 130 or 143 when a signal stopped
-    ///   the run (nothing is written).
+    /// The article "Comparing two builds" lists each failure and its exit code.
     package func run() throws(BenchError) -> Comparison.Outcome {
         let pipeline = pipeline
         guard let sideBySide = pipeline.sideBySide else { preconditionFailure("bench ab measures two sides") }

@@ -15,17 +15,10 @@ package struct SuiteRunner {
     package var environment: () -> RunEnvironment
     package var standardOutput: (String) -> Void
 
-    /// Bad inputs (an unwritable output directory or export file, a malformed history, a missing
-    /// or malformed baseline, a baseline of another build configuration) fail before anything is
-    /// measured. A backend that fails the correctness check stops the run before anything is
-    /// measured; a case that fails during the run is reported as failed; the other cases complete
-    /// and all are written.
+    /// Bad inputs fail before anything is measured; a case that fails during the run is reported as
+    /// failed, the other cases complete, and all are written.
     ///
     /// - Returns: What the comparison with the baseline came to; `clear` without one.
-    /// - Throws: `BenchError`: 73 or 65 for the output directory, 66 or 65 for the baseline,
-    ///   70 when a backend fails its correctness check, or when a case failed (after the reports
-    ///   are written), 130 or 143 when a signal
-    ///   stopped the run (nothing is written).
     package func run() throws(BenchError) -> Comparison.Outcome {
         // The inputs first: a bad baseline must not leave a new, empty output directory behind.
         let baselineRun = try baseline.map { baseline throws(BenchError) in

@@ -1,17 +1,9 @@
 import Foundation
 import PKCEBenchCore
 
-/// `latest.html`: a run's results as one self-contained page, to open in a browser or keep as a
-/// CI artifact. Its CSS and SVG are inline and it has no script: it fetches nothing.
-///
-/// In order: the run and its environment; with a baseline, the comparison, the cases that need a
-/// reader first (regressed, failed, improved, inconclusive, then the rest); the results table,
-/// with each case's sample distribution; and a chart per operation and size of each backend's
-/// median with its p10–p90 whisker.
-///
-/// Every figure is the CSV's, formatted as the terminal table formats it; each result row is a
-/// `<tr data-case="operation/backend/size">`, each comparison row too. The markup is also
-/// well-formed XML, so that tests (and scripts) can read it with an XML parser.
+/// `latest.html`: a run's results as one self-contained page with no script, laid out as the
+/// article "Reports" describes. Its markup is also well-formed XML, so that tests (and scripts) can
+/// read it with an XML parser.
 package enum HTMLReport {
     package static func page(_ run: RunResult, comparison: Comparison? = nil) -> String {
         let rows = run.summaries

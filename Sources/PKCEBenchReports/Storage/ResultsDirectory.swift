@@ -56,15 +56,8 @@ package struct ResultsDirectory: Sendable {
         }
     }
 
-    /// Writes a run's reports: `<run>.csv`, `<run>.samples.csv`, `latest.csv`,
-    /// `latest.samples.csv`, `latest.svg`, `latest.html` (with `comparison` when there is one),
-    /// and the run's rows appended to `history.csv`; with `asBaseline`, also that baseline's
-    /// summary and samples (`baseline.csv` and `baseline.samples.csv`, or a named baseline's).
-    ///
-    /// Every file is written whole under a temporary name before any is renamed into place, so
-    /// a failure leaves no file half-written and no file of this run beside the old ones. The
-    /// directory is locked meanwhile (`DirectoryLock`): runs that finish at once take turns,
-    /// and each appends to the history the one before it left.
+    /// Writes a run's reports, all or nothing, with the directory locked, as the article "Reports"
+    /// describes; with `asBaseline`, also that baseline's summary and samples.
     ///
     /// - Throws: `BenchError`: `.cannotWrite` when a file cannot be written; `.malformedInput` when `history.csv` no
     ///   longer reads.
