@@ -9,23 +9,19 @@ import Foundation
 package struct RevisionBuild: Sendable {
     /// The revision as given: a branch, a tag or a commit.
     package let revision: String
-    /// The commit the revision names, in full.
     package let commit: String
-    /// The top directory of the repository it was found in.
     package let repository: String
     /// Where the package is in the repository: empty at its top, `Benchmarks/` for a nested one.
     package let packagePrefix: String
-    /// The build's configuration, `release` or `debug`: that of the `bench` comparing with it.
+    /// `release` or `debug`: that of the `bench` comparing with it.
     package let configuration: String
-    /// The executable product built: `bench`, or the name of a package's own executable that
-    /// calls `Bench.main(backends:)`.
+    /// `bench`, or a package's own executable that calls `Bench.main(backends:)`.
     package let product: String
     /// Where builds are kept: a worktree per commit and configuration.
     package let cache: URL
     /// The `git` that resolved the revision, which adds the worktree too.
     private let git: String
 
-    /// The worktree the build is made in: `<cache>/<commit>-<configuration>`.
     package var worktree: URL { cache.appendingPathComponent("\(commit)-\(configuration)") }
     /// The package in the worktree: the one the current directory is in, at the same place.
     package var packageDirectory: URL { worktree.appendingPathComponent(packagePrefix) }
@@ -39,11 +35,9 @@ package struct RevisionBuild: Sendable {
     /// The revision and its commit, for messages: `main (1a2b3c4)`.
     package var name: String { "\(revision) (\(commit.prefix(7)))" }
 
-    /// Finds the commit that `revision` names in the git repository that `directory` is in (the
-    /// current directory, for `bench ab --against`).
+    /// Finds the commit that `revision` names in the git repository that `directory` is in.
     ///
-    /// - Throws: ``BenchError``: `.toolMissing` when git is not installed; `.usage` when `directory`
-    ///   is not in a git repository, or `revision` names no commit there (with how to fetch it).
+    /// - Throws: ``BenchError``: `.usage` when there is no repository or no such commit; `.toolMissing`.
     package init(
         revision: String, in directory: String, configuration: String, product: String = "bench", cache: URL
     ) throws(BenchError) {
@@ -91,9 +85,7 @@ package struct RevisionBuild: Sendable {
     /// gives the user (`getpwuid`): always a directory of the user's, never a shared one such as
     /// the temporary directory, where another user could plant a build to be run.
     ///
-    /// - Throws: ``BenchError``: `.cannotWrite` when there is no home directory of the user's to
-    ///   keep builds in: the one `HOME` or else the user database names is not an absolute path,
-    ///   does not exist, or is `/`.
+    /// - Throws: ``BenchError``: `.cannotWrite` when the user has no home directory (absolute, not `/`).
     package static func defaultCache(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(BenchError) -> URL {
@@ -186,10 +178,8 @@ package struct RevisionBuild: Sendable {
     /// (in the package at ``packagePrefix`` there), unless the build is there already.
     ///
     /// - Returns: The seconds the build took, or `nil` when it was there already.
-    /// - Throws: ``BenchError``: `.toolMissing` without `swift` on `PATH`; `.cannotWrite` when the
-    ///   cache or the worktree cannot be made; `.backendFailed` when the build fails (with the last
-    ///   line of its log), or a build that is there could have been planted or changed by another
-    ///   user (`requireTrusted(_:)`); `.interrupted` or `.terminated` when a signal stopped it.
+    /// - Throws: ``BenchError``: `.backendFailed` when the build fails or is not trusted
+    ///   (`requireTrusted(_:)`); `.toolMissing`, `.cannotWrite`, `.interrupted`, `.terminated`.
     package func make(progress: ProgressPrinter, interruption: () -> Int32?) throws(BenchError) -> Double? {
         if isBuilt {
             try Self.requireTrusted(marker.path)

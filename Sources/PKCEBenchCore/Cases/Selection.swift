@@ -50,9 +50,8 @@ package struct Selection: Sendable, Equatable, Codable {
     }
 
     /// Decodes a selection through ``init(backends:operations:sizes:scopedSizes:filters:skips:keys:threads:)``,
-    /// so that a decoded one counts each name once, as one made in memory does. (The worker that
-    /// receives it still validates it: it may come from another build, whose selection may have no
-    /// keys.)
+    /// so that a decoded one counts each name once, as one made in memory does. A selection from
+    /// another build may have no keys.
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -86,10 +85,7 @@ package struct Selection: Sendable, Equatable, Codable {
         return operation.defaultSizes
     }
 
-    /// - Throws: ``BenchError``: `.usage` naming the first unknown backend with the valid ones, a
-    ///   size an operation does not accept, a scoped size of an operation not selected, a pattern
-    ///   that is not a regular expression, patterns that leave no case, or a thread count outside
-    ///   1…``maximumThreads``.
+    /// - Throws: ``BenchError``: `.usage` naming the first option that selects nothing or is out of range.
     package func validate(available: [String]) throws(BenchError) {
         for name in backends where !available.contains(name) {
             throw BenchError(
@@ -137,8 +133,7 @@ package struct Selection: Sendable, Equatable, Codable {
     /// The selected cases, in report order: backends in the order of `available`.
     ///
     /// - Precondition: Every size is one its operation accepts, as ``validate(available:)`` checks.
-    /// - Throws: ``BenchError``: `.usage` when a `--filter` or `--skip` pattern is not a regular
-    ///   expression.
+    /// - Throws: ``BenchError``: `.usage` when a pattern is not a regular expression.
     package func cases(from available: [any PKCEBackend]) throws(BenchError) -> [BenchmarkCase] {
         let backendsByName = Dictionary(available.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let patterns = try CasePatterns(filters: filters, skips: skips)
@@ -152,8 +147,7 @@ package struct Selection: Sendable, Equatable, Codable {
     /// operation and name are selected, and its size is when sizes are given for its operation.
     /// Its threads are not looked at.
     ///
-    /// - Throws: ``BenchError``: `.usage` when a `--filter` or `--skip` pattern is not a regular
-    ///   expression.
+    /// - Throws: ``BenchError``: `.usage` when a pattern is not a regular expression.
     package func rowMatcher() throws(BenchError) -> (CaseKey) -> Bool {
         let patterns = try CasePatterns(filters: filters, skips: skips)
         let operations = selectedOperations

@@ -15,9 +15,8 @@ package struct InstructionCounter {
     /// A counter of `executable`'s counted calls, with the `valgrind` and `objcopy` of `PATH`,
     /// once it is clear that `selection` of a build for `targetCPU` can be counted.
     ///
-    /// - Throws: ``BenchError``: `.usage` for more than one thread (instructions are counted on one)
-    ///   or for a build with AVX-512 code, which Valgrind cannot run; `.toolMissing` when a tool is
-    ///   missing.
+    /// - Throws: ``BenchError``: `.usage` for more than one thread or an AVX-512 build;
+    ///   `.toolMissing`.
     package static func forCounting(
         executable: String, targetCPU: String, selection: Selection, interruption: @escaping () -> Int32?
     ) throws(BenchError) -> InstructionCounter {
@@ -38,10 +37,8 @@ package struct InstructionCounter {
             executable: executable, interruption: interruption)
     }
 
-    /// Checks that a build compiled for `targetCPU` can run under Valgrind.
-    ///
-    /// Valgrind 3.19 does not emulate AVX-512: a build for `x86-64-v4` (as `-target-cpu native`
-    /// gives on a machine with AVX-512) would die of SIGILL under it, so it is refused first.
+    /// Checks that a build compiled for `targetCPU` can run under Valgrind 3.19, which does not
+    /// emulate AVX-512.
     ///
     /// - Throws: ``BenchError``: `.usage` for an `x86-64-v4` build.
     package static func requireCountable(targetCPU: String, of build: String) throws(BenchError) {
@@ -54,17 +51,9 @@ package struct InstructionCounter {
         }
     }
 
-    /// The whole environment of the counted worker, the same whatever `bench` was started with.
-    ///
-    /// The Swift runtime reads its environment at start-up and allocates accordingly (its
-    /// backtracer, for one, unless `SWIFT_BACKTRACE=enable=no`), which leaves the heap in another
-    /// state; the cases that allocate then count differently (`.ci/run` sets
-    /// `SWIFT_BACKTRACE=enable=no`). And `Hasher` is seeded at random per process unless
-    /// `SWIFT_DETERMINISTIC_HASHING=1`: a debug build's loops hash, and would count differently
-    /// from one run to the next. `OPENSSL_ia32cap` passes through when set: it chooses the code that
-    /// OpenSSL (and swift-crypto's BoringSSL) runs, and the report records it.
-    /// `PKCE_SWIFT_SHA256=portable` holds the pure-Swift hash to its portable path, the one counts
-    /// compare across hosts: Valgrind 3.19's CPU has no SHA extensions, and a later one might.
+    /// The whole environment of the counted worker, the same whatever `bench` was started with, so
+    /// that start-up leaves the heap and `Hasher` alike in every run; the article "Instruction
+    /// counts" says why each variable is set.
     static var workerEnvironment: [String] {
         ["SWIFT_BACKTRACE=enable=no", "SWIFT_DETERMINISTIC_HASHING=1", "LC_ALL=C", "PKCE_SWIFT_SHA256=portable"]
             + (ProcessInfo.processInfo.environment["OPENSSL_ia32cap"].map { ["OPENSSL_ia32cap=\($0)"] } ?? [])
@@ -75,12 +64,10 @@ package struct InstructionCounter {
     /// backends' correctness, natively, and the count fails if one fails: for a build that `bench`
     /// has not checked itself.
     ///
-    /// - Returns: One measurement per case the worker has, in the order of `cases` (another
-    ///   build's worker may lack a case a newer build added), and what the worker saw under
-    ///   Valgrind.
-    /// - Throws: ``BenchError``: `.interrupted` or `.terminated` when a signal stopped the run;
-    ///   `.backendFailed` when the worker or Valgrind failed, or Callgrind's profiles do not match
-    ///   the calls the worker made; `.cannotWrite` when the temporary directory cannot be made.
+    /// - Returns: One measurement per case the worker has (an older build may lack some), in the
+    ///   order of `cases`, and what the worker saw under Valgrind.
+    /// - Throws: ``BenchError``: `.backendFailed` when the worker or Valgrind failed, or Callgrind's
+    ///   profiles do not match the worker's calls; `.interrupted`, `.terminated`, `.cannotWrite`.
     package func measure(_ cases: [BenchmarkCase], selection: Selection, check: Bool = false) throws(BenchError) -> (
         measurements: [CaseMeasurement], counted: CountedEnvironment
     ) {

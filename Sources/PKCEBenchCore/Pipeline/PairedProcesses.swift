@@ -22,11 +22,8 @@ package struct PairedProcesses {
     /// Asked between samples whether a signal asked the run to stop.
     var interruption: () -> Int32?
 
-    /// The pairs of processes `bench ab` measures every case in before its first look, and
-    /// every open case in between two looks.
-    ///
-    /// Twenty: the pair is the statistical unit, and with fewer the trimmed mean keeps too few
-    /// pairs (12 of 20, 11 degrees of freedom) for the suite's Holm-corrected level.
+    /// The pairs of processes of each look: with fewer, the trimmed mean keeps too few pairs
+    /// (12 of 20, 11 degrees of freedom) for the suite's Holm-corrected level.
     package static let standardPairs = 20
     /// The most looks by default: three, so 60 pairs of ``standardPairs``.
     package static let standardLooks = 3
@@ -50,9 +47,8 @@ package struct PairedProcesses {
         return try measureInPairs(cases)
     }
 
-    /// Takes every case's samples on both sides, pair after pair of processes, look after look:
-    /// after each look's pairs the gate decides what it can, and the next look measures only the
-    /// cases still open.
+    /// Takes every case's samples on both sides, look after look, each look measuring only the
+    /// cases the gate left open.
     private func measureInPairs(_ cases: [BenchmarkCase]) throws(BenchError) -> BothSides<[CaseMeasurement]> {
         var taken = BothSides { _ in Taken(count: cases.count) }
         let pairs = schedule.pairsPerLook

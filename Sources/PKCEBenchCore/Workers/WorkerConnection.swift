@@ -26,9 +26,8 @@ final class WorkerConnection {
     /// Starts a worker and reads its hello. `environment` is the worker's whole environment, as
     /// `NAME=value` (this process's when `nil`); `helloTimeout` is in seconds.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when it cannot start, exits, says something other
-    ///   than this version's hello or does not say it in time; `.interrupted` or `.terminated` when
-    ///   a signal stopped the run.
+    /// - Throws: ``BenchError``: `.backendFailed` when it does not say this version's hello in time;
+    ///   `.interrupted`, `.terminated`.
     init(
         executable: String, arguments: [String], environment: [String]? = nil, name: String,
         standardError: StandardError, helloTimeout: Double, interruption: @escaping () -> Int32?
@@ -57,10 +56,8 @@ final class WorkerConnection {
     /// the reply.
     ///
     /// - Throws: As ``init(executable:arguments:environment:name:standardError:helloTimeout:interruption:)``;
-    ///   `.backendFailed`, naming the worker, with its own message, when it refused the job (a
-    ///   backend failed its correctness check, or the build cannot make the job's selection), or
-    ///   when the reply is longer than the request allows or wrong
-    ///   (``WorkerProtocol/problem(with:answering:job:)``).
+    ///   `.backendFailed` with the worker's message when it refused the job, or when the reply is
+    ///   wrong (``WorkerProtocol/problem(with:answering:job:)``).
     func ask(
         _ request: WorkerProtocol.Request, within seconds: Double?, caseCount: Int = 0
     ) throws(BenchError) -> WorkerProtocol.Reply {
@@ -93,16 +90,14 @@ final class WorkerConnection {
         return BenchError(.backendFailed, "\(name) broke the worker protocol: \(what)")
     }
 
-    /// How long a worker has to exit once told to: a worker that neither quits nor sees the end
-    /// of its input is stopped rather than waited on.
+    /// How long a worker has to exit once told to, before it is stopped.
     static let quitTimeout: Double = 5
 
     /// Tells the worker to quit, closes its input, and waits for it to exit, stopping it after
     /// `seconds`.
     ///
     /// - Throws: ``BenchError``: `.backendFailed` when it exits with another status than 0 (a
-    ///   sanitizer's report at exit, say), dies, or has not exited in time; `.interrupted` or
-    ///   `.terminated` when it was stopped by the signal that stops the run.
+    ///   sanitizer's report at exit, say), dies, or has not exited in time; `.interrupted`, `.terminated`.
     func finish(within seconds: Double = quitTimeout) throws(BenchError) {
         _ = process.writeInput(Array(coder.line(WorkerProtocol.Request.quit).utf8))
         process.closeInput()
@@ -167,7 +162,6 @@ final class WorkerConnection {
         }
     }
 
-    /// The worker closed its output: it exited, or is about to.
     private func stopped() -> BenchError {
         error(for: process.wait())
     }
@@ -207,10 +201,8 @@ extension WorkerProtocol {
     /// Starts the program at `path` as a worker, reads its hello and asks what it is, to check
     /// that it is a `bench` that measures as this one does, before any measuring starts.
     ///
-    /// - Throws: ``BenchError``: `.missingInput` when there is no file at `path`, or it is not an
-    ///   executable regular file; `.malformedInput` when it cannot be started (not a program), or
-    ///   does not say this version's hello within `helloTimeout` seconds (another program, or a
-    ///   build too old or too new).
+    /// - Throws: ``BenchError``: `.missingInput` when `path` is not an executable file;
+    ///   `.malformedInput` when it does not say this version's hello within `helloTimeout` seconds.
     package static func check(executableAt path: String) throws(BenchError) -> BuildFacts {
         var status = stat()
         guard stat(path, &status) == 0 else {
