@@ -75,15 +75,12 @@ package struct Pipeline {
         package var counted: [Side: CountedEnvironment] = [:]
     }
 
-    /// Checks the backends `cases` use, then measures the cases.
-    ///
-    /// Correctness before speed: a backend that gives a wrong answer is not timed, nor is anything
-    /// else. This is the one place a run checks its own build's backends (a pair's baseline
-    /// backend with them); another build's are checked by its first worker, which the job asks to.
-    /// A case that fails while measured is failed; the others complete.
+    /// Checks the backends `cases` use, then measures the cases: the one place a run checks its
+    /// own build's backends; another build's are checked by its first worker, which the job asks
+    /// to. A case that fails while measured is failed; the others complete.
     ///
     /// - Throws: ``BenchError``: `.backendFailed` when a backend fails the correctness check or a
-    ///   worker fails; `.interrupted` or `.terminated` when a signal stopped the run.
+    ///   worker fails; `.interrupted`, `.terminated`.
     package func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> Measured {
         let baselineBackends = sideBySide.map { pair in
             Set(cases.map { pair.sides.key(of: $0.key, on: .baseline).backend })
