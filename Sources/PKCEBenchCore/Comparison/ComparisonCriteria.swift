@@ -3,12 +3,9 @@ import Foundation
 package struct ComparisonCriteria: Sendable, Equatable {
     /// The smallest change that counts as a regression or an improvement, as a fraction: 0.05 is 5%.
     package var threshold: Double
-    /// The family-wise significance level: the chance that a comparison of equal builds reports
-    /// any case as regressed (or any as improved) is at most this, over all its cases and looks
-    /// together.
+    /// The family-wise significance level, over all cases and looks together.
     package var alpha: Double
-    /// The confidence of the upper bound that must lie below the threshold for a case to pass:
-    /// a case slower by the threshold passes with probability at most `1 − confidence`.
+    /// The confidence of the upper bound that must lie below the threshold for a case to pass.
     package var confidence: Double
 
     /// `threshold` is a fraction; the command line's ``defaultThresholdPercent(of:pairing:)`` is in
@@ -22,11 +19,8 @@ package struct ComparisonCriteria: Sendable, Equatable {
 
 extension ComparisonCriteria {
     /// The threshold, in percent, of a comparison whose `--threshold` is not given: the one place
-    /// it is decided, and what every command's help says.
-    ///
-    /// Instruction counts repeat exactly, so 0.1% catches a 0.2% change. Timings measured in pairs
-    /// (`bench ab`, `bench pair`) share the machine's state, which runs made apart (`--baseline`,
-    /// `bench compare`) do not: those also differ by what the host did between them.
+    /// it is decided, and what every command's help says. Counts repeat exactly; runs made apart
+    /// also differ by what the host did between them.
     package static func defaultThresholdPercent(of metric: Metric, pairing: Pairing) -> Double {
         switch (metric, pairing) {
         case (.instructions, _): 0.1

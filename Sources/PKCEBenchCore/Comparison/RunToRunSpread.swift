@@ -11,7 +11,6 @@ package struct RunToRunSpread: Sendable {
         package var degreesOfFreedom: Double
     }
 
-    /// Each measured case's estimate.
     package let variances: [CaseKey: Estimate]
     /// The runs of the history that the estimate rests on.
     package let runs: Int
@@ -24,8 +23,7 @@ package struct RunToRunSpread: Sendable {
     /// commits count as many runs less one per commit.
     package static let minimumRuns = 5
 
-    /// The default `driftFloor`: 3%, about the 97th percentile of a case's difference between two
-    /// real runs of one build once the shift is out; `ComparingRuns.md` says how it was measured.
+    /// 3%: `ComparingRuns.md` says how it was chosen.
     package static let defaultDriftFloor = 0.03
 
     /// No history: every case unmeasured.

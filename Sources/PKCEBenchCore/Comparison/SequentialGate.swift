@@ -2,9 +2,6 @@ import Foundation
 
 /// When a paired comparison looks at its data: after every `pairsPerLook` pairs, at most
 /// `looks` times.
-///
-/// `bench ab` measures a first batch of pairs for every case, decides the cases it can, and
-/// measures further batches only for the cases still open, up to the last look.
 package struct LookSchedule: Sendable, Equatable {
     package var pairsPerLook: Int
     /// The most looks: the bound on the pairs is `pairsPerLook × looks`.
@@ -94,13 +91,9 @@ package enum SequentialGate {
         return decisions
     }
 
-    /// Replays the looks over each case's pair figures (the median log ratio of each pair's turns,
-    /// by pair number), as `bench ab` took them.
-    ///
-    /// Look `k` reads the pairs numbered below `k × pairsPerLook`; a case decided at a look is not
-    /// looked at again. The replay stops at the last look that has pairs of its own, or at the
-    /// schedule's last. A case with fewer than two pairs gets `nil`; a decision still open means
-    /// that the schedule has looks left.
+    /// Replays the looks over each case's pair figures, by pair number, as `bench ab` took them:
+    /// look `k` reads the pairs numbered below `k × pairsPerLook`, up to the last look that has
+    /// pairs of its own. A case with fewer than two pairs gets `nil`.
     package static func replay(
         _ figures: [[Int: Double]], schedule: LookSchedule, criteria: ComparisonCriteria
     ) -> [GateDecision?] {

@@ -20,12 +20,9 @@ public enum Correctness {
     static let agreementLengths = [0, 1, 31, 32, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 1000, 4096]
 
     /// Checks each of `backends` that one of `cases` uses, or that `alsoChecking` names, and
-    /// refuses them all at the first that fails: the one place the check decides, before a run, a
-    /// worker or `bench ab` times anything.
+    /// refuses them all at the first that fails.
     ///
-    /// - Throws: ``BenchError`` (`.backendFailed`) in one line that names the first failing backend and why:
-    ///   `backend urandom failed its correctness check: SHA-256 of "abc" is bb78…, FIPS 180-4
-    ///   gives ba78…`.
+    /// - Throws: ``BenchError`` (`.backendFailed`) naming the first failing backend and why.
     package static func require(
         _ backends: [any PKCEBackend], usedBy cases: [BenchmarkCase], alsoChecking extra: Set<String> = []
     ) throws(BenchError) {
@@ -40,7 +37,6 @@ public enum Correctness {
 
     /// Checks `backend`.
     ///
-    /// - Parameter backend: The backend to check.
     /// - Returns: Why the backend fails, or `nil` when it passes.
     public static func check(_ backend: any PKCEBackend) -> String? {
         for (message, expected) in fipsVectors {

@@ -5,8 +5,7 @@ import Foundation
 /// never compared without knowing what differed.
 package struct RunEnvironment: Sendable, Equatable {
     /// `<UTC timestamp>-<short commit>-<nonce>`, such as `20261122T041556.042Z-5106788-4f0c2a9e`:
-    /// names the run's files. The nonce, 32 random bits, keeps apart runs that start in the same
-    /// millisecond, as concurrent runs in one results directory do.
+    /// names the run's files; the nonce keeps apart runs that start in the same millisecond.
     package var runID: String
     /// When the run started, ISO 8601 in UTC with milliseconds.
     package var timestamp: String
@@ -15,8 +14,7 @@ package struct RunEnvironment: Sendable, Equatable {
     package var commit: String
     /// `release` or `debug`: the configuration this binary was compiled in.
     package var build: String
-    /// The instruction set the Swift code was compiled for, as ``BuildConfiguration/targetCPU``
-    /// gives it: `x86-64` unless a flag such as `-target-cpu native` asked for more.
+    /// As ``BuildConfiguration/targetCPU`` gives it.
     package var targetCPU: String
     /// The CPU model, from `/proc/cpuinfo`.
     package var cpu: String
@@ -26,11 +24,8 @@ package struct RunEnvironment: Sendable, Equatable {
     package var cores: Int
     /// The kernel release, from `uname -r`.
     package var kernel: String
-    /// The version of the Swift compiler that built this binary.
     package var swift: String
-    /// The library each backend runs, by backend name, as its `PKCEBackend.library` says:
-    /// `["openssl": "OpenSSL 3.0.22 25 Aug 2026", "sodium": "libsodium 1.0.18", …]`. A backend that
-    /// names none is left out.
+    /// Each backend's `PKCEBackend.library`, by backend name; a backend that names none is left out.
     package var libraries: [String: String]
 
     /// Creates an environment from known values; ``capture(libraries:at:)`` reads the real ones.
@@ -77,10 +72,8 @@ package struct RunEnvironment: Sendable, Equatable {
     }
 
     /// The facts whose difference makes timings incomparable, by name, for warnings: `cpu`,
-    /// `kernel`, `target_cpu`, `swift`, and each backend's library as `NAME library`.
-    /// `target_cpu` is empty in reports written before the column existed: unknown, not
-    /// different. A different kernel release is usually another machine or host, even where the
-    /// CPU's model name is the same: every case can move with it, C libraries too.
+    /// `kernel` (usually another host, even with the same CPU model), `target_cpu`, `swift`, and
+    /// each backend's library as `NAME library`. An empty fact is unknown, not different.
     package var comparableFacts: [String: String] {
         var facts = ["cpu": cpu, "kernel": kernel, "target_cpu": targetCPU, "swift": swift]
         for (backend, library) in libraries {
@@ -100,13 +93,9 @@ package enum BuildConfiguration {
         #endif
     }
 
-    /// The instruction set the Swift code was compiled for: `x86-64`, `x86-64-v2`, `x86-64-v3`
-    /// (AVX2) or `x86-64-v4` (AVX-512), the x86-64 microarchitecture levels; `arm64` and others
-    /// by name.
-    ///
-    /// `swift build` compiles for the baseline of the architecture; `-Xswiftc -target-cpu
-    /// -Xswiftc native` for the build machine. Swift's `#if` cannot tell them apart, but the
-    /// compiler hands its target CPU to the C headers it imports, whose predefined macros can.
+    /// The instruction set the Swift code was compiled for: an x86-64 microarchitecture level
+    /// (`x86-64`, `x86-64-v2`, `-v3` with AVX2, `-v4` with AVX-512), or `arm64` and others by name.
+    /// Swift's `#if` cannot tell the levels apart; the C headers' predefined macros can.
     package static var targetCPU: String {
         String(cString: CPKCEHarness_targetCPU())
     }

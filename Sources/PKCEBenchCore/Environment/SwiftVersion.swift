@@ -1,11 +1,7 @@
 import Foundation
 
-/// The version of the Swift compiler that built this binary.
-///
-/// The compiler's major and minor version are fixed at compile time by `#if compiler(…)`; the
-/// full version comes from `swiftc --version` on `PATH`, used only when its major and minor
-/// version agree, so that a binary run beside another toolchain does not claim that toolchain's
-/// version.
+/// The version of the Swift compiler that built this binary: major and minor from
+/// `#if compiler(…)`, the full version from `swiftc --version` on `PATH` only when they agree.
 package enum SwiftVersion {
     /// The full version, such as `6.3.1`, or the major and minor version alone.
     package static let current: String = {

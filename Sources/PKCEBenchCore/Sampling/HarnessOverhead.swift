@@ -1,10 +1,8 @@
 import PKCE
 
-/// What the timing loop itself costs per operation: the `sha256` case over an empty message,
-/// run against a backend whose `sha256` does nothing.
-///
-/// It measures everything a real case pays for besides the backend's work: the loop, picking
-/// the input, the call through the `PKCEBackend` existential, and consuming the result.
+/// What the timing loop itself costs per operation (the loop, picking the input, the call through
+/// the protocol, consuming the result): the `sha256` case over an empty message, against a backend
+/// whose `sha256` does nothing.
 package enum HarnessOverhead {
     /// Returns statistics of nanoseconds per operation. `interruption` is asked between samples
     /// whether a signal asked the run to stop.

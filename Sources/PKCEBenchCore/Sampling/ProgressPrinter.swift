@@ -1,11 +1,7 @@
 import Foundation
 
-/// Reports a run's progress on standard error.
-///
-/// How depends on its ``Style``: on a terminal, one line is rewritten in place with the current
-/// case and the time left; to a file or pipe, such as a CI log, or a terminal that cannot move its
-/// cursor (`TERM=dumb`), one line is written per case calibrated and per case finished; with
-/// `--quiet`, nothing but warnings and failures.
+/// Reports a run's progress on standard error: one line rewritten in place on a terminal, a line
+/// per event to a file or pipe (or `TERM=dumb`), only warnings and failures with `--quiet`.
 package final class ProgressPrinter {
     package enum Style: Sendable, Equatable {
         case redraw
@@ -42,15 +38,13 @@ package final class ProgressPrinter {
         self.write = write
     }
 
-    /// A warning or a failure: a line of its own, in every style, clearing the progress line
-    /// first when it is redrawn.
+    /// A warning or a failure: a line of its own, in every style.
     package func note(_ line: String) {
         // The line may quote a worker's or a file's text: shown, never obeyed.
         write((style == .redraw ? "\r\u{1B}[K" : "") + printable(line) + "\n")
     }
 
-    /// What the run is doing or has done (the files it wrote, what it counts): a line of its own,
-    /// except when quiet.
+    /// What the run is doing or has done: a line of its own, except when quiet.
     package func info(_ line: String) {
         if style != .quiet { note(line) }
     }
@@ -96,8 +90,7 @@ package final class ProgressPrinter {
         write("measured \(key): median \(median) ns/op ±\(cv)% over \(statistics.count) samples\n")
     }
 
-    /// A measuring process (or, in `bench ab`, a pair of them) starts: the progress line when
-    /// redrawn, a line of its own as lines.
+    /// A measuring process (or, in `bench ab`, a pair of them) starts.
     package func process(_ index: Int, of count: Int, remainingSeconds: Double?, unit: String = "process") {
         let left = remainingSeconds.map { ", about \(Int($0.rounded(.up))) s left" } ?? ""
         switch style {

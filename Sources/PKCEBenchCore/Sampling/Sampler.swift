@@ -1,8 +1,5 @@
-/// Calibrates, warms up and samples cases, interleaving the samples of all of them.
-///
-/// The samples of all cases are taken in one shuffled order rather than case after case, so that
-/// a drift of the machine (another tenant, a frequency change) spreads over every case alike
-/// instead of landing on whichever ran at the time (google/benchmark PR #1163).
+/// Calibrates, warms up and samples cases, the samples of all of them in one shuffled order
+/// (the article "Method", "Interleaving", says why).
 package struct Sampler {
     /// The cases to measure; they all run on the same number of threads.
     package let cases: [BenchmarkCase]
@@ -58,9 +55,8 @@ package struct Sampler {
         }
     }
 
-    /// Calibrates and warms up every case, and returns them ready to be sampled one sample at a
-    /// time, in whatever order the caller chooses: ``run()`` takes its shuffled schedule from
-    /// it, and a `bench ab` worker the order its parent asks for.
+    /// Calibrates and warms up every case, and returns them ready to be sampled one at a time, in
+    /// whatever order the caller chooses.
     package func calibrated() throws(Interrupted) -> SamplingSession {
         let session = SamplingSession(
             cases: cases,
@@ -85,8 +81,6 @@ package struct Sampler {
     ///
     /// The estimate is the fastest time per iteration seen, not the last: a measurement that
     /// another process interrupted says nothing about the case, and would make the samples short.
-    ///
-    /// - Returns: The iterations, and the nanoseconds per operation the estimate rests on.
     private func calibrate(_ benchmark: BenchmarkCase, index: Int, threads: SamplingThreads) throws -> (Int, Double) {
         let target = plan.sampleTime.nanoseconds
         func measure(_ iterations: Int) throws -> Double {

@@ -36,13 +36,7 @@ package struct SamplingPlan: Sendable, Equatable, Codable {
     package static let quick = SamplingPlan(warmup: .milliseconds(10), sampleTime: .milliseconds(5), samples: 10)
 
     /// `bench ab`'s default, per build and look: 600 samples of 0.25 ms per case, shared out among
-    /// the look's pairs of processes (``PairedProcesses/standardPairs``, so 30 turns a pair), after 1 ms of
-    /// warm-up in each process.
-    ///
-    /// Short samples because the two samples of a turn cancel the machine's noise best when they
-    /// are close in time. Thirty turns a pair rather than sixty: the pairs, not the turns, carry
-    /// the variance, so the time is better spent on more pairs (the ComparingBuilds article has the
-    /// measurements).
+    /// the look's pairs (30 turns a pair); the article "Comparing two builds" says why.
     package static let ab = SamplingPlan(warmup: .milliseconds(1), sampleTime: .microseconds(250), samples: 600)
 
     /// `bench ab --quick`: a smoke test of the whole suite, not for decisions.

@@ -67,8 +67,7 @@ final class SamplingThreads: @unchecked Sendable {
     }
 
     /// Runs `iterations` operations of `benchmark` on each thread, all at once; `index` identifies
-    /// the case, so that each thread keeps its workload. The time runs from the first thread's
-    /// start to the last thread's end.
+    /// the case, so that each thread keeps its workload.
     ///
     /// - Throws: The first error a thread reports, from preparing its workload or running it.
     func measure(_ benchmark: BenchmarkCase, index: Int, iterations: Int) throws -> Measurement {

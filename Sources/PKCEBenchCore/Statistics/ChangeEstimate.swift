@@ -6,28 +6,23 @@ import Foundation
 /// process's fastest sample. The article "The statistics of each verdict" says why and gives the
 /// references. The change is `exp(log change) − 1`; positive is slower.
 package struct ChangeEstimate: Sendable, Equatable {
-    /// The estimated change on the log scale: `log(current / baseline)`.
+    /// `log(current / baseline)`.
     package let logChange: Double
     package let standardError: Double
     package let degreesOfFreedom: Double
     /// The units the estimate rests on: pairs, or the processes of the smaller side.
     package let units: Int
-    /// A bound, on the log scale, on a bias that the standard error does not cover: 0, or for runs
-    /// made apart whose spread between runs was never measured, the drift floor
-    /// (`RunToRunSpread`). Tests and bounds give the bias its full size against the change.
+    /// A bound, on the log scale, on a bias the standard error does not cover (the drift floor of
+    /// runs made apart without a measured spread), given its full size against the change.
     package var driftBound: Double = 0
 
-    /// The share of pairs trimmed from each end before averaging: 20%, the usual choice where
-    /// tails are heavy and samples small (Wilcox, §3.5).
+    /// The share of pairs trimmed from each end before averaging (Wilcox, §3.5).
     package static let trimming = 0.2
 
-    /// The estimated change, `current / baseline − 1`: positive is slower.
     package var change: Double { exp(logChange) - 1 }
 
     /// The change between processes run in pairs, from each pair's `log(current / baseline)`: the
-    /// 20% trimmed mean, with Yuen's standard error (the 20% winsorized standard deviation over
-    /// `0.6 √n`) and `n − 2g − 1` degrees of freedom, `g = ⌊0.2 n⌋` pairs trimmed from each end;
-    /// `nil` with fewer than two pairs.
+    /// trimmed mean with Yuen's standard error; `nil` with fewer than two pairs.
     package static func paired(logRatios: [Double]) -> ChangeEstimate? {
         let sorted = logRatios.filter(\.isFinite).sorted()
         guard sorted.count >= 2 else { return nil }
@@ -45,12 +40,8 @@ package struct ChangeEstimate: Sendable, Equatable {
             units: n)
     }
 
-    /// The change between two independent sets of processes, by Welch's t-test on their logs.
-    ///
-    /// When one side has a single process, its variance is taken to be the other side's (a
-    /// t-test with the other side's degrees of freedom): one process cannot show its own spread.
-    ///
-    /// - Returns: `nil` when neither side has two processes, or either has none.
+    /// The change between two independent sets of processes, by Welch's t-test on their logs; a
+    /// side of one process borrows the other's variance. `nil` when neither side has two processes.
     package static func independent(baseline: [Double], current: [Double]) -> ChangeEstimate? {
         let x = baseline.filter { $0 > 0 }.map(log)
         let y = current.filter { $0 > 0 }.map(log)
@@ -85,9 +76,7 @@ package struct ChangeEstimate: Sendable, Equatable {
 
     /// Which way a one-sided question looks.
     package enum Direction: Sendable {
-        /// Is the current build slower?
         case slower
-        /// Is the current build faster?
         case faster
     }
 
@@ -106,9 +95,7 @@ package struct ChangeEstimate: Sendable, Equatable {
         return exp(direction == .slower ? logChange + margin : logChange - margin) - 1
     }
 
-    /// The `t` that a one-sided test at level `tail` must exceed, in standard errors.
-    ///
-    /// - Precondition: `0 < tail < 0.5`.
+    /// The `t` that a one-sided test at level `tail` (below 0.5) must exceed, in standard errors.
     package func criticalValue(tail: Double) -> Double {
         distribution.twoSidedCriticalValue(tail: 2 * tail)
     }
@@ -131,11 +118,8 @@ package struct ChangeEstimate: Sendable, Equatable {
     }
 }
 
-/// Holm's step-down adjustment of p-values for testing many hypotheses at once (Holm 1979).
-///
-/// Rejecting every hypothesis whose adjusted p-value is below α keeps the probability of even one
-/// false rejection, over the whole family, at most α, whatever the dependence between the tests.
-/// The result equals statsmodels' `multipletests(p, method="holm")`, in the order of `pValues`.
+/// Holm's step-down adjustment of p-values (Holm 1979): statsmodels' `multipletests(p,
+/// method="holm")`, in the order of `pValues`.
 package func holmAdjusted(_ pValues: [Double]) -> [Double] {
     let order = pValues.indices.sorted { pValues[$0] < pValues[$1] }
     var adjusted = [Double](repeating: 1, count: pValues.count)

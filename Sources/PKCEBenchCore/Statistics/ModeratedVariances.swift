@@ -8,15 +8,13 @@ package struct ModeratedVariances: Sendable, Equatable {
     package let variances: [Double]
     /// Each variance's degrees of freedom after moderation: its own plus `priorDegreesOfFreedom`.
     package let degreesOfFreedom: [Double]
-    /// `d₀`: how many degrees of freedom the common prior is worth; infinite when the variances
-    /// scatter no more than sampling alone explains, 0 when there is only one. A variance's total
-    /// is capped at the sum of all of theirs.
+    /// `d₀`: infinite when the variances scatter no more than sampling explains, 0 when there is
+    /// only one. A variance's total is capped at the sum of all of theirs.
     package let priorDegreesOfFreedom: Double
     /// `s₀²`: the common prior variance.
     package let priorVariance: Double
 
-    /// Moderates sample `variances`, each at least 0, with their `degreesOfFreedom`, each more
-    /// than 0.
+    /// Moderates sample `variances` (at least 0) with their `degreesOfFreedom` (more than 0).
     package init(_ variances: [Double], degreesOfFreedom: [Double]) {
         precondition(variances.count == degreesOfFreedom.count, "a variance needs its degrees of freedom")
         guard variances.count >= 2 else {

@@ -1,8 +1,5 @@
-/// Descriptive statistics of a set of measurements.
-///
-/// Percentiles interpolate linearly between the closest ranks, as numpy's `percentile` does by
-/// default (Hyndman and Fan's type 7); the standard deviation is the sample standard deviation
-/// (n − 1 in the denominator).
+/// Descriptive statistics of a set of measurements: percentiles as numpy's default (Hyndman and
+/// Fan's type 7), the sample standard deviation (n − 1).
 package struct Statistics: Sendable, Equatable {
     package let count: Int
     package let min: Double
@@ -11,10 +8,10 @@ package struct Statistics: Sendable, Equatable {
     package let median: Double
     package let p90: Double
     package let mean: Double
-    /// The sample standard deviation; 0 for a single value.
+    /// 0 for a single value.
     package let standardDeviation: Double
 
-    /// The coefficient of variation, standard deviation over mean: the noise relative to the value.
+    /// Standard deviation over mean.
     package var coefficientOfVariation: Double {
         mean == 0 ? 0 : standardDeviation / mean
     }
@@ -34,8 +31,7 @@ package struct Statistics: Sendable, Equatable {
         standardDeviation = sorted.count > 1 ? (squares / Double(sorted.count - 1)).squareRoot() : 0
     }
 
-    /// The `percent`-th percentile (0 to 100) of ascending `sorted` values, interpolated linearly
-    /// between the closest ranks.
+    /// The `percent`-th percentile (0 to 100) of ascending `sorted` values.
     package static func percentile(_ percent: Double, ofSorted sorted: [Double]) -> Double {
         precondition(!sorted.isEmpty && (0...100).contains(percent), "percentile of nothing, or beyond 0…100")
         let rank = percent / 100 * Double(sorted.count - 1)

@@ -1,12 +1,8 @@
 import Foundation
 
-/// Student's t distribution with `degreesOfFreedom` degrees of freedom, which may be fractional
-/// (Welch's test gives such).
-///
-/// The distribution function comes from the regularized incomplete beta function,
-/// `P(|T| > t) = I_{ν/(ν+t²)}(ν/2, 1/2)`, evaluated by its continued fraction (Numerical Recipes,
-/// §6.4, with Lentz's method); the quantile by bisection on it. Both agree with scipy's
-/// `stats.t` to 1e-9 and better on the committed reference values.
+/// Student's t distribution, with degrees of freedom that may be fractional (Welch's): `P(|T| > t)
+/// = I_{ν/(ν+t²)}(ν/2, 1/2)` by its continued fraction (Numerical Recipes §6.4, Lentz's method),
+/// the quantile by bisection; both agree with scipy's `stats.t` on the committed reference values.
 package struct StudentT: Sendable, Equatable {
     /// ν: more than 0.
     package let degreesOfFreedom: Double

@@ -16,15 +16,12 @@ final class ChildProcess {
     }
 
     enum Streams {
-        /// Input from `/dev/null`, output to the file at the path, created or truncated; standard
-        /// error shared with this process.
+        /// Input from `/dev/null`, output to the file; standard error shared with this process.
         case file(String)
-        /// Input from `/dev/null`, output and standard error to the files at the paths, created or
-        /// truncated (they may be the same file).
+        /// Input from `/dev/null`, output and standard error to the files (maybe the same one).
         case files(output: String, error: String)
-        /// Both through Unix socket pairs, which work as pipes do for the child: ``writeInput(_:)``
-        /// writes to it, ``output`` reads from it; standard error to the file at the path, created
-        /// or truncated, or shared with this process when there is none.
+        /// Both through Unix socket pairs (``writeInput(_:)``, ``output``); standard error to the
+        /// file, or shared with this process when there is none.
         case pipes(standardError: String?)
     }
 
@@ -232,11 +229,9 @@ extension ChildProcess {
         }
     }
 
-    /// Runs `executable` with `arguments` to its end, its output and errors captured in files of a
-    /// scratch directory that is removed after.
+    /// Runs `executable` with `arguments` to its end, its output and errors captured in files.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when it cannot be started; `.cannotWrite` when the
-    ///   scratch directory cannot be made.
+    /// - Throws: ``BenchError``: `.backendFailed` when it cannot be started; `.cannotWrite`.
     static func run(_ executable: String, _ arguments: [String]) throws(BenchError) -> Captured {
         let directory = try makeScratchDirectory(for: "the output of \(executable)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -4,18 +4,12 @@ import Synchronization
 /// The signal that asked the process to stop, or 0.
 private let pendingSignal = Atomic<Int32>(0)
 
-/// Turns SIGINT and SIGTERM into a request that a run honours between samples.
-///
-/// A run that is stopped must not leave a partial report or a temporary file behind, and must
-/// not touch the baseline or the history: so the signal only raises a flag, the sampler stops at
-/// the next sample, and the command exits with 128 + the signal's number without writing. A
-/// second signal while the first is pending stops the process at once.
+/// Turns SIGINT and SIGTERM into a flag that a run honours between samples, so that it exits
+/// without writing anything; a second signal while the first is pending stops the process at once.
 package enum InterruptSignals {
-    /// Catches SIGINT and SIGTERM from now on, and gives SIGCHLD its default action.
-    ///
-    /// Call it before starting threads: it also unblocks both signals on the calling thread, which
-    /// threads started later inherit: a parent may spawn this process with them blocked (the test
-    /// runner's threads do), and a blocked signal would never stop the run.
+    /// Catches SIGINT and SIGTERM from now on, and gives SIGCHLD its default action. Call it before
+    /// starting threads: it unblocks both signals (a parent such as the test runner may have
+    /// blocked them) on this thread, which later threads inherit.
     package static func install() {
         var signals = sigset_t()
         sigemptyset(&signals)
