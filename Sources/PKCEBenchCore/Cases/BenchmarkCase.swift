@@ -32,9 +32,8 @@ public struct BenchmarkCase: Sendable, CustomStringConvertible {
     /// The cases `bench` measures by default, in report order: every operation at its default
     /// sizes, for each of `backends`, on one thread.
     ///
-    /// - Throws: An error that names the backend when a name is not 1 to 32 lowercase letters,
-    ///   digits, `-`, `_` or `.` starting with a letter, or two backends share one, as `bench`
-    ///   refuses them.
+    /// - Throws: An error that names the backend when names are not valid and distinct
+    ///   (`PKCEBackend/name`), as `bench` refuses them.
     public static func defaultSuite(of backends: [any PKCEBackend]) throws -> [BenchmarkCase] {
         try BackendNames.check(backends.map(\.name))
         return try Selection().cases(from: backends)
@@ -64,7 +63,7 @@ public final class CaseLoop {
 
     /// Prepares the inputs `benchmark` needs on one thread.
     ///
-    /// - Throws: The backend's error when preparing the inputs needs randomness and it fails.
+    /// - Throws: The backend's error when it fails to give randomness the inputs need.
     public init(_ benchmark: BenchmarkCase) throws {
         self.workload = try benchmark.makeWorkload()
     }

@@ -19,11 +19,9 @@ package struct MeasuringProcesses {
     /// Measures `cases`, which `selection` makes, with `plan`, its samples shared out among the
     /// processes.
     ///
-    /// - Returns: One measurement per case, in the order of `cases`, with the samples of every
-    ///   process; a case that failed in any process is failed, and every case is failed when a
-    ///   process exited with an error, died, or broke the worker protocol.
-    /// - Throws: ``BenchError``: `.interrupted` or `.terminated` when a signal stopped the run (the
-    ///   running process is stopped too).
+    /// - Returns: One measurement per case, in the order of `cases`; a case that failed in any
+    ///   process is failed, and every case is failed when a process failed.
+    /// - Throws: ``BenchError``: `.interrupted`, `.terminated`.
     package func measure(
         _ cases: [BenchmarkCase], selection: Selection, plan: SamplingPlan, progress: ProgressPrinter?
     ) throws(BenchError) -> [CaseMeasurement] {

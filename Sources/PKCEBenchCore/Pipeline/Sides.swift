@@ -4,10 +4,8 @@ package enum Side: Int, CaseIterable, Sendable {
     case current
 }
 
-/// What `bench ab` and `bench pair` measure side by side: two builds, or two backends of one.
-///
-/// The current side's cases are the selected ones; the baseline side measures each case's
-/// counterpart: the same case in the other build, or in the baseline backend.
+/// What `bench ab` and `bench pair` measure side by side: two builds, or two backends of one. The
+/// baseline side measures each selected case's counterpart in the other build or backend.
 package enum Sides: Sendable, Equatable {
     /// Two builds, each by its `bench`: the baseline's (another build) and this build's.
     case builds(baseline: String, current: String)
@@ -46,8 +44,7 @@ package enum Sides: Sendable, Equatable {
             backends: [baseline], keys: cases.map { key(of: $0.key, on: .baseline) }, threads: selection.threads)
     }
 
-    /// The name of `side` in a comparison: the baseline's `bench` or `this build`, or the backend's
-    /// name.
+    /// The name of `side` in a comparison.
     package func name(of side: Side) -> String {
         switch (self, side) {
         case (.builds(let baseline, _), .baseline): baseline

@@ -1,15 +1,11 @@
 /// What one case of a run came to in one metric, computed once from its measurement or read back
-/// from a report.
-///
-/// A run measures one metric. A case both timed and counted (the layout issue's second opinion)
-/// is to be two summaries, one per metric, as package-benchmark keeps one result per metric.
+/// from a report. A case both timed and counted is two summaries, one per metric.
 package struct CaseSummary: Sendable, Equatable {
     package var key: CaseKey
     /// What was measured, or would have been had the case not failed.
     package var metric: Metric
     package var samples: Int
-    /// Operations per thread in each sample: the median over the samples, since each measuring
-    /// process calibrates anew.
+    /// Operations per thread in each sample: the median, as each process calibrates anew.
     package var iterations: Int
     /// Heap allocations per operation over every sample; `nil` where they were not counted.
     package var allocationsPerOperation: Double?
@@ -29,9 +25,8 @@ package struct CaseSummary: Sendable, Equatable {
         package var p90: Double
         package var fastest: Double
         package var mean: Double
-        /// The sample standard deviation.
         package var standardDeviation: Double
-        /// The standard deviation over the mean, as a fraction.
+        /// As a fraction.
         package var coefficientOfVariation: Double
         /// From the median, aggregated over all threads; `nil` for a median of 0.
         package var operationsPerSecond: Double?

@@ -1,8 +1,7 @@
 import Foundation
 
 /// The decimals a run's figures are kept to: those its report files keep, so that what a run
-/// prints, draws and compares is what its files say, and what `bench compare` of those files
-/// finds.
+/// prints, draws and compares is what its files say.
 package enum Precision {
     /// Nanoseconds per operation, of a sample and of a summary: 0.001 ns.
     package static let nanoseconds = 3

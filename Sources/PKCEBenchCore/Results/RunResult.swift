@@ -1,8 +1,6 @@
-/// Everything one run produced: where and how it was made, and each case's measurement and what
-/// it came to, in report order (operation, size, backend).
-///
-/// Its figures are kept to the ``Precision`` its files keep: a sample's time to 0.001 ns, and each
-/// summary, computed from the samples as measured, to its own.
+/// Everything one run produced, in report order: where and how it was made, and each case's
+/// measurement and summary, kept to the ``Precision`` of its files (each summary computed from the
+/// samples as measured).
 package struct RunResult: Sendable {
     /// With the libraries of the measured backends only.
     package var environment: RunEnvironment

@@ -12,8 +12,7 @@ final class WorkerConnection {
     /// What each read fills: made once, since `bench ab` reads a line per sample.
     private var chunk = [UInt8](repeating: 0, count: 16384)
     private let coder = WorkerProtocol.Coder()
-    /// Where the worker's standard error goes, when not to this process's: its last line explains
-    /// a failure, in one line of ours.
+    /// The file the worker's standard error goes to, whose last line explains a failure.
     private let errors: String?
 
     enum StandardError {
@@ -51,9 +50,8 @@ final class WorkerConnection {
         if let errors { unlink(errors) }
     }
 
-    /// Sends `request` and reads the answer, waiting at most `seconds` for it (for ever when `nil`,
-    /// though a signal still stops the wait). `caseCount`, the cases of the request's job, bounds
-    /// the reply.
+    /// Sends `request` and reads the answer, waiting at most `seconds` for it (`nil`: until a
+    /// signal). `caseCount`, the cases of the request's job, bounds the reply.
     ///
     /// - Throws: As ``init(executable:arguments:environment:name:standardError:helloTimeout:interruption:)``;
     ///   `.backendFailed` with the worker's message when it refused the job, or when the reply is
@@ -93,11 +91,10 @@ final class WorkerConnection {
     /// How long a worker has to exit once told to, before it is stopped.
     static let quitTimeout: Double = 5
 
-    /// Tells the worker to quit, closes its input, and waits for it to exit, stopping it after
-    /// `seconds`.
+    /// Tells the worker to quit and waits for it to exit, stopping it after `seconds`.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when it exits with another status than 0 (a
-    ///   sanitizer's report at exit, say), dies, or has not exited in time; `.interrupted`, `.terminated`.
+    /// - Throws: ``BenchError``: `.backendFailed` unless it exits 0 in time (a sanitizer's report at
+    ///   exit fails it); `.interrupted`, `.terminated`.
     func finish(within seconds: Double = quitTimeout) throws(BenchError) {
         _ = process.writeInput(Array(coder.line(WorkerProtocol.Request.quit).utf8))
         process.closeInput()
@@ -182,8 +179,7 @@ final class WorkerConnection {
         }
     }
 
-    /// `: ` and the last line the worker wrote to its standard error, without its `bench: `, if
-    /// it went to a file and has one.
+    /// `: ` and the last line of the worker's captured standard error, without its `bench: `.
     private var lastError: String {
         guard let errors, let bytes = FileManager.default.contents(atPath: errors),
             let last = String(decoding: bytes.suffix(4096), as: UTF8.self).split(whereSeparator: \.isNewline).last
@@ -194,12 +190,10 @@ final class WorkerConnection {
 }
 
 extension WorkerProtocol {
-    /// How long a build may take to say hello: far longer than any build needs, and short enough
-    /// that a program that never answers is not waited on for long.
+    /// How long a build may take to say hello: far longer than any build needs.
     static let helloTimeout: Double = 15
 
-    /// Starts the program at `path` as a worker, reads its hello and asks what it is, to check
-    /// that it is a `bench` that measures as this one does, before any measuring starts.
+    /// Starts the program at `path` as a worker, reads its hello and asks what it is.
     ///
     /// - Throws: ``BenchError``: `.missingInput` when `path` is not an executable file;
     ///   `.malformedInput` when it does not say this version's hello within `helloTimeout` seconds.

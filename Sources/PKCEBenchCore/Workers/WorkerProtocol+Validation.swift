@@ -28,13 +28,9 @@ extension WorkerProtocol {
         return overflow || overflowAgain ? .max : limit
     }
 
-    /// What is wrong with `reply` as the answer to `request`, from a worker whose job is `job`,
-    /// or `nil` when nothing is.
-    ///
-    /// A reply of another kind than the request asks for, a sample of another process than the
-    /// job's, a number of iterations or allocations that could overflow a sum or a product, a time
-    /// that is not a positive number, an index of a case the worker does not have: each is wrong.
-    /// A refusal answers anything.
+    /// What is wrong with `reply` as the answer to `request`, from a worker whose job is `job`
+    /// (a reply of another kind, a sample of another process, a number that could overflow, a case
+    /// the worker lacks), or `nil` when nothing is. A refusal answers anything.
     package static func problem(with reply: Reply, answering request: Request, job: Job?) -> String? {
         switch (request, reply) {
         case (_, .refused):

@@ -93,11 +93,9 @@ package enum WorkerProtocol {
         /// The compile target, as ``BuildConfiguration/targetCPU`` gives it.
         package var targetCPU: String
         package var swift: String
-        /// The library each of the build's backends runs, by backend name, as in
-        /// ``RunEnvironment/libraries``.
+        /// As in ``RunEnvironment/libraries``.
         package var libraries: [String: String]
-        /// What its workers can measure: ``Metric/time`` always, and ``Metric/instructions`` where
-        /// they can count (a build whose workers cannot run under Callgrind would leave it out).
+        /// What its workers can measure: ``Metric/time`` always, ``Metric/instructions`` if they can.
         package var metrics: Set<Metric>
 
         package init(
@@ -110,8 +108,7 @@ package enum WorkerProtocol {
             self.metrics = metrics
         }
 
-        /// The facts of this process's own build; `libraries` holds its backends'
-        /// `PKCEBackend.library`, by backend name.
+        /// The facts of this process's own build.
         package static func current(libraries: [String: String]) -> BuildFacts {
             BuildFacts(
                 build: BuildConfiguration.current, targetCPU: BuildConfiguration.targetCPU, swift: SwiftVersion.current,

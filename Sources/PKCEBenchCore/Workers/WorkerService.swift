@@ -2,9 +2,6 @@ import Foundation
 import PKCE
 
 /// The worker's side of ``WorkerProtocol``: what `bench worker` runs.
-///
-/// It says hello, then carries out each request it reads until ``WorkerProtocol/Request/quit``
-/// or the end of its input.
 package struct WorkerService {
     /// The backends a job's selection chooses from.
     package var backends: [any PKCEBackend]
@@ -99,9 +96,8 @@ package struct WorkerService {
         return .finished
     }
 
-    /// A sampler of `cases` for `job`; with `progress`, it draws its progress on standard error
-    /// when that is a terminal that can redraw a line, prefixed with the process's number. Off
-    /// one, the run reports on its processes itself.
+    /// A sampler of `cases` for `job`; with `progress`, it redraws its progress line on a terminal
+    /// (elsewhere the run reports on its processes itself).
     private func sampler(_ cases: [BenchmarkCase], _ job: WorkerProtocol.Job, progress: Bool) -> Sampler {
         var sampler = Sampler(
             cases: cases, plan: job.plan,
