@@ -59,26 +59,19 @@ package struct CountedCalls: Sendable, Equatable, Codable {
         return account
     }
 
+    /// Writes what the worker saw under Valgrind over `environment`'s facts: a report of its
+    /// counts records them in place of what `bench` sees natively, another CPU on which some
+    /// backends take other paths.
+    package func record(in environment: inout RunEnvironment) {
+        environment.cpuFlags = cpuFlags
+        environment.libraries.merge(libraries ?? [:]) { _, counted in counted }
+    }
+
     /// Which of `sha_ni avx2 avx512f` CPUID reports to this process.
     static func cpuidFlags() -> String {
         let features = CPKCEHarness_cpuidFeatures()
         return zip(SystemFacts.relevantFlags, [1, 2, 4]).filter { features & $0.1 != 0 }.map(\.0)
             .joined(separator: " ")
-    }
-}
-
-/// What a counted worker saw under Valgrind, which a report of its counts records in place of
-/// what `bench` sees natively: another CPU, on which some backends take other paths.
-package struct CountedEnvironment: Sendable, Equatable {
-    /// The CPU features CPUID reported: those of `sha_ni avx2 avx512f` present.
-    package var cpuFlags: String
-    /// Each counted backend's library, with the path it took; `nil` from an older worker.
-    package var libraries: [String: String]?
-
-    /// Writes these facts over `environment`'s.
-    package func record(in environment: inout RunEnvironment) {
-        environment.cpuFlags = cpuFlags
-        environment.libraries.merge(libraries ?? [:]) { _, counted in counted }
     }
 }
 

@@ -69,7 +69,7 @@ package struct InstructionCounter {
     /// - Throws: ``BenchError``: `.backendFailed` when the worker or Valgrind failed, or Callgrind's
     ///   profiles do not match the worker's calls; `.interrupted`, `.terminated`, `.cannotWrite`.
     package func measure(_ cases: [BenchmarkCase], selection: Selection, check: Bool = false) throws(BenchError) -> (
-        measurements: [CaseMeasurement], counted: CountedEnvironment
+        measurements: [CaseMeasurement], counted: CountedCalls
     ) {
         let directory = try makeScratchDirectory(for: "Callgrind's profiles")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -123,10 +123,7 @@ package struct InstructionCounter {
                 "--dump-after=\(CountedCalls.function)", "--log-file=\(log)", stripped, "worker",
             ], check: false, name: "the worker of \(executable) under Callgrind", log: log)
         let profiles = try Self.profileTotals(in: directory)
-        return (
-            try Self.measurements(of: cases, from: account, profiles: profiles),
-            CountedEnvironment(cpuFlags: account.cpuFlags, libraries: account.libraries)
-        )
+        return (try Self.measurements(of: cases, from: account, profiles: profiles), account)
     }
 
     /// Each case's instructions per operation, from the worker's account of its counted calls and

@@ -72,7 +72,7 @@ package struct Pipeline {
         /// build added).
         package var baseline: [CaseMeasurement]?
         /// What each side's Callgrind worker saw under Valgrind, when counted.
-        package var counted: [Side: CountedEnvironment] = [:]
+        package var counted: [Side: CountedCalls] = [:]
     }
 
     /// Checks the backends `cases` use, then measures the cases: the one place a run checks its
