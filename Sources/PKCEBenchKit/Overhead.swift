@@ -10,12 +10,7 @@ struct Overhead: ParsableCommand {
 
     func run() throws {
         InterruptSignals.install()
-        let statistics: Statistics?
-        do {
-            statistics = try HarnessOverhead.measure(plan: sampling.plan()) { InterruptSignals.received }
-        } catch let error as Interrupted {
-            throw InterruptSignals.error(for: error.signal)
-        }
+        let statistics = try HarnessOverhead.measure(plan: sampling.plan()) { InterruptSignals.received }
         guard let statistics else { throw BenchError(.backendFailed, "the empty case took no samples") }
         let figures = [statistics.median, statistics.p10, statistics.p90].map(NumberFormat.nanoseconds)
         print(

@@ -28,8 +28,8 @@ struct Worker: ParsableCommand {
         case .refused(let kind):
             // The reply said why; the run that started this process says it, once.
             throw ExitCode(ExitStatus(kind).rawValue)
-        case .interrupted(let signal):
-            throw ExitCode(ExitStatus(InterruptSignals.error(for: signal).kind).rawValue)
+        case .interrupted(let kind):
+            throw ExitCode(ExitStatus(kind).rawValue)
         }
     }
 }

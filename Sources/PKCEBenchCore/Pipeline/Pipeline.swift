@@ -91,11 +91,7 @@ package struct Pipeline {
         case (.inProcess(let allocationCounter), nil):
             var sampler = Sampler(cases: cases, plan: plan, observer: progress, interruption: interruption)
             sampler.allocationCounter = allocationCounter
-            do {
-                return Measured(current: try sampler.run())
-            } catch {
-                throw InterruptSignals.error(for: error.signal)
-            }
+            return Measured(current: try sampler.run())
         case (.processes(let processes), nil):
             let measurements = try processes.measure(
                 cases, selection: narrowed(to: cases), plan: plan, progress: progress)

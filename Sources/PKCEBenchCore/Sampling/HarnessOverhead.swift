@@ -8,7 +8,7 @@ package enum HarnessOverhead {
     /// whether a signal asked the run to stop.
     package static func measure(
         plan: SamplingPlan, interruption: @escaping () -> Int32? = { nil }
-    ) throws(Interrupted) -> Statistics? {
+    ) throws(BenchError) -> Statistics? {
         let empty = BenchmarkCase(backend: NullBackend(), operation: .sha256, size: 0)
         let measurement = try Sampler(cases: [empty], plan: plan, interruption: interruption).run()
         return measurement.first.flatMap { Statistics($0.nanosecondsPerOperation) }

@@ -26,7 +26,7 @@ package struct Sampler {
 
     /// Returns one measurement per case, in the order of ``cases``. A case whose workload throws
     /// is reported as failed and the others go on.
-    package func run() throws(Interrupted) -> [CaseMeasurement] {
+    package func run() throws(BenchError) -> [CaseMeasurement] {
         guard !cases.isEmpty else { return [] }
         let session = try calibrated()
         var samples = [[Sample]](repeating: [], count: cases.count)
@@ -57,7 +57,7 @@ package struct Sampler {
 
     /// Calibrates and warms up every case, and returns them ready to be sampled one at a time, in
     /// whatever order the caller chooses.
-    package func calibrated() throws(Interrupted) -> SamplingSession {
+    package func calibrated() throws(BenchError) -> SamplingSession {
         let session = SamplingSession(
             cases: cases,
             threads: SamplingThreads(threads: cases.first?.threads ?? 1, allocationCounter: allocationCounter),
@@ -116,9 +116,9 @@ package struct Sampler {
         return (max(1, Int((target / fastest).rounded())), fastest / Double(benchmark.threads))
     }
 
-    private func checkInterruption() throws(Interrupted) {
+    private func checkInterruption() throws(BenchError) {
         if let signal = interruption() {
-            throw Interrupted(signal: signal)
+            throw InterruptSignals.error(for: signal)
         }
     }
 }

@@ -28,8 +28,8 @@ package struct WorkerService {
         case brokenRequest(String)
         /// It refused its job with an error of `kind`, and answered so.
         case refused(BenchError.Kind)
-        /// A signal stopped it; it exits with that signal's status, and its run says so.
-        case interrupted(signal: Int32)
+        /// A signal stopped it (`kind`); it exits with that signal's status, and its run says so.
+        case interrupted(BenchError.Kind)
     }
 
     /// `readLine` gives the next line of input without its newline, `nil` at the end; `write`
@@ -71,7 +71,7 @@ package struct WorkerService {
                 } catch {
                     return refuse(error)
                 }
-                do throws(Interrupted) {
+                do throws(BenchError) {
                     switch request {
                     case .measure:
                         reply = .measured(try sampler(cases, job, progress: true).run())
@@ -88,7 +88,7 @@ package struct WorkerService {
                         reply = .counted(CountedCalls.make(cases))
                     }
                 } catch {
-                    return .interrupted(signal: error.signal)
+                    return .interrupted(error.kind)
                 }
             }
             write(coder.line(reply))
