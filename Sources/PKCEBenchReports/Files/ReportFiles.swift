@@ -50,17 +50,6 @@ package enum ReportFiles {
         }
     }
 
-    /// Writes a run's summary to `path` and its samples beside it, both or neither.
-    ///
-    /// - Throws: `BenchError` (`cannotWrite`) when either cannot be written.
-    package static func write(_ run: RunResult, summaryAt path: String) throws(BenchError) {
-        let samples = URL(fileURLWithPath: samplesPath(for: path))
-        try AtomicFiles.writeAll([
-            (URL(fileURLWithPath: path), ReportSchema.encode(SummaryRow.rows(of: run), columns: ReportSchema.summary)),
-            (samples, ReportSchema.encode(SampleRow.rows(of: run), columns: ReportSchema.samples)),
-        ])
-    }
-
     /// Writes one file whole or not at all: under a temporary name beside it, then renamed.
     ///
     /// - Throws: `BenchError` (`cannotWrite`) when it cannot be written.
