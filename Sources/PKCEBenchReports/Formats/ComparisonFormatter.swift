@@ -88,15 +88,10 @@ package enum ComparisonFormatter {
             ("detectable", .right), ("p (Holm)", .right), ("verdict", .left),
         ])
         for item in cases {
-            table.append([
-                item.key.operation.rawValue, String(item.key.size), String(item.key.threads), item.key.backend,
-                figure(item.baselineMedian, item.baselineInstructions, counted: counted),
-                figure(item.currentMedian, item.currentInstructions, counted: counted),
-                item.change.map(percent) ?? "",
-                item.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? "",
-                item.detectable.map(percent) ?? "",
-                item.pValue.map(pValue) ?? "", item.verdict.rawValue,
-            ])
+            table.append(
+                [item.key.operation.rawValue, String(item.key.size), String(item.key.threads), item.key.backend]
+                    + figureCells(item, counted: counted)
+                    + [item.detectable.map(percent) ?? "", item.pValue.map(pValue) ?? "", item.verdict.rawValue])
         }
         return table
     }
@@ -205,6 +200,16 @@ package enum ComparisonFormatter {
         counted
             ? instructions.map { String(format: "%.1f", $0) } ?? ""
             : nanoseconds.map(NumberFormat.nanoseconds) ?? ""
+    }
+
+    /// A case's baseline and current figures, its change and its 95% bounds, as the tables show them.
+    static func figureCells(_ item: CaseComparison, counted: Bool) -> [String] {
+        [
+            figure(item.baselineMedian, item.baselineInstructions, counted: counted),
+            figure(item.currentMedian, item.currentInstructions, counted: counted),
+            item.change.map(percent) ?? "",
+            item.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? "",
+        ]
     }
 
     /// `+4.2%`, from a fraction.

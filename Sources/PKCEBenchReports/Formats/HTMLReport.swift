@@ -90,17 +90,11 @@ package enum HTMLReport {
             "<table><thead><tr><th>case</th><th>baseline \(unit)</th><th>current \(unit)</th><th>change</th>"
                 + "<th>95% bounds</th><th>verdict</th></tr></thead><tbody>")
         for item in comparison.cases(in: ComparisonFormatter.attentionOrder + [.unchanged]) {
-            let percent = ComparisonFormatter.percent
-            let cells = [
-                ComparisonFormatter.figure(item.baselineMedian, item.baselineInstructions, counted: counted),
-                ComparisonFormatter.figure(item.currentMedian, item.currentInstructions, counted: counted),
-                item.change.map(percent) ?? "",
-                item.interval.map { "\(percent($0.lowerBound)) … \(percent($0.upperBound))" } ?? "",
-            ]
             lines.append(
                 "<tr class=\"\(item.verdict.rawValue)\" data-case=\"\(SVG.escape(item.key.description))\">"
                     + "<td>\(SVG.escape(item.key.description))</td>"
-                    + cells.map { "<td>\(SVG.escape($0))</td>" }.joined()
+                    + ComparisonFormatter.figureCells(item, counted: counted).map { "<td>\(SVG.escape($0))</td>" }
+                    .joined()
                     + "<td class=\"text\">\(item.verdict.rawValue)</td></tr>")
         }
         lines += ["</tbody></table>"]
@@ -145,7 +139,9 @@ package enum HTMLReport {
             case .counted(let instructions):
                 cells = [String(format: "%.1f", instructions)]
             case .timed(let times):
-                cells = timedCells(row, times)
+                cells =
+                    [times.median, times.p10, times.p90].map(NumberFormat.nanoseconds)
+                    + SummaryFormatter.rateCells(row, times) + [String(row.samples)]
                 distribution = "<td>\(histogram(samples[row.key] ?? [], median: times.median))</td>"
             }
             lines.append(head + cells.map { "<td>\(SVG.escape($0))</td>" }.joined() + distribution + "</tr>")
@@ -167,11 +163,6 @@ package enum HTMLReport {
                 : "<h2>Median nanoseconds per operation, with the p10–p90 range (shorter is faster)</h2>",
             "<div class=\"charts\">",
         ] + charts + ["</div>", "</section>"]
-    }
-
-    private static func timedCells(_ row: CaseSummary, _ times: CaseSummary.Times) -> [String] {
-        [times.median, times.p10, times.p90].map(NumberFormat.nanoseconds) + SummaryFormatter.rateCells(row, times)
-            + [String(row.samples)]
     }
 
     // MARK: - Charts
