@@ -24,7 +24,8 @@ package enum SummaryFormatter {
             let best = bestInGroups(rows)
             for row in rows {
                 let isBest = best.contains(row.key)
-                table.append(counted ? countedCells(row, fewest: isBest) : cells(row, fastest: isBest))
+                let head = [row.key.operation.rawValue, String(row.key.size), String(row.key.threads), row.key.backend]
+                table.append(head + (counted ? countedCells(row, fewest: isBest) : cells(row, fastest: isBest)))
             }
             let groupStarts = Set(rows.indices.uniqued { rows[$0].key.group })
             return format == .table ? table.plain(groupBreaks: groupStarts) : table.markdown()
@@ -46,19 +47,17 @@ package enum SummaryFormatter {
     }
 
     private static func countedCells(_ row: CaseSummary, fewest: Bool) -> [String] {
-        let head = [row.key.operation.rawValue, String(row.key.size), String(row.key.threads), row.key.backend]
         guard let instructions = row.instructionsPerOperation else {
-            return head + ["failed", row.failure ?? ""]
+            return ["failed", row.failure ?? ""]
         }
-        return head + [String(format: "%.1f", instructions), fewest ? "fewest" : ""]
+        return [String(format: "%.1f", instructions), fewest ? "fewest" : ""]
     }
 
     private static func cells(_ row: CaseSummary, fastest: Bool) -> [String] {
-        let head = [row.key.operation.rawValue, String(row.key.size), String(row.key.threads), row.key.backend]
         guard let times = row.times else {
-            return head + ["failed", "", "", "", "", row.failure ?? ""]
+            return ["failed", "", "", "", "", row.failure ?? ""]
         }
-        return head + [NumberFormat.nanoseconds(times.median)] + rateCells(row, times) + [fastest ? "fastest" : ""]
+        return [NumberFormat.nanoseconds(times.median)] + rateCells(row, times) + [fastest ? "fastest" : ""]
     }
 
     /// A timed row's ops/s, MB/s, ±cv and allocations per operation, as the tables show them.
