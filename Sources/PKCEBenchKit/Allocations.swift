@@ -1,6 +1,5 @@
 internal import CPKCEMallocCounter
 import PKCEBenchCore
-import PKCEBenchReports
 
 /// `nil` where the malloc interposer is compiled out (a C library other than glibc, a build under
 /// AddressSanitizer or ThreadSanitizer) or found not to be in effect; reports then leave

@@ -1,6 +1,5 @@
 import ArgumentParser
 import PKCEBenchCore
-import PKCEBenchReports
 
 struct Overhead: ParsableCommand {
     static let configuration = CommandConfiguration(

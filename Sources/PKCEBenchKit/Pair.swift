@@ -1,6 +1,5 @@
 import ArgumentParser
 import PKCEBenchCore
-import PKCEBenchReports
 
 struct Pair: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PKCEBenchCore
-import PKCEBenchReports
 
 /// `bench worker`: one of the processes that measure for a run or for `bench ab`, started by it
 /// and spoken to over its standard input and output, in ``WorkerProtocol``'s requests and replies.

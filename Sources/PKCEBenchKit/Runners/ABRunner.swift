@@ -1,5 +1,4 @@
 import Foundation
-import PKCE
 import PKCEBenchCore
 import PKCEBenchReports
 

@@ -1,4 +1,3 @@
-import PKCE
 import PKCEBenchCore
 import PKCEBenchReports
 

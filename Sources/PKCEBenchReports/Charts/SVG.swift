@@ -1,5 +1,4 @@
 import Foundation
-import PKCEBenchCore
 
 /// A small builder of self-contained SVG documents: no scripts, no external fonts or styles.
 struct SVG {

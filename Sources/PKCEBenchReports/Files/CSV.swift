@@ -1,5 +1,3 @@
-import PKCEBenchCore
-
 package struct CSVRecord: Sendable, Equatable {
     /// The 1-based line the record starts on; a quoted field may carry it over several lines.
     package let line: Int

@@ -1,5 +1,3 @@
-import PKCEBenchCore
-
 /// What `bench` writes to standard output.
 package enum OutputFormat: String, CaseIterable, Sendable {
     case table

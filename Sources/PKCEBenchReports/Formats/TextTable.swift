@@ -1,5 +1,4 @@
 import Foundation
-import PKCEBenchCore
 
 struct TextTable {
     enum Alignment {
