@@ -1,5 +1,3 @@
-import Foundation
-
 package struct CaseComparison: Sendable, Equatable {
     package let key: CaseKey
     /// Median nanoseconds per operation.

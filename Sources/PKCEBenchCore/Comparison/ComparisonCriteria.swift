@@ -1,5 +1,3 @@
-import Foundation
-
 package struct ComparisonCriteria: Sendable, Equatable {
     /// The smallest change that counts as a regression or an improvement, as a fraction: 0.05 is 5%.
     package var threshold: Double

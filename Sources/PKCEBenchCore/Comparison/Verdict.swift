@@ -1,5 +1,3 @@
-import Foundation
-
 package enum Verdict: String, Sendable, Codable, CaseIterable {
     /// Slower by at least the threshold, and significantly so across the whole comparison.
     case regressed

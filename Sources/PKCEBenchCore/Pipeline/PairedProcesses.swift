@@ -1,5 +1,4 @@
 internal import CPKCEHarness
-import Foundation
 
 /// How `bench ab` and `bench pair` time: pairs of worker processes, one per side, alive at once on
 /// one CPU, taking their samples in turns, each side first in every other turn; each pair gives

@@ -1,4 +1,3 @@
-import Foundation
 import PKCE
 
 /// The worker's side of ``WorkerProtocol``: what `bench worker` runs.

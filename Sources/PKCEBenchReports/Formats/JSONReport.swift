@@ -1,4 +1,3 @@
-import Foundation
 import PKCEBenchCore
 
 /// The one JSON document that every `--format json` prints: its keys, their units, and when a
