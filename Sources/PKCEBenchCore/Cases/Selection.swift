@@ -193,11 +193,3 @@ private struct CasePatterns {
         }
     }
 }
-
-extension Array where Element: Hashable {
-    /// The elements in order, each only at its first occurrence.
-    fileprivate func uniqued() -> [Element] {
-        var seen = Set<Element>()
-        return filter { seen.insert($0).inserted }
-    }
-}

@@ -1,6 +1,6 @@
 extension Sequence {
     /// The elements in order, each kept only the first time its `key` appears.
-    func uniqued<Key: Hashable>(by key: (Element) -> Key) -> [Element] {
+    package func uniqued<Key: Hashable>(by key: (Element) -> Key) -> [Element] {
         var seen = Set<Key>()
         return filter { seen.insert(key($0)).inserted }
     }
@@ -8,5 +8,5 @@ extension Sequence {
 
 extension Sequence where Element: Hashable {
     /// The elements in order, each kept only the first time it appears.
-    func uniqued() -> [Element] { uniqued { $0 } }
+    package func uniqued() -> [Element] { uniqued { $0 } }
 }
