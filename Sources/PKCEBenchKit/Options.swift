@@ -124,11 +124,7 @@ struct SamplingOptions: ParsableArguments {
 
     /// How many processes measure (or, for `bench ab`, pairs of processes), checked.
     func processCount(standard: Int = 5, quick quickCount: Int = 2) throws(BenchError) -> Int {
-        let count = processes ?? (quick ? quickCount : standard)
-        guard (1...64).contains(count) else {
-            throw BenchError(.usage, "--processes must be 1 to 64, not \(count)")
-        }
-        return count
+        try checked(processes ?? (quick ? quickCount : standard), "--processes", 1...64)
     }
 
     func plan(standard: SamplingPlan = .standard, quick quickPlan: SamplingPlan = .quick) throws(BenchError)
@@ -136,10 +132,7 @@ struct SamplingOptions: ParsableArguments {
     {
         var plan = quick ? quickPlan : standard
         if let samples {
-            guard (2...100_000).contains(samples) else {
-                throw BenchError(.usage, "--samples must be 2 to 100000, not \(samples)")
-            }
-            plan.samples = samples
+            plan.samples = try checked(samples, "--samples", 2...100_000)
         }
         if let sampleTime {
             plan.sampleTime = try milliseconds(sampleTime, option: "--sample-time", allowZero: false)
@@ -241,10 +234,8 @@ struct GateOptions: ParsableArguments {
 
     /// The most looks, `--max-pairs` over `pairs` pairs per look, checked.
     func looks(pairs: Int, quick: Bool) throws(BenchError) -> Int {
-        let maxPairs = maxPairs ?? (quick ? 1 : PairedProcesses.standardLooks) * pairs
-        guard (1...640).contains(maxPairs) else {
-            throw BenchError(.usage, "--max-pairs must be 1 to 640, not \(maxPairs)")
-        }
+        let maxPairs = try checked(
+            maxPairs ?? (quick ? 1 : PairedProcesses.standardLooks) * pairs, "--max-pairs", 1...640)
         guard maxPairs >= pairs else {
             throw BenchError(
                 .usage, "--max-pairs \(maxPairs) is fewer than the \(pairs) pairs of one look (--processes)")
@@ -310,6 +301,14 @@ extension BenchmarkOperation: ExpressibleByArgument {
         }
         return operation
     }
+}
+
+/// `value` when `range` holds it, or a usage error: `--samples must be 2 to 100000, not 1`.
+private func checked(_ value: Int, _ option: String, _ range: ClosedRange<Int>) throws(BenchError) -> Int {
+    guard range.contains(value) else {
+        throw BenchError(.usage, "\(option) must be \(range.lowerBound) to \(range.upperBound), not \(value)")
+    }
+    return value
 }
 
 /// Runs `body`, turning a ``BenchError`` into the `ValidationError` argument-parser reports as a
