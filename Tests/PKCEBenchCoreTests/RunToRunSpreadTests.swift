@@ -60,18 +60,21 @@ struct RunToRunSpreadTests {
         #expect(Self.spread(Self.history(runs: 5)).variances.count == Self.keys.count)
         // Two commits pool their degrees of freedom, each group about its own level: 1 + 1 is
         // too few, 2 + 2 enough.
-        #expect(!Self.spread(Self.history(runs: 2) + Self.history(runs: 2, seed: 2, commit: "def5678")).isMeasured)
-        #expect(Self.spread(Self.history(runs: 3) + Self.history(runs: 3, seed: 2, commit: "def5678")).isMeasured)
-        #expect(!Self.spread(Self.history(runs: 8, commit: "abc1234-dirty")).isMeasured)
-        #expect(!Self.spread(Self.history(runs: 8, commit: "unknown")).isMeasured)
-        #expect(!Self.spread(Self.history(runs: 8, kernel: "6.2.0")).isMeasured)
+        #expect(
+            Self.spread(Self.history(runs: 2) + Self.history(runs: 2, seed: 2, commit: "def5678")).variances.isEmpty)
+        #expect(
+            !Self.spread(Self.history(runs: 3) + Self.history(runs: 3, seed: 2, commit: "def5678")).variances.isEmpty)
+        #expect(Self.spread(Self.history(runs: 8, commit: "abc1234-dirty")).variances.isEmpty)
+        #expect(Self.spread(Self.history(runs: 8, commit: "unknown")).variances.isEmpty)
+        #expect(Self.spread(Self.history(runs: 8, kernel: "6.2.0")).variances.isEmpty)
         let history = Self.history(runs: 5)
-        #expect(!Self.spread(history, excluding: ["run-1-0"]).isMeasured)
+        #expect(Self.spread(history, excluding: ["run-1-0"]).variances.isEmpty)
         // A run of one case (a --filter run) has no shift of its own to measure: it is left out,
         // rather than counted as a case that never moves.
         let filtered = history.filter { $0.summary.key == Self.keys[0] }
         #expect(
-            !Self.spread(filtered + Self.history(runs: 4, seed: 3).filter { $0.summary.key == Self.keys[0] }).isMeasured
+            Self.spread(filtered + Self.history(runs: 4, seed: 3).filter { $0.summary.key == Self.keys[0] }).variances
+                .isEmpty
         )
         #expect(Self.spread(Self.history(runs: 4) + filtered.prefix(1)).variances.isEmpty)
         #expect(RunToRunSpread.unmeasured.driftFloor == RunToRunSpread.defaultDriftFloor)

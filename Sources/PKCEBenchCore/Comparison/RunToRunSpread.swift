@@ -36,8 +36,6 @@ package struct RunToRunSpread: Sendable {
         self.driftFloor = driftFloor
     }
 
-    package var isMeasured: Bool { !variances.isEmpty }
-
     /// Counts the runs of `history` made as `environment` was (host: CPU, its flags, cores, kernel;
     /// Swift, compile target and build configuration), never `excluded`: the two runs compared,
     /// which must not estimate their own noise.
