@@ -86,9 +86,8 @@ struct AB: ParsableCommand {
         try ExitStatus(runner.run()).exitUnlessOK()
     }
 
-    /// The baseline's `bench`: the one given, or the build of `--against`'s revision, made now
-    /// unless it is there. The output files are checked first, so that a bad one fails before a
-    /// build of minutes.
+    /// The baseline's `bench`: the one given, or the build of `--against`'s revision (made now
+    /// unless it is there, after the output files are checked).
     private func baselineExecutable() throws -> String {
         if let baselineBench { return baselineBench }
         guard let against else { throw ValidationError("bench ab needs a baseline bench executable or --against REF") }

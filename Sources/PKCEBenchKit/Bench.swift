@@ -112,10 +112,8 @@ struct BenchCommand: ParsableCommand {
         Foundation.exit(ExitStatus.ok.rawValue)
     }
 
-    /// The arguments with `--save-baseline NAME` (or `--save-baseline=NAME`) written as
-    /// `--save-baseline --save-baseline-name=NAME`. argument-parser has no option whose value may
-    /// be left out, and `--save-baseline` alone makes the unnamed baseline, as it always has: a
-    /// word after it that is not an option is its name (`bench` takes no other word there).
+    /// The arguments with `--save-baseline NAME` (or `=NAME`) written as `--save-baseline
+    /// --save-baseline-name=NAME`: argument-parser has no option whose value may be left out.
     static func normalized(_ arguments: [String]) -> [String] {
         var normalized: [String] = []
         var remaining = arguments[...]

@@ -6,10 +6,9 @@ import PKCEBenchReports
 /// reason, another build's error) goes through ``printable(_:keepingLines:)`` on its way to a
 /// terminal, so that a planted escape sequence is shown, not obeyed.
 enum Terminal {
-    /// Writes `text`, in `format`, to standard output with what a terminal would act on written
-    /// as escapes: always for the table and Markdown, which are for people (a pager such as
-    /// `less -R` would obey them too); for CSV and JSON when standard output is a terminal, and
-    /// otherwise not, so that the data a program reads stays as it is.
+    /// Writes `text` to standard output with what a terminal would act on written as escapes:
+    /// always for the table and Markdown (a pager such as `less -R` would obey them too), for CSV
+    /// and JSON only on a terminal, so that data a program reads stays as it is.
     static func write(_ text: String, as format: OutputFormat) {
         let forPeople = format == .table || format == .markdown || isatty(STDOUT_FILENO) != 0
         print(forPeople ? printable(text, keepingLines: true) : text, terminator: "")

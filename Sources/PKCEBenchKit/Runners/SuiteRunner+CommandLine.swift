@@ -5,8 +5,7 @@ import PKCEBenchReports
 
 extension SuiteRunner {
     /// A runner of the program's backends with the command line's options, wired to this
-    /// process: the real environment, standard output and error, the signals, and `bench worker`
-    /// processes that measure; as `bench` and `bench baseline` use it.
+    /// process, its signals and its `bench worker` processes.
     init(
         selection: Selection, plan: SamplingPlan, processes: Int, results: ResultsDirectory, format: OutputFormat,
         metric: Metric, progress style: ProgressPrinter.Style

@@ -1,18 +1,12 @@
 import Foundation
 import PKCEBenchCore
 
-/// `bench history --chart`: each case's median nanoseconds per operation over the runs of a
-/// history, as its change against the case's first run, one small panel per case.
-///
-/// Every case on one axis of nanoseconds is unreadable: the slowest hash flattens the fastest
-/// challenge to the axis. So each case has its own panel, a row per operation, size and thread
-/// count and a column per backend, and every panel shares one axis of percentage change, so that
-/// a 10% step looks the same in every case.
+/// `bench history --chart`: each case's median over the runs of a history, one small panel per
+/// case (a row per operation, size and threads, a column per backend), all on one axis of change
+/// against the case's first run, so that a 10% step looks the same in every case.
 package enum HistoryChart {
-    /// Runs are placed left to right in the order they appear in the history; each case is one
-    /// `<g class="panel" data-case="…">` holding a `<polyline class="trend">` with a marker per run
-    /// that has a median, the change against the case's first median (its reference) on a
-    /// symmetric axis. A marker's tooltip gives the run id, the median and the change.
+    /// Runs left to right in history order; each case is one `<g class="panel" data-case="…">`
+    /// holding a `<polyline class="trend">` with a marker (and tooltip) per run that has a median.
     package static func svg(_ history: [RunResult]) -> String {
         let runs = history.map(\.environment.runID)
         let keys = history.flatMap { $0.summaries.map(\.key) }.sorted().uniqued()

@@ -122,10 +122,8 @@ struct Axis {
     let maximum: Double
     let ticks: [Double]
 
-    /// An axis that holds `largest`, with about five ticks at 1, 2 or 5 × 10ⁿ.
-    ///
-    /// Values past 10³⁰⁰, which no measurement produces but a hand-edited file might hold, are
-    /// drawn at the top: the axis would otherwise overflow to infinity.
+    /// An axis that holds `largest`, with about five ticks at 1, 2 or 5 × 10ⁿ; values past 10³⁰⁰
+    /// (a hand-edited file) are drawn at the top rather than overflow the axis.
     init(largest: Double) {
         let largest = largest > 0 && largest.isFinite ? min(largest, 1e300) : 1
         let rough = largest / 5

@@ -1,10 +1,7 @@
 import PKCEBenchCore
 
 /// `latest.svg`: operations per second of every case of a run, one panel per operation and
-/// size, the backends side by side in each.
-///
-/// Each panel has its own linear axis from zero: sizes differ by orders of magnitude (a 16 KiB
-/// digest against a 64-byte one), and a shared axis would flatten the smaller figures to nothing.
+/// size with its own axis from zero (sizes differ by orders of magnitude), the backends side by side.
 package enum ThroughputChart {
     /// Each measured case is one `<rect class="bar">` with a `<title>` giving its figures; a
     /// failed case is marked `failed` where its bar would be.

@@ -1,11 +1,8 @@
 import Foundation
 import PKCEBenchCore
 
-/// Writes several files so that each appears whole or not at all.
-///
-/// Every file is first written in full under a temporary name in its own directory and flushed
-/// to disk; only when all of them are written are they renamed into place, each rename atomic.
-/// A failure before the renames removes the temporary files and leaves the directory as it was.
+/// Writes several files so that each appears whole or not at all: each written and flushed under
+/// a temporary name, then all renamed into place; a failure before the renames removes them.
 ///
 /// The temporary name is `.NAME.PID.RANDOM.tmp`, made by `open` with `O_EXCL` and `O_NOFOLLOW`:
 /// a file or link planted at the name another user could guess is never opened, nor written
@@ -51,11 +48,9 @@ struct AtomicFiles {
         }
     }
 
-    /// Writes each of `files`, a destination and its contents, so that all appear or none does:
-    /// all are staged, then renamed into place.
+    /// Writes each of `files`, a destination and its contents, so that all appear or none does.
     ///
-    /// - Throws: ``BenchError`` (`cannotWrite`) when one cannot be written or renamed; the files
-    ///   staged and not yet renamed are removed.
+    /// - Throws: ``BenchError`` (`cannotWrite`); the files not yet renamed are removed.
     static func writeAll(_ files: [(URL, String)]) throws(BenchError) {
         var staged = AtomicFiles()
         defer { staged.discard() }

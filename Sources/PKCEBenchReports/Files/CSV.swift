@@ -25,11 +25,9 @@ package struct CSVError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// RFC 4180 CSV: the writer quotes what needs quoting, the reader accepts nothing else.
 ///
-/// The reader is strict where lenient readers guess: a quote inside an unquoted field, text
-/// after a closing quote, an unterminated quote, a stray carriage return, a NUL byte, bytes that
-/// are not UTF-8, and records with more or fewer fields than the header are errors with a line
-/// and column. Lines may end in CRLF or LF; empty lines are skipped. (yaslab/CSV.swift accepts
-/// malformed quoting silently and reports no positions, which is why this reader exists.)
+/// The reader is strict where lenient readers guess (stray quotes and carriage returns, NUL,
+/// invalid UTF-8, ragged records are errors with a line and column); lines end in CRLF or LF, empty
+/// ones are skipped. yaslab/CSV.swift accepts malformed quoting silently and reports no positions.
 package enum CSV {
     package enum LineEnding: String, Sendable {
         /// CRLF, as RFC 4180 has it: every file this package writes.

@@ -20,7 +20,7 @@ extension ComparedRun {
     /// Reads a summary file and the samples file beside it, when there is one.
     ///
     /// - Throws: `BenchError`: `.missingInput` when the summary is missing; `.malformedInput` when either
-    ///   file is malformed. A samples file that is there but malformed is an error, never silently ignored.
+    ///   file is malformed.
     package static func load(summaryAt path: String) throws(BenchError) -> ComparedRun {
         let summaries = try ReportFiles.readSummary(at: path)
         let samplesPath = ReportFiles.samplesPath(for: path)

@@ -1,13 +1,9 @@
 import Foundation
 import PKCEBenchCore
 
-/// An exclusive `flock(2)` on a directory itself, held while a run reads and rewrites the files in
-/// it, so that concurrent runs into one results directory take turns instead of each writing back
-/// `history.csv` without the other's rows.
-///
-/// The lock is on the directory's own descriptor, not on a lock file: nothing is left behind, and
-/// there is no lock file whose removal could let two runs hold "the" lock at once. The kernel
-/// releases it when the descriptor closes, also when the process is killed.
+/// An exclusive `flock(2)` on a directory's own descriptor (no lock file to leave behind or remove),
+/// held while a run reads and rewrites its files, so that concurrent runs take turns; the kernel
+/// releases it when the process ends, killed or not.
 enum DirectoryLock {
     /// Runs `body` while holding the lock on `directory`, waiting for other holders first.
     ///
@@ -21,9 +17,8 @@ enum DirectoryLock {
         return try body()
     }
 
-    /// Checks that `directory` can be locked, before a run measures for an hour to find at the end
-    /// that it cannot write its files (on a file system without `flock`, say): takes the lock and
-    /// lets it go at once, or finds another run holding it, which shows that it works too.
+    /// Checks, before a run measures, that `directory` can be locked (a file system may lack
+    /// `flock`): takes the lock and lets it go, or finds another run holding it.
     ///
     /// - Throws: ``BenchError`` (`.cannotWrite`) when the directory cannot be opened or locked.
     static func check(_ directory: URL) throws(BenchError) {

@@ -10,9 +10,7 @@ package enum ReportFiles {
 
     /// Reads a summary file holding one run: one row per case.
     ///
-    /// - Throws: `BenchError`: `missingInput` when the file is missing or unreadable;
-    ///   `malformedInput` when it is not CSV, lacks a column, has a bad value, comes from another
-    ///   schema version, or has two rows for one case.
+    /// - Throws: `BenchError`: `missingInput`; `malformedInput`, also for two rows of one case.
     package static func readSummary(at path: String) throws(BenchError) -> [SummaryRow] {
         try summaries(from: contents(of: path), path: path)
     }
@@ -66,12 +64,8 @@ package enum ReportFiles {
     /// The largest file read as a report: a year of full runs on every commit is a few tens of MiB.
     static let maximumFileSize = 1 << 30
 
-    /// The bytes of a regular file, or a `BenchError` saying why there are none: `missingInput`
-    /// when it is missing, unreadable or not a regular file, `malformedInput` when it is larger
-    /// than ``maximumFileSize``.
-    ///
-    /// POSIX `read` rather than `Data(contentsOf:)`, which leaks its buffer for an empty file
-    /// (LeakSanitizer reports it).
+    /// The bytes of a regular file: `missingInput` when there is none, `malformedInput` beyond
+    /// ``maximumFileSize``. POSIX `read`, as `Data(contentsOf:)` leaks for an empty file (LeakSanitizer).
     static func contents(of path: String) throws(BenchError) -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -5,9 +5,8 @@ struct Column<Row>: Sendable {
     let name: String
     let encode: @Sendable (Row) -> String
     let decode: @Sendable (inout Row, String) throws(FieldError) -> Void
-    /// Whether a file without this column is malformed. Columns added after version 1 are not
-    /// required, so that older reports (a committed baseline, a long history) still read; their
-    /// rows keep the field's empty value.
+    /// Whether a file without this column is malformed: not for columns added after version 1,
+    /// so that older reports still read.
     var isRequired = true
 }
 
@@ -26,10 +25,8 @@ struct FieldError: Error {
 /// The columns of the reports, in order. Their names are stable: a change that renames, removes
 /// or reinterprets one raises ``version``; a new column is added as optional instead.
 ///
-/// Version 2 replaced version 1's `openssl` and `libsodium` columns, which held the versions of
-/// two C libraries in every row whatever its backend, with `library`: the library of the row's own
-/// backend (`PKCEBackend.library`). Files of either version read, and a history begun in
-/// version 1 takes version 2's rows.
+/// Version 2 replaced version 1's `openssl` and `libsodium` columns with `library`, the row's own
+/// backend's; files of either version read, and a version 1 history takes version 2's rows.
 package enum ReportSchema {
     /// The format's version, written in every row's `schema` column.
     package static let version = 2
@@ -254,8 +251,7 @@ package enum ReportSchema {
         rows.map { row in CSV.encodeRecord(columns.map { $0.encode(row) }) }.joined()
     }
 
-    /// - Throws: ``BenchError`` (`.malformedInput`) naming the file, and the line and column of a bad value, or the
-    ///   column missing from the header.
+    /// - Throws: ``BenchError`` (`.malformedInput`) naming the file, line and column.
     static func decode<Row>(
         _ table: CSVTable, columns: [Column<Row>], empty: Row, path: String
     ) throws(BenchError) -> [(line: Int, row: Row)] {

@@ -4,13 +4,8 @@ extension RunToRunSpread {
     /// The spread between runs measured from the history file at `path`, for a comparison of
     /// runs made in `environment`.
     ///
-    /// - Parameters:
-    ///   - required: Whether a missing file is an error (`.missingInput`); when it is not, a missing file
-    ///     leaves every case unmeasured.
-    ///   - environment: The current run's: the host whose runs count.
-    ///   - excluded: The run ids of the compared runs.
-    /// - Throws: ``BenchError``: `.missingInput` for a required file that is missing, `.malformedInput` for a
-    ///   malformed one.
+    /// - Parameter required: Whether a missing file is an error; if not, every case is unmeasured.
+    /// - Throws: ``BenchError``: `.missingInput`, `.malformedInput`.
     package init(
         historyAt path: String, required: Bool, like environment: RunEnvironment?, excluding excluded: Set<String>
     ) throws(BenchError) {

@@ -8,9 +8,8 @@ package enum ComparisonFormatter {
         "baseline_instructions", "current_instructions",
     ]
 
-    /// The table ends with a line that counts the verdicts and says how they were reached,
-    /// including when a verdict rests on the threshold alone for want of samples; the Markdown is
-    /// a pull-request comment (`markdown(_:)`).
+    /// The table ends with a line that counts the verdicts and says how they were reached; the
+    /// Markdown is a pull-request comment (`markdown(_:)`).
     package static func render(_ comparison: Comparison, as format: OutputFormat) -> String {
         switch format {
         case .csv:
@@ -32,9 +31,7 @@ package enum ComparisonFormatter {
         .regressed, .failedInCurrent, .improved, .inconclusive, .failedInBaseline, .onlyInCurrent, .onlyInBaseline,
     ]
 
-    /// The comparison as a pull-request comment: a heading that counts the verdicts, the two runs'
-    /// ids and commits, the warnings, then the cases that need attention (regressions first) and
-    /// the unchanged ones folded into `<details>`, then the notes on method.
+    /// The comparison as a pull-request comment, laid out as the article "Comparing runs" shows.
     static func markdown(_ comparison: Comparison) -> String {
         func run(_ identity: RunIdentity) -> String {
             let id = identity.runID.isEmpty ? "no rows" : "`\(identity.runID)`"

@@ -2,15 +2,10 @@ import PKCEBenchCore
 
 /// The JSON that CI benchmark trackers read, which `bench export` writes from a summary CSV.
 package enum ExportFormat: String, CaseIterable, Sendable {
-    /// Bencher Metric Format: one object per case, keyed by its name, with a `latency` (the median
-    /// in nanoseconds, p10 and p90 as its lower and upper values), a `throughput` (operations per
-    /// second) and an `allocations` (per operation) measure; counted runs have an `instructions`
-    /// measure instead.
+    /// Bencher Metric Format, as the article "Exports and CI recipes" describes it.
     case bencher
-    /// github-action-benchmark's `customSmallerIsBetter` array: one entry per case, its median
-    /// nanoseconds (or instructions) per operation, with p10–p90 as its range. The action tells
-    /// series apart by name alone, so a counted case's name ends with ` (instructions)`, and one
-    /// suite can hold both a case's timings and its counts.
+    /// github-action-benchmark's `customSmallerIsBetter` array, as the article "Exports and CI
+    /// recipes" describes it.
     case githubActionBenchmark = "github-action-benchmark"
 }
 

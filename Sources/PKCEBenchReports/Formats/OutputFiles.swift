@@ -1,11 +1,8 @@
 import Foundation
 import PKCEBenchCore
 
-/// Files that get, each in its own format, what standard output shows in another:
-/// `--export-json`, `--export-markdown` and `--export-csv`, as hyperfine's `--export-*` do.
-///
-/// Each file holds exactly what `--format` with its format would print, and is written whole or
-/// not at all, beside the results directory's reports.
+/// `--export-json`, `--export-markdown` and `--export-csv`, as hyperfine's `--export-*`: each file
+/// holds exactly what `--format` with its format would print, written whole or not at all.
 package struct OutputFiles: Sendable, Equatable {
     package var paths: [OutputFormat: String]
 
@@ -15,8 +12,7 @@ package struct OutputFiles: Sendable, Equatable {
 
     /// Checks that every file can be written, before anything is measured.
     ///
-    /// - Throws: `BenchError` (`.cannotWrite`) naming the first file that cannot be written: its directory is
-    ///   missing or not writable, or the path is a directory.
+    /// - Throws: `BenchError` (`.cannotWrite`) naming the first file that cannot be written.
     package func check() throws(BenchError) {
         for (_, path) in sorted {
             let url = URL(fileURLWithPath: path)

@@ -23,14 +23,11 @@ package struct ResultsDirectory: Sendable {
         url.appendingPathComponent("\(environment.runID).csv")
     }
 
-    /// Makes sure reports can be written, before anything is measured: creates the directory when
-    /// it is missing, checks that it is a writable directory that can be locked, and that
-    /// `history.csv`, if there, can be appended to. Temporary files that a killed run left behind
-    /// are removed.
+    /// Makes sure reports can be written, before anything is measured: the directory made, writable
+    /// and lockable, `history.csv` readable when `checkingHistory`, a killed run's temporary files
+    /// removed.
     ///
-    /// - Parameter checkingHistory: Whether the run appends to `history.csv`, which must then read.
-    /// - Throws: `BenchError`: `.cannotWrite` when the directory cannot be created or written; `.malformedInput` when
-    ///   `history.csv` is malformed, so that a run never appends to a file it cannot read back.
+    /// - Throws: `BenchError`: `.cannotWrite`; `.malformedInput` when `history.csv` does not read.
     package func prepare(checkingHistory: Bool = true) throws(BenchError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
@@ -59,8 +56,7 @@ package struct ResultsDirectory: Sendable {
     /// Writes a run's reports, all or nothing, with the directory locked, as the article "Reports"
     /// describes; with `asBaseline`, also that baseline's summary and samples.
     ///
-    /// - Throws: `BenchError`: `.cannotWrite` when a file cannot be written; `.malformedInput` when `history.csv` no
-    ///   longer reads.
+    /// - Throws: `BenchError`: `.cannotWrite`; `.malformedInput` when `history.csv` no longer reads.
     @discardableResult
     package func save(
         _ run: RunResult, asBaseline: BaselineName? = nil, comparison: Comparison? = nil
@@ -90,19 +86,14 @@ package struct ResultsDirectory: Sendable {
 
     /// The names of the files `bench ab` and `bench pair` write.
     package enum ABFiles {
-        /// The baseline build's summary; its samples go beside it.
         package static let baseline = "ab-baseline.csv"
-        /// This build's summary; its samples go beside it.
         package static let current = "ab-current.csv"
-        /// The comparison, one row per case, as `--format csv` prints it (with CRLF line ends).
         package static let comparison = "ab-comparison.csv"
-        /// This build's results and the comparison as one page, as `latest.html` is for a run.
         package static let page = "ab.html"
     }
 
-    /// Writes what `bench ab` and `bench pair` measured and decided (``ABFiles``): each side's
-    /// summary and samples, the comparison, and the page; all of them or none, under the
-    /// directory's lock, so that two of them into one directory cannot leave a mix of their files.
+    /// Writes what `bench ab` and `bench pair` measured and decided (``ABFiles``), all or none,
+    /// under the directory's lock.
     ///
     /// - Throws: `BenchError` (`.cannotWrite`) when a file cannot be written; then none is.
     package func save(baseline: RunResult, current: RunResult, comparison: Comparison) throws(BenchError) {
@@ -128,8 +119,7 @@ package struct ResultsDirectory: Sendable {
     /// Copies a summary and its samples to a baseline's files (`baseline.csv` and
     /// `baseline.samples.csv` by default), atomically.
     ///
-    /// - Throws: `BenchError`: `.missingInput` or `.malformedInput` when the source is missing or malformed,
-    ///   `.cannotWrite` when the baseline cannot be written.
+    /// - Throws: `BenchError`: `.missingInput`, `.malformedInput` (the source), `.cannotWrite`.
     package func promoteToBaseline(summaryAt path: String, as name: BaselineName = .unnamed) throws(BenchError) {
         try DirectoryLock.withLock(on: url) { () throws(BenchError) in
             // Read under the lock: `path` may be `latest.csv`, which a run finishing now replaces.
@@ -149,14 +139,9 @@ package struct ResultsDirectory: Sendable {
         URL(fileURLWithPath: ReportFiles.samplesPath(for: summary.path))
     }
 
-    /// `history.csv` as it will be with this run's rows at its end. Called under the lock, so the
-    /// file read is the one the last run left.
-    ///
-    /// The rows go in under the file's own header, whose order may differ from ours (a file
-    /// someone sorted the columns of) and which may hold columns we do not write (left empty).
-    /// A header that lacks columns we write, from a history begun by an older `bench`, is widened:
-    /// the missing columns are added at its end, empty in the old rows, so no later run's values
-    /// are dropped.
+    /// `history.csv` as it will be with this run's rows at its end, read under the lock. The rows go
+    /// in under the file's own header (its order, empty cells for its columns we do not write); a
+    /// header from an older `bench` that lacks our columns is widened at its end, so nothing is lost.
     private func appendedHistory(_ run: RunResult) throws(BenchError) -> String {
         let rows = SummaryRow.rows(of: run)
         guard FileManager.default.fileExists(atPath: history.path) else {
