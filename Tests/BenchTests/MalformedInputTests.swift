@@ -39,6 +39,15 @@ struct MalformedInputTests {
         return Array(lines.joined(separator: "\r\n").utf8)
     }
 
+    /// The summary with field `field` (from 0) of line `line` (from 0, the header) set to `value`.
+    static func editedSummary(line: Int, field: Int, to value: String) -> [UInt8] {
+        editedSummary { lines in
+            var fields = lines[line].components(separatedBy: ",")
+            fields[field] = value
+            lines[line] = fields.joined(separator: ",")
+        }
+    }
+
     struct BadFile: Sendable, CustomTestStringConvertible {
         let name: String
         let contents: [UInt8]
@@ -61,19 +70,11 @@ struct MalformedInputTests {
             message: ":1: the required column 'cv' is missing"),
         BadFile(
             name: "a value that is not a number",
-            contents: editedSummary { lines in
-                var fields = lines[3].components(separatedBy: ",")
-                fields[12] = "12,5".replacingOccurrences(of: ",", with: ";")
-                lines[3] = fields.joined(separator: ",")
-            },
+            contents: editedSummary(line: 3, field: 12, to: "12,5".replacingOccurrences(of: ",", with: ";")),
             message: ":4: column ns_median (13): '12;5' is not a number of at least 0"),
         BadFile(
             name: "a case marked ok without one of its figures",
-            contents: editedSummary { lines in
-                var fields = lines[2].components(separatedBy: ",")
-                fields[13] = ""
-                lines[2] = fields.joined(separator: ",")
-            },
+            contents: editedSummary(line: 2, field: 13, to: ""),
             message: ":3: status ok, but ns_p10 is empty"),
         BadFile(
             name: "another schema version",
@@ -91,21 +92,13 @@ struct MalformedInputTests {
         ),
         BadFile(
             name: "a terminal escape sequence for a backend's name",
-            contents: editedSummary { lines in
-                var fields = lines[3].components(separatedBy: ",")
-                fields[5] = "\u{1B}]0;owned\u{07}swift"
-                lines[3] = fields.joined(separator: ",")
-            },
+            contents: editedSummary(line: 3, field: 5, to: "\u{1B}]0;owned\u{07}swift"),
             message:
                 ":4: column backend (6): '\\u{1B}]0;owned\\u{07}swift' is not a backend's name: 1 to 32 lowercase letters, "
                 + "digits, '-', '_' and '.', starting with a letter"),
         BadFile(
             name: "a size its operation does not take",
-            contents: editedSummary { lines in
-                var fields = lines[1].components(separatedBy: ",")
-                fields[7] = "7"
-                lines[1] = fields.joined(separator: ",")
-            },
+            contents: editedSummary(line: 1, field: 7, to: "7"),
             message: ":2: column size (8): '7' is not a size of verifier (43 to 128)"),
         BadFile(
             name: "an unterminated quote",
