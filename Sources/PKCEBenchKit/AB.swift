@@ -48,9 +48,11 @@ struct AB: ParsableCommand {
         name: .customLong("against"),
         help: ArgumentHelp(
             "Instead of a baseline executable: build this git revision (a branch, tag or commit of the repository "
-                + "of the current directory) as this bench was built, in a worktree under "
-                + "$XDG_CACHE_HOME/pkcebench/builds (~/.cache/...), reuse that build for the same commit, and compare "
-                + "with it. Fetches nothing.",
+                + "of the current directory) and this checkout's commit (which must have no uncommitted changes) in "
+                + "the configuration of this bench, each in a worktree under $XDG_CACHE_HOME/pkcebench/builds "
+                + "(~/.cache/...) with every function in its own section, reuse those builds for the same commits, "
+                + "and compare them, each pair of workers running both linked again in a fresh random order of "
+                + "their functions. Fetches nothing.",
             valueName: "ref"))
     var against: String?
 
@@ -82,28 +84,37 @@ struct AB: ParsableCommand {
             selection: selection, sampling: sampling, gate: gate,
             criteria: try criteria.criteria(of: metric, pairing: .byProcess),
             directory: directory, format: format, progress: progress,
-            sides: .builds(baseline: try baselineExecutable(), current: benchExecutable), counter: counter)
+            sides: try sides(), counter: counter)
         try ExitStatus(runner.run()).exitUnlessOK()
     }
 
-    /// The baseline's `bench`: the one given, or the build of `--against`'s revision (made now
-    /// unless it is there, after the output files are checked).
-    private func baselineExecutable() throws -> String {
-        if let baselineBench { return baselineBench }
+    /// The two builds: the baseline given and this one; or, with `--against`, that revision's
+    /// and this checkout's commit's, built now unless they are there (after the output files are
+    /// checked), and linked again for every pair.
+    private func sides() throws -> Sides {
+        if let baselineBench { return .builds(baseline: baselineBench, current: benchExecutable) }
         guard let against else { throw ValidationError("bench ab needs a baseline bench executable or --against REF") }
-        try format.exports().check()
-        try ResultsDirectory(path: directory.path).prepare(checkingHistory: false)
-        let build = try RevisionBuild(
-            revision: against, in: FileManager.default.currentDirectoryPath,
-            configuration: BuildConfiguration.current,
-            product: URL(fileURLWithPath: benchExecutable).lastPathComponent, cache: try RevisionBuild.defaultCache())
-        let progress = ProgressPrinter(caseCount: 0, style: progress.style)
-        if let seconds = try build.make(progress: progress, interruption: { InterruptSignals.received }) {
-            progress.info("built \(build.name) in \(Int(seconds.rounded())) s: \(build.executable)")
-        } else {
-            progress.info("reusing the build of \(build.name): \(build.executable)")
+        let directory = FileManager.default.currentDirectoryPath
+        func build(_ revision: String) throws -> RevisionBuild {
+            try RevisionBuild(
+                revision: revision, in: directory, configuration: BuildConfiguration.current,
+                product: URL(fileURLWithPath: benchExecutable).lastPathComponent,
+                cache: try RevisionBuild.defaultCache())
         }
-        return build.executable
+        let builds = (baseline: try build(against), current: try build("HEAD"))
+        try builds.current.requireCommitted()
+        try format.exports().check()
+        try ResultsDirectory(path: self.directory.path).prepare(checkingHistory: false)
+        let progress = ProgressPrinter(caseCount: 0, style: progress.style)
+        for build in [builds.baseline, builds.current] {
+            if let seconds = try build.make(progress: progress, interruption: { InterruptSignals.received }) {
+                progress.info("built \(build.name) in \(Int(seconds.rounded())) s: \(build.executable)")
+            } else {
+                progress.info("reusing the build of \(build.name): \(build.executable)")
+            }
+        }
+        progress.info("each pair of workers runs both builds linked again in a fresh random order of their functions")
+        return .relinked(baseline: try builds.baseline.linkCommand(), current: try builds.current.linkCommand())
     }
 }
 

@@ -7,7 +7,7 @@ import Testing
 /// `.ci/run` sets for its plain `swift test`.
 let buildTestsEnabled = ProcessInfo.processInfo.environment["PKCEBENCH_BUILD_TESTS"] == "1"
 
-@Suite("bench ab --against REF: a git revision built in a worktree, once")
+@Suite("bench ab --against REF: a git revision and the checkout's commit built in worktrees, once")
 struct ABAgainstTests {
     /// A small selection; a threshold no change between equal builds reaches, so that the verdict
     /// is never a false regression.
@@ -44,6 +44,23 @@ struct ABAgainstTests {
                 && absent.stderr.contains("fetch it first, such as with git fetch --depth=1 origin v9.9"))
         let option = try bench(["ab", "--against", "--help-me"] + Self.small, in: repository, environment: environment)
         #expect(option.status == 64)
+
+        // A checkout with uncommitted changes to a tracked file: its commit would not be what is
+        // measured as this checkout.
+        let file = repository.appendingPathComponent("Package.swift")
+        try "// one\n".write(to: file, atomically: true, encoding: .utf8)
+        try WorkflowTests.run(["git", "add", "Package.swift"], in: repository, environment: environment)
+        try WorkflowTests.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-m", "one"], in: repository,
+            environment: environment)
+        try "// two\n".write(to: file, atomically: true, encoding: .utf8)
+        let dirty = try bench(["ab", "--against", "main"] + Self.small, in: repository, environment: environment)
+        #expect(dirty.status == 64)
+        #expect(
+            dirty.stderrLines == [
+                "bench: bench ab --against builds HEAD as committed, and Package.swift has changes that are not: "
+                    + "commit or stash them, or compare with a bench executable of your own"
+            ])
 
         for arguments in [["ab", "/bin/true", "--against", "main"], ["ab"]] {
             let both = try bench(arguments + Self.small, in: repository, environment: environment)
@@ -84,6 +101,9 @@ struct ABAgainstTests {
         #expect(first.status == 0 || first.status == 2, "\(first.stderr)")
         #expect(first.stderr.contains("building main ("), "\(first.stderr)")
         #expect(first.stderr.contains("built main ("), "\(first.stderr)")
+        // The checkout's commit is main's: one build serves both sides.
+        #expect(first.stderr.contains("reusing the build of HEAD ("), "\(first.stderr)")
+        #expect(first.stderr.contains("linked again in a fresh random order"), "\(first.stderr)")
         #expect(first.stdout.contains("sha256"))
 
         let second = try bench(arguments, in: clone, environment: environment)

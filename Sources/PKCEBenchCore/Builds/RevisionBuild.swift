@@ -1,8 +1,8 @@
 import Foundation
 
 /// A build of a git revision of this package, for `bench ab --against REF`: made in a worktree
-/// outside the source tree, with the configuration of the `bench` that asks for it, and kept by
-/// commit, so that the next comparison with the same commit reuses it.
+/// outside the source tree, with the configuration of the `bench` that asks for it and
+/// ``layoutFlags``, and kept by commit, so that the next comparison with the same commit reuses it.
 ///
 /// Nothing is fetched: the revision's commit must be in the local repository. A shallow clone
 /// works once that commit has been fetched (`git fetch --depth=1 origin main`).
@@ -30,8 +30,16 @@ package struct RevisionBuild: Sendable {
     }
     /// What `swift build` printed, kept for a build that fails.
     package var log: URL { cache.appendingPathComponent("\(commit)-\(configuration).log") }
-    /// Written once the build succeeded: a worktree without it is built again.
-    var marker: URL { cache.appendingPathComponent("\(commit)-\(configuration)-\(product).built") }
+    /// Written once the build succeeded: a worktree without it is built again. Its name changes
+    /// with the flags, so that a build made with others is not taken for one.
+    var marker: URL { cache.appendingPathComponent("\(commit)-\(configuration)-\(product)-sections.built") }
+    /// What `swift build` gets besides the configuration and product, on both sides alike: every
+    /// function in its own section (Swift, C and C++), linked by lld, so that ``LinkCommand`` can
+    /// link the objects again in another order.
+    package static let layoutFlags = [
+        "-Xswiftc", "-use-ld=lld", "-Xswiftc", "-Xfrontend", "-Xswiftc", "-function-sections",
+        "-Xcc", "-ffunction-sections", "-Xcxx", "-ffunction-sections",
+    ]
     /// The revision and its commit, for messages: `main (1a2b3c4)`.
     package var name: String { "\(revision) (\(commit.prefix(7)))" }
 
@@ -78,6 +86,19 @@ package struct RevisionBuild: Sendable {
         self.product = product
         self.cache = cache
         self.git = git
+    }
+
+    /// Refuses a checkout whose tracked files differ from its commit: a build of the commit would
+    /// not be what the user is looking at. Files git does not track are not looked at.
+    ///
+    /// - Throws: ``BenchError``: `.usage` naming the first changed file.
+    package func requireCommitted() throws(BenchError) {
+        let status = try ChildProcess.run(git, ["-C", repository, "status", "--porcelain", "--untracked-files=no"])
+        guard status.succeeded, let changed = status.output.split(separator: "\n").first else { return }
+        throw BenchError(
+            .usage,
+            "bench ab --against builds \(revision) as committed, and \(changed.dropFirst(3)) has changes that are not: "
+                + "commit or stash them, or compare with a bench executable of your own")
     }
 
     /// Where builds are kept by default: `$XDG_CACHE_HOME/pkcebench/builds`, or else
@@ -170,12 +191,23 @@ package struct RevisionBuild: Sendable {
         return true
     }
 
+    /// The command that linked ``executable``, to link it again in other orders.
+    ///
+    /// - Throws: ``BenchError``: `.backendFailed` when the build's manifest has none, or is not
+    ///   trusted (`requireTrusted(_:)`).
+    package func linkCommand() throws(BenchError) -> LinkCommand {
+        let scratch = packageDirectory.appendingPathComponent(".build")
+        try Self.requireTrusted(scratch.appendingPathComponent("\(configuration).yaml").path)
+        return try LinkCommand(executable: executable, product: product, configuration: configuration, scratch: scratch)
+    }
+
     package var isBuilt: Bool {
         FileManager.default.fileExists(atPath: marker.path) && FileManager.default.isExecutableFile(atPath: executable)
     }
 
-    /// Builds the revision with `swift build -c CONFIGURATION --product PRODUCT`, in its worktree
-    /// (in the package at ``packagePrefix`` there), unless the build is there already.
+    /// Builds the revision with `swift build -c CONFIGURATION --product PRODUCT` and
+    /// ``layoutFlags``, in its worktree (in the package at ``packagePrefix`` there), unless the
+    /// build is there already.
     ///
     /// - Returns: The seconds the build took, or `nil` when it was there already.
     /// - Throws: ``BenchError``: `.backendFailed` when the build fails or is not trusted
@@ -212,7 +244,7 @@ package struct RevisionBuild: Sendable {
             executable: swift,
             arguments: [
                 "build", "-c", configuration, "--product", product, "--package-path", packageDirectory.path,
-            ],
+            ] + Self.layoutFlags,
             streams: .files(output: log.path, error: log.path))
         guard try build.waitWatching(interruption: interruption),
             FileManager.default.isExecutableFile(atPath: executable)

@@ -2,8 +2,10 @@ import Foundation
 
 /// A fresh copy of each side's executable for every pair of worker processes in `bench ab`, at
 /// paths of the same length, so that where the page cache and the stack place each side's code
-/// and data varies between pairs, which the comparison averages, instead of biasing every pair
-/// (the article "Comparing two builds" has the measurements).
+/// and data varies between pairs, which the comparison averages, instead of biasing every pair;
+/// for builds that `bench ab --against` made, a fresh link in a random order of their functions
+/// (``LinkCommand``), so that where the linker places the code varies too (the article
+/// "Comparing two builds" has the measurements).
 final class ExecutableCopies {
     private let directory: String?
 
@@ -24,20 +26,34 @@ final class ExecutableCopies {
         if let directory { try? FileManager.default.removeItem(atPath: directory) }
     }
 
-    /// A fresh copy of `executable` for side `side` (0 or 1), or `executable` itself when it
-    /// cannot be copied.
-    func copy(of executable: String, side: Int) -> String {
-        guard let directory else { return executable }
-        let folder = directory + "/side-\(side)"
-        let copy = folder + "/bench"
+    /// A fresh executable for `side` of `sides`: linked again in the order `seed` gives when the
+    /// side is relinked, else a copy of its executable, or the executable itself when it cannot
+    /// be copied.
+    ///
+    /// - Throws: ``BenchError``: `.backendFailed` when a side that is relinked cannot be.
+    func fresh(_ side: Side, of sides: Sides, seed: UInt32) throws(BenchError) -> String {
+        let executable = sides.executable(of: side)
+        let linkCommand = sides.linkCommand(of: side)
+        guard let directory else {
+            if linkCommand != nil {
+                throw BenchError(.backendFailed, "cannot link \(executable) again: no temporary directory")
+            }
+            return executable
+        }
+        let folder = directory + "/side-\(side.rawValue)"
+        let fresh = folder + "/bench"
         let files = FileManager.default
         try? files.removeItem(atPath: folder)
         do {
             try files.createDirectory(atPath: folder, withIntermediateDirectories: false)
-            try files.copyItem(atPath: executable, toPath: copy)
-            return copy
+            if linkCommand == nil { try files.copyItem(atPath: executable, toPath: fresh) }
         } catch {
+            if linkCommand != nil {
+                throw BenchError(.backendFailed, "cannot link \(executable) again: cannot make \(folder)")
+            }
             return executable
         }
+        try linkCommand?.link(to: fresh, seed: seed)
+        return fresh
     }
 }

@@ -94,8 +94,8 @@ package struct PairedProcesses {
     }
 
     /// Measures pair `pair`: a worker of each side, `share` turns of each case in `open`
-    /// (indices into `cases`), each worker started from a fresh copy of its executable (see
-    /// ``ExecutableCopies``).
+    /// (indices into `cases`), each worker started from a fresh copy of its executable, or a
+    /// fresh link of it (see ``ExecutableCopies``).
     ///
     /// Every worker calibrates every case, open or not: a worker that holds one case measured it
     /// markedly slower in half the pairs when it was started second (`verify`, with the same
@@ -110,17 +110,21 @@ package struct PairedProcesses {
         let readyTimeout = 120 + Double(cases.count) * (plan.warmup.nanoseconds / 1e9 + 0.5)
         let sampleTimeout = max(60, 20 * plan.sampleTime.nanoseconds / 1e9)
         var started = BothSides<Worker?> { _ in nil }
+        // One link order for both sides of a pair (common random numbers), drawn afresh for each.
+        let seed = UInt32.random(in: 1...UInt32.max)
+        let order = sides.linkCommand(of: .current) == nil ? "" : ", link order \(seed)"
         do throws(BenchError) {
             for side in Self.order(pair) {
                 let connection = try WorkerConnection(
-                    executable: copies.copy(of: sides.executable(of: side), side: side.rawValue),
+                    executable: try copies.fresh(side, of: sides, seed: seed),
                     arguments: ["worker"],
                     name: "\(side == .baseline ? "the baseline's" : "this build's") worker \(pair + 1) "
-                        + "(\(sides.executable(of: side)))",
+                        + "(\(sides.executable(of: side))\(order))",
                     standardError: .captured, helloTimeout: WorkerProtocol.helloTimeout, interruption: interruption)
                 let job = WorkerProtocol.Job(
                     selection: sides.selection(selection, on: side, for: cases), plan: plan, process: pair,
-                    processes: schedule.pairsPerLook * schedule.looks, check: side == .baseline && pair == 0)
+                    processes: schedule.pairsPerLook * schedule.looks,
+                    check: pair == 0 && (side == .baseline || sides.linkCommand(of: side) != nil))
                 let reply = try connection.ask(.calibrate(job), within: readyTimeout)
                 guard case .calibrated(let keys, let failures) = reply else {
                     throw connection.broken(quoting: WorkerProtocol.line(reply))

@@ -9,6 +9,9 @@ package enum Side: Int, CaseIterable, Sendable {
 package enum Sides: Sendable, Equatable {
     /// Two builds, each by its `bench`: the baseline's (another build) and this build's.
     case builds(baseline: String, current: String)
+    /// Two builds that `bench ab --against` made, each linked again in a fresh random order for
+    /// every pair of workers: the baseline's and this checkout's commit.
+    case relinked(baseline: LinkCommand, current: LinkCommand)
     /// Two backends of the one build whose `bench` is `executable`.
     case backends(baseline: String, current: String, executable: String)
 
@@ -17,13 +20,21 @@ package enum Sides: Sendable, Equatable {
         switch (self, side) {
         case (.builds(let baseline, _), .baseline): baseline
         case (.builds(_, let current), .current): current
+        case (.relinked(let baseline, _), .baseline): baseline.executable
+        case (.relinked(_, let current), .current): current.executable
         case (.backends(_, _, let executable), _): executable
         }
     }
 
+    /// How `side` is linked again for each pair, when it is.
+    func linkCommand(of side: Side) -> LinkCommand? {
+        guard case .relinked(let baseline, let current) = self else { return nil }
+        return side == .baseline ? baseline : current
+    }
+
     package var noun: String {
-        if case .builds = self { return "builds" }
-        return "backends"
+        if case .backends = self { return "backends" }
+        return "builds"
     }
 
     /// The key of `key`'s counterpart on `side`: `key` itself, but for the baseline backend's case
@@ -48,7 +59,8 @@ package enum Sides: Sendable, Equatable {
     package func name(of side: Side) -> String {
         switch (self, side) {
         case (.builds(let baseline, _), .baseline): baseline
-        case (.builds, .current): "this build"
+        case (.relinked(let baseline, _), .baseline): baseline.executable
+        case (.builds, .current), (.relinked, .current): "this build"
         case (.backends(let baseline, _, _), .baseline): baseline
         case (.backends(_, let current, _), .current): current
         }

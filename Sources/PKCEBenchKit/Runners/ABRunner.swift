@@ -25,6 +25,9 @@ package struct ABRunner {
         let baselineExecutable = sides.executable(of: .baseline)
         let progress = pipeline.progress
         let baselineFacts = try WorkerProtocol.check(executableAt: baselineExecutable)
+        if case .relinked(_, let current) = sides {
+            _ = try WorkerProtocol.check(executableAt: current.executable)
+        }
         guard baselineFacts.build == currentFacts.build else {
             throw BenchError(
                 .malformedInput,
