@@ -113,7 +113,10 @@ struct AB: ParsableCommand {
                 progress.info("reusing the build of \(build.name): \(build.executable)")
             }
         }
-        progress.info("each pair of workers runs both builds linked again in a fresh random order of their functions")
+        if metric.metric == .time {
+            progress.info(
+                "each pair of workers runs both builds linked again in a fresh random order of their functions")
+        }
         return .relinked(baseline: try builds.baseline.linkCommand(), current: try builds.current.linkCommand())
     }
 }

@@ -33,27 +33,26 @@ final class ExecutableCopies {
     /// - Throws: ``BenchError``: `.backendFailed` when a side that is relinked cannot be.
     func fresh(_ side: Side, of sides: Sides, seed: UInt32) throws(BenchError) -> String {
         let executable = sides.executable(of: side)
-        let linkCommand = sides.linkCommand(of: side)
-        guard let directory else {
-            if linkCommand != nil {
-                throw BenchError(.backendFailed, "cannot link \(executable) again: no temporary directory")
-            }
-            return executable
+        guard let linkCommand = sides.linkCommand(of: side) else {
+            guard let folder = emptyFolder(for: side),
+                (try? FileManager.default.copyItem(atPath: executable, toPath: folder + "/bench")) != nil
+            else { return executable }
+            return folder + "/bench"
         }
+        guard let folder = emptyFolder(for: side) else {
+            throw BenchError(.backendFailed, "cannot link \(executable) again: no temporary directory for it")
+        }
+        try linkCommand.link(to: folder + "/bench", seed: seed)
+        return folder + "/bench"
+    }
+
+    /// `side`'s folder in the temporary directory, emptied of the last pair's executable.
+    private func emptyFolder(for side: Side) -> String? {
+        guard let directory else { return nil }
         let folder = directory + "/side-\(side.rawValue)"
-        let fresh = folder + "/bench"
-        let files = FileManager.default
-        try? files.removeItem(atPath: folder)
-        do {
-            try files.createDirectory(atPath: folder, withIntermediateDirectories: false)
-            if linkCommand == nil { try files.copyItem(atPath: executable, toPath: fresh) }
-        } catch {
-            if linkCommand != nil {
-                throw BenchError(.backendFailed, "cannot link \(executable) again: cannot make \(folder)")
-            }
-            return executable
-        }
-        try linkCommand?.link(to: fresh, seed: seed)
-        return fresh
+        try? FileManager.default.removeItem(atPath: folder)
+        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)) != nil
+        else { return nil }
+        return folder
     }
 }
