@@ -140,7 +140,7 @@ struct OwnBackendPackageTests {
         #expect(result.stderr.contains("in \(directory.appendingPathComponent("home/cache/pkcebench/builds").path)"))
         let built = try FileManager.default.contentsOfDirectory(
             atPath: directory.appendingPathComponent("home/cache/pkcebench/builds").path)
-        #expect(built.contains { $0.hasSuffix("-debug-ownbench-sections.built") })
+        #expect(built.contains { $0.hasSuffix("-debug-ownbench-aligned-sections.built") })
         let baseline = try ReportFiles.readSummary(at: package.appendingPathComponent("ab/ab-baseline.csv").path)
         #expect(baseline.map(\.key.description) == ["sha256/urandom/64"])
     }

@@ -35,7 +35,8 @@ struct PlantedBuildTests {
         try "#!/bin/sh\ntouch \(ran.path)\nexit 1\n".write(toFile: planted, atomically: true, encoding: .utf8)
         chmod(planted, 0o755)
         try commit.write(
-            to: builds.appendingPathComponent("\(commit)-\(configuration)-bench-sections.built"), atomically: true,
+            to: builds.appendingPathComponent("\(commit)-\(configuration)-bench-aligned-sections.built"),
+            atomically: true,
             encoding: .utf8)
         return (repository, cache, ran)
     }

@@ -37,7 +37,7 @@ struct LinkCommandTests {
         #expect(LinkCommand.linkArguments(in: bare, product: "bench", configuration: "release") == nil)
     }
 
-    @Test("A manifest that is not there, has no link of the product, or links without lld: one line, no link")
+    @Test("A manifest that is not there, has no link of the product or links without lld, or no executable: one line")
     func refusals() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -53,7 +53,8 @@ struct LinkCommandTests {
         #expect(refusal(product: "bench")?.hasSuffix("release.yaml cannot be read") == true)
         try Self.manifest.write(
             to: directory.appendingPathComponent("release.yaml"), atomically: true, encoding: .utf8)
-        #expect(refusal(product: "bench") == nil)
+        // The manifest is right; the executable it names is not there to list the functions of.
+        #expect(refusal(product: "bench")?.hasPrefix("cannot list the functions of /p/bench: ") == true)
         #expect(refusal(product: "benchmarks")?.hasSuffix("links benchmarks without lld, or to another file") == true)
         #expect(refusal(product: "other")?.hasSuffix("has no command that links other") == true)
     }
@@ -78,9 +79,15 @@ struct LinkCommandTests {
             .replacingOccurrences(of: "\\/", with: "/")
         try "  \"C.tiny-x86_64-unknown-linux-gnu-release.exe\":\n    args: \(encoded)\n".write(
             to: directory.appendingPathComponent("release.yaml"), atomically: true, encoding: .utf8)
+        // The build's own link, in the default order.
+        let built = try ChildProcess.run(swiftc, Array(arguments.dropFirst()))
+        #expect(built.succeeded, "\(built.error)")
+        let asBuilt = try Data(contentsOf: URL(fileURLWithPath: arguments[2]))
         let command = try LinkCommand(
             executable: arguments[2], product: "tiny", configuration: "release", scratch: directory)
 
+        let ours = command.functions.filter { $0.contains("4tiny2f") }
+        #expect(ours.count == 8, "\(command.functions)")
         var outputs: [String] = []
         var programs: [Data] = []
         for seed: UInt32 in [1, 2] {
@@ -88,9 +95,41 @@ struct LinkCommandTests {
             try command.link(to: linked, seed: seed)
             outputs.append(try ChildProcess.run(linked, []).output)
             programs.append(try Data(contentsOf: URL(fileURLWithPath: linked)))
+            // lld placed the eight functions in the order the seed gives.
+            let placed = try LinkCommand.functions(in: linked, linkedBy: swiftc)
+            let addresses = try Self.addresses(in: linked, of: Set(ours))
+            #expect(placed.count == command.functions.count)
+            #expect(ours.sorted { addresses[$0]! < addresses[$1]! } == LinkCommand.order(ours, seed: seed))
         }
         #expect(outputs[0] == outputs[1] && !outputs[0].isEmpty)
         #expect(programs[0] != programs[1])
-        #expect(!FileManager.default.fileExists(atPath: arguments[2]), "the build's own executable is left alone")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: arguments[2])) == asBuilt, "the build's own is left alone")
+    }
+
+    @Test("One seed orders the functions two builds share alike, whatever else either holds")
+    func sharedOrder() {
+        let names = (0..<200).map { "$s4PKCE8functionyy\($0)F" }
+        let fewer = names.filter { !$0.hasSuffix("7F") }
+        for seed: UInt32 in [0, 1, 2, .max] {
+            let order = LinkCommand.order(names, seed: seed)
+            #expect(Set(order) == Set(names) && order.count == names.count)
+            #expect(LinkCommand.order(fewer, seed: seed) == order.filter(Set(fewer).contains))
+            #expect(LinkCommand.order(names.reversed(), seed: seed) == order, "the order of the list does not count")
+        }
+        let orders = Set([0, 1, 2, 3].map { LinkCommand.order(names, seed: $0) })
+        #expect(orders.count == 4, "each seed its own order")
+    }
+
+    /// The address of each function in `names` that `executable` defines.
+    static func addresses(in executable: String, of names: Set<String>) throws -> [String: UInt64] {
+        let listed = try ChildProcess.run(executableInPath("llvm-nm") ?? "/usr/bin/nm", ["--format=posix", executable])
+        var addresses: [String: UInt64] = [:]
+        for line in listed.output.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count >= 3, names.contains(String(fields[0])) {
+                addresses[String(fields[0])] = UInt64(fields[2], radix: 16)
+            }
+        }
+        return addresses
     }
 }

@@ -32,13 +32,16 @@ package struct RevisionBuild: Sendable {
     package var log: URL { cache.appendingPathComponent("\(commit)-\(configuration).log") }
     /// Written once the build succeeded: a worktree without it is built again. Its name changes
     /// with the flags, so that a build made with others is not taken for one.
-    var marker: URL { cache.appendingPathComponent("\(commit)-\(configuration)-\(product)-sections.built") }
+    var marker: URL { cache.appendingPathComponent("\(commit)-\(configuration)-\(product)-aligned-sections.built") }
     /// What `swift build` gets besides the configuration and product, on both sides alike: every
     /// function in its own section (Swift, C and C++), linked by lld, so that ``LinkCommand`` can
-    /// link the objects again in another order.
+    /// link the objects again in another order; and every function starting on a 64-byte line,
+    /// so that moving a function moves its loops by whole cache lines.
     package static let layoutFlags = [
         "-Xswiftc", "-use-ld=lld", "-Xswiftc", "-Xfrontend", "-Xswiftc", "-function-sections",
-        "-Xcc", "-ffunction-sections", "-Xcxx", "-ffunction-sections",
+        "-Xswiftc", "-Xllvm", "-Xswiftc", "-align-all-functions=6",
+        "-Xcc", "-ffunction-sections", "-Xcc", "-falign-functions=64",
+        "-Xcxx", "-ffunction-sections", "-Xcxx", "-falign-functions=64",
     ]
     /// The revision and its commit, for messages: `main (1a2b3c4)`.
     package var name: String { "\(revision) (\(commit.prefix(7)))" }
