@@ -8,7 +8,8 @@ struct AB: ParsableCommand {
         commandName: "ab",
         abstract: "Measure this build and another bench side by side, and compare them case by case.",
         discussion: """
-            For each of --processes pairs, starts a worker of each build; the two take every sample \
+            After a warm-up pair whose samples are set aside, for each of --processes pairs, starts \
+            a worker of each build; the two take every sample \
             in turns, back to back, each build first in every other turn, so that both see the \
             machine alike. Each pair gives a case the median log ratio of its turns; the 20% \
             trimmed mean of the pairs' figures, with Yuen's standard error, gives the change. The \

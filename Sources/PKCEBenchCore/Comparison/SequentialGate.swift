@@ -32,8 +32,8 @@ package struct GateDecision: Sendable, Equatable {
     /// The look (from 1) that decided the case, or the last one taken.
     package var look: Int
     /// The p-value of the question the estimate's sign asks (slower for a change of 0 and more,
-    /// faster below), Holm-adjusted over the cases open at that look and multiplied by the number
-    /// of looks (Bonferroni), so that it is compared with alpha itself.
+    /// faster below), Holm-adjusted over all the cases compared and multiplied by the number of
+    /// looks (Bonferroni), so that it is compared with alpha itself.
     package var pValue: Double
     /// The interval whose ends the gate compares with the threshold: each a one-sided bound at
     /// the criteria's confidence, spent over the looks.
@@ -45,23 +45,25 @@ package struct GateDecision: Sendable, Equatable {
 }
 
 /// The regression gate: a one-sided question per case, asked at one or more looks, with alpha and
-/// the bound's confidence split evenly over the looks (Bonferroni) and Holm's correction over the
-/// open cases at each look. The article "The statistics of each verdict" ("The sequential gate")
-/// states the rule and its error rates.
+/// the bound's confidence split evenly over the looks (Bonferroni) and Holm's correction over all
+/// the cases at each look, those decided at an earlier look counting as not rejected. The article
+/// "The statistics of each verdict" ("The sequential gate") states the rule and its error rates.
 package enum SequentialGate {
     /// The power at which ``GateDecision/detectable`` is stated.
     package static let power = 0.8
 
     /// Decides the open cases at look `look` (from 1) of `looks`: a decision per estimate, `nil`
-    /// where there is none. At the last look, no decision is open.
+    /// where there is none. At the last look, no decision is open. `family` is the number of
+    /// cases compared, those decided at earlier looks included; it is at least the estimates'.
     package static func decide(
-        _ estimates: [ChangeEstimate?], look: Int, of looks: Int, criteria: ComparisonCriteria
+        _ estimates: [ChangeEstimate?], look: Int, of looks: Int, family: Int = 0, criteria: ComparisonCriteria
     ) -> [GateDecision?] {
         let alpha = criteria.alpha / Double(looks)
         let tail = (1 - criteria.confidence) / Double(looks)
         let tested = estimates.indices.filter { estimates[$0] != nil }
-        let slower = holmAdjusted(tested.map { estimates[$0]!.pValue(.slower) })
-        let faster = holmAdjusted(tested.map { estimates[$0]!.pValue(.faster) })
+        let family = max(family, tested.count)
+        let slower = holmAdjusted(tested.map { estimates[$0]!.pValue(.slower) }, family: family)
+        let faster = holmAdjusted(tested.map { estimates[$0]!.pValue(.faster) }, family: family)
         let threshold = log1p(criteria.threshold)
         var decisions = [GateDecision?](repeating: nil, count: estimates.count)
         for (position, index) in tested.enumerated() {
@@ -81,7 +83,7 @@ package enum SequentialGate {
             // Holm's first step is, and later steps relax) and at least the threshold.
             let flagged = max(
                 threshold,
-                estimate.driftBound + estimate.criticalValue(tail: alpha / Double(tested.count))
+                estimate.driftBound + estimate.criticalValue(tail: alpha / Double(family))
                     * estimate.standardError)
             let detectable = exp(flagged + estimate.quantile(power) * estimate.standardError) - 1
             decisions[index] = GateDecision(
@@ -93,11 +95,13 @@ package enum SequentialGate {
 
     /// Replays the looks over each case's pair figures, by pair number, as `bench ab` took them:
     /// look `k` reads the pairs numbered below `k × pairsPerLook`, up to the last look that has
-    /// pairs of its own. A case with fewer than two pairs gets `nil`.
+    /// pairs of its own. A case with fewer than two pairs gets `nil`. The family at every look is
+    /// every case with at least two pairs.
     package static func replay(
         _ figures: [[Int: Double]], schedule: LookSchedule, criteria: ComparisonCriteria
     ) -> [GateDecision?] {
         let measured = (figures.flatMap(\.keys).max() ?? -1) + 1
+        let family = figures.filter { $0.count >= 2 }.count
         var decisions = [GateDecision?](repeating: nil, count: figures.count)
         var look = 1
         while true {
@@ -109,7 +113,8 @@ package enum SequentialGate {
                     logRatios: figures[index].filter { $0.key < pairs }.sorted { $0.key < $1.key }.map(\.value))
             }
             let last = look >= schedule.looks || pairs >= measured
-            for (index, decision) in zip(open, decide(estimates, look: look, of: schedule.looks, criteria: criteria))
+            for (index, decision) in zip(
+                open, decide(estimates, look: look, of: schedule.looks, family: family, criteria: criteria))
             where decision != nil {
                 decisions[index] = decision
             }

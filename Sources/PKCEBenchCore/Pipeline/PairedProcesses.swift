@@ -27,6 +27,10 @@ package struct PairedProcesses {
     package static let standardLooks = 3
     /// The pairs of processes of `bench ab --quick`, in one look.
     package static let quickPairs = 4
+    /// The pairs measured before the first look and then set aside: a pair's workers check their
+    /// cases' output, and the first pair of a run meets what the pairs after it do not (the
+    /// orchestrator's own start, files not yet in the page cache).
+    package static let warmupPairs = 1
 
     /// Takes `cases`' samples on both sides, on one CPU when it can.
     ///
@@ -54,6 +58,14 @@ package struct PairedProcesses {
         var open = Array(cases.indices)
         var pair = 0
         let copies = ExecutableCopies(warn: progress.note)
+        for warmup in 0..<Self.warmupPairs {
+            progress.info(
+                "warm-up pair \(warmup + 1) of \(Self.warmupPairs): checking both sides; its samples are set aside")
+            try measurePair(
+                warmup, of: cases, open: open, share: plan.samples / pairs, check: warmup == 0, copies: copies,
+                into: &taken)
+            Side.allCases.forEach { side in taken[side].samples = taken[side].samples.map { _ in [] } }
+        }
         for look in 1...looks {
             if look > 1 {
                 progress.info(
@@ -69,7 +81,7 @@ package struct PairedProcesses {
                     unit: "pair")
                 try measurePair(
                     pair, of: cases, open: open, share: plan.samples / pairs + (index < plan.samples % pairs ? 1 : 0),
-                    copies: copies, into: &taken)
+                    check: false, copies: copies, into: &taken)
                 pair += 1
             }
             guard look < looks else { break }
@@ -84,6 +96,8 @@ package struct PairedProcesses {
             }
             if open.isEmpty { break }
         }
+        progress.info(
+            "\(Self.warmupPairs + pair) pairs of workers started: \(Self.warmupPairs) warm-up, \(pair) measured")
         return BothSides { side in
             cases.indices.filter { !taken[side].absent.contains($0) }.map { index in
                 CaseMeasurement(
@@ -95,7 +109,8 @@ package struct PairedProcesses {
 
     /// Measures pair `pair`: a worker of each side, `share` turns of each case in `open`
     /// (indices into `cases`), each worker started from a fresh copy of its executable, or a
-    /// fresh link of it (see ``ExecutableCopies``).
+    /// fresh link of it (see ``ExecutableCopies``); with `check`, the workers check each case's
+    /// output first (the baseline's, and the current side's when it is not this process).
     ///
     /// Every worker calibrates every case, open or not: a worker that holds one case measured it
     /// markedly slower in half the pairs when it was started second (`verify`, with the same
@@ -103,7 +118,7 @@ package struct PairedProcesses {
     /// worker starts first alternates from pair to pair, so that whatever starting second does
     /// lands on both sides alike, as the order within a turn does.
     private func measurePair(
-        _ pair: Int, of cases: [BenchmarkCase], open: [Int], share: Int, copies: ExecutableCopies,
+        _ pair: Int, of cases: [BenchmarkCase], open: [Int], share: Int, check: Bool, copies: ExecutableCopies,
         into taken: inout BothSides<Taken>
     ) throws(BenchError) {
         // Generous: starting, checking and calibrating every case, on a busy machine.
@@ -124,7 +139,7 @@ package struct PairedProcesses {
                 let job = WorkerProtocol.Job(
                     selection: sides.selection(selection, on: side, for: cases), plan: plan, process: pair,
                     processes: schedule.pairsPerLook * schedule.looks,
-                    check: pair == 0 && (side == .baseline || sides.linkCommand(of: side) != nil))
+                    check: check && (side == .baseline || sides.linkCommand(of: side) != nil))
                 let reply = try connection.ask(.calibrate(job), within: readyTimeout)
                 guard case .calibrated(let keys, let failures) = reply else {
                     throw connection.broken(quoting: WorkerProtocol.line(reply))

@@ -119,13 +119,15 @@ package struct ChangeEstimate: Sendable, Equatable {
 }
 
 /// Holm's step-down adjustment of p-values (Holm 1979): statsmodels' `multipletests(p,
-/// method="holm")`, in the order of `pValues`.
-package func holmAdjusted(_ pValues: [Double]) -> [Double] {
+/// method="holm")`, in the order of `pValues`. With `family` larger than the count, the family's
+/// other hypotheses count with a p-value of 1: they are in it, but not tested.
+package func holmAdjusted(_ pValues: [Double], family: Int = 0) -> [Double] {
+    let size = max(family, pValues.count)
     let order = pValues.indices.sorted { pValues[$0] < pValues[$1] }
     var adjusted = [Double](repeating: 1, count: pValues.count)
     var running = 0.0
     for (rank, index) in order.enumerated() {
-        running = max(running, min(1, Double(pValues.count - rank) * pValues[index]))
+        running = max(running, min(1, Double(size - rank) * pValues[index]))
         adjusted[index] = running
     }
     return adjusted

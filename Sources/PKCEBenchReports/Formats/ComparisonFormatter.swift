@@ -112,6 +112,16 @@ package enum ComparisonFormatter {
         if comparison.cases.contains(where: { $0.method == .pairs || $0.method == .processes }) {
             lines.append(verdictRule(comparison, threshold: threshold))
         }
+        if comparison.pairing == .byProcess {
+            let looks = Dictionary(grouping: comparison.cases.compactMap(\.look)) { $0 }
+            if !looks.isEmpty {
+                lines.append(
+                    "pairs per case: "
+                        + looks.keys.sorted().map { look in
+                            "\(comparison.looks.pairs(atLook: look)) for \(looks[look]!.count) case(s)"
+                        }.joined(separator: ", "))
+            }
+        }
         if comparison.pairing == .independent && comparison.cases.contains(where: { $0.method == .processes }) {
             lines += runsMadeApart(comparison)
         }

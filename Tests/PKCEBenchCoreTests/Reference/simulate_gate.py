@@ -14,6 +14,7 @@ the Swift code (SequentialGate) implements, which the Swift tests simulate the s
 from this folder with numpy and scipy:
 
     python3 simulate_gate.py aa-pairs-quiet.csv aa-pairs-busy.csv --runs 1000 [--threshold 0.5]
+    python3 simulate_gate.py FILES --per-case --runs 2000
 
 The pair files come from `bench ab` output directories:
 
@@ -28,12 +29,14 @@ import numpy as np
 from scipy import stats
 
 
-def holm(p):
+def holm(p, family=0):
+    """Holm's adjusted p-values; the family's other members, not tested, count with p = 1."""
+    size = max(family, len(p))
     order = np.argsort(p, kind="stable")
     adjusted = np.empty(len(p))
     running = 0.0
     for rank, index in enumerate(order):
-        running = max(running, min(1.0, (len(p) - rank) * p[index]))
+        running = max(running, min(1.0, (size - rank) * p[index]))
         adjusted[index] = running
     return adjusted
 
@@ -63,7 +66,7 @@ def gate(rows, per_look, looks, trim, threshold=0.01, alpha=0.01, confidence=0.9
             break
         estimates = [estimate(rows[:look * per_look, c], trim) for c in open_]
         p = np.array([stats.t.sf(m / s, df) if s > 0 else float(m <= 0) for m, s, df in estimates])
-        adjusted = holm(p)
+        adjusted = holm(p, cases)
         for j, c in enumerate(open_):
             m, s, df = estimates[j]
             pairs[c] = look * per_look
@@ -111,9 +114,14 @@ def main():
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=7636)
     parser.add_argument("--threshold", type=float, default=1.0, help="in percent, as bench ab's --threshold")
+    parser.add_argument("--per-case", action="store_true",
+                        help="the gate alone: each case's own rate of false regressions, as measured and sign-flipped")
     options = parser.parse_args()
     if options.extract:
         extract(options.extract)
+        return
+    if options.per_case:
+        per_case(options)
         return
     rng = np.random.default_rng(options.seed)
     threshold = options.threshold / 100
@@ -144,6 +152,49 @@ def main():
                 print(f"| {path} ({len(pool)} pairs) | {name} | {looks} × 20 | {false / n:.1%} | {decided / n:.1%} "
                       f"| {np.mean(pairs_used):.1f} | {caught[0.01] / n:.1%} | {caught[0.015] / n:.1%} "
                       f"| {caught[0.02] / n:.1%} |")
+
+
+def per_case(options):
+    """The gate (20% trimmed, 3 looks of 20) on each file, per case: how often each case alone is called
+    regressed, with the pairs as measured and with each drawn pair's figures multiplied by a random sign
+    (every case of the pair by the same one, so that their dependence is kept: an exact null with the
+    pairs' own tails, as a sign-flip test makes one)."""
+    rng = np.random.default_rng(options.seed)
+    threshold = options.threshold / 100
+    print(f"{options.runs} simulated runs per row, threshold {options.threshold:g}%, alpha 0.01, "
+          "20% trimmed, looks of 20 pairs, up to 3")
+    print()
+    print("| pairs from | null | runs with a false regression | runs decided (exit 0) | pairs per case "
+          "| the most-flagged case | its rate | cases above 1% | t test at 1%, 20 / 60 pairs: the worst case |")
+    print("|---|---|---:|---:|---:|---|---:|---:|---|")
+    for path in options.files:
+        cases, pool = load(path)
+        for null in ["as measured", "sign-flipped"]:
+            flagged = np.zeros(len(cases))
+            # The one-sided t test alone, uncorrected, at 1%: how often each case rejects "not slower".
+            rejected = {20: np.zeros(len(cases)), 60: np.zeros(len(cases))}
+            any_false = decided = 0
+            pairs_used = []
+            for _ in range(options.runs):
+                rows = pool[rng.integers(0, len(pool), 60)]
+                if null == "sign-flipped":
+                    rows = rows * rng.choice([-1.0, 1.0], size=(len(rows), 1))
+                verdict, pairs = gate(rows, 20, 3, 0.2, threshold)
+                for count in rejected:
+                    for c in range(len(cases)):
+                        m, se, df = estimate(rows[:count, c], 0.2)
+                        rejected[count][c] += se > 0 and stats.t.sf(m / se, df) < 0.01
+                regressed = np.array([v == "R" for v in verdict])
+                flagged += regressed
+                any_false += regressed.any()
+                decided += "I" not in verdict and not regressed.any()
+                pairs_used.append(np.mean(pairs))
+            n = options.runs
+            worst = int(np.argmax(flagged))
+            print(f"| {path} ({len(pool)} pairs) | {null} | {any_false / n:.1%} | {decided / n:.1%} "
+                  f"| {np.mean(pairs_used):.1f} | `{cases[worst]}` | {flagged[worst] / n:.2%} "
+                  f"| {int((flagged / n > 0.01).sum())} of {len(cases)} "
+                  f"| {rejected[20].max() / n:.1%} / {rejected[60].max() / n:.1%} |")
 
 
 if __name__ == "__main__":
