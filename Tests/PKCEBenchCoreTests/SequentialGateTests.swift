@@ -40,6 +40,24 @@ struct SequentialGateTests {
         #expect(mean < -0.015 && sd / 20.0.squareRoot() > 0.01)
     }
 
+    @Test("A case decided at an earlier look stays in Holm's family at the later ones")
+    func familyAtEveryLook() throws {
+        var generator = SplitMix64(seed: 44)
+        let quiet = Self.heavyTailed(60, shift: 0, spread: 0.0005, generator: &generator)
+        let noisy = Self.heavyTailed(60, shift: 0.012, spread: 0.01, generator: &generator)
+        let decisions = SequentialGate.replay(
+            [Self.figures(quiet), Self.figures(noisy)], schedule: Self.schedule, criteria: Self.criteria)
+        let first = try #require(decisions[0])
+        let second = try #require(decisions[1])
+        #expect(first.look == 1 && first.verdict == .unchanged)
+        #expect(second.look > 1)
+        // Holm over both cases, the first counting with p = 1: the second's p-value times 2, times
+        // the 3 looks; over the open cases alone it would be times 1.
+        let estimate = try #require(ChangeEstimate.paired(logRatios: Array(noisy.prefix(20 * second.look))))
+        #expect(abs(second.pValue - min(1, 2 * 3 * estimate.pValue(.slower))) < 1e-12)
+        #expect(holmAdjusted([0.01, 0.02], family: 4) == [0.04, 0.06])
+    }
+
     @Test("The one-sided question: a case that is at most a little faster passes, and is unchanged")
     func oneSided() throws {
         // The interval reaches below −1% but not up to +1%: the gate passes it.
