@@ -29,7 +29,7 @@ package struct PairedProcesses {
     package static let quickPairs = 4
     /// The pairs measured before the first look and then set aside: a pair's workers check their
     /// cases' output, and the first pair of a run meets what the pairs after it do not (the
-    /// orchestrator's own start, files not yet in the page cache).
+    /// orchestrator's own start, the shared libraries' first load from disk).
     package static let warmupPairs = 1
 
     /// Takes `cases`' samples on both sides, on one CPU when it can.
