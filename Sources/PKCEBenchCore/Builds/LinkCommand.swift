@@ -71,11 +71,9 @@ package struct LinkCommand: Sendable, Equatable {
         func key(_ name: String) -> UInt64 {
             // FNV-1a over the name from a start the seed sets, then SplitMix64's finalizer, so that
             // neighbouring seeds and names give unrelated keys.
-            var hash = 0xcbf2_9ce4_8422_2325 ^ (UInt64(seed) &* 0x9e37_79b9_7f4a_7c15)
+            var hash = 0xcbf2_9ce4_8422_2325 ^ (UInt64(seed) &* splitMix64Increment)
             for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            hash = (hash ^ (hash >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            hash = (hash ^ (hash >> 27)) &* 0x94d0_49bb_1331_11eb
-            return hash ^ (hash >> 31)
+            return splitMix64Finalized(hash)
         }
         return functions.map { (key: key($0), name: $0) }.sorted { ($0.key, $0.name) < ($1.key, $1.name) }.map(\.name)
     }

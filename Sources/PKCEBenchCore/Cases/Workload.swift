@@ -270,12 +270,10 @@ private func characterSum(of challenge: CodeChallenge) -> UInt64 {
 func fixedVerifier(_ index: Int, length: Int) throws -> CodeVerifier {
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     // SplitMix64, seeded by the index.
-    var state = UInt64(index) &* 0x9E37_79B9_7F4A_7C15
+    var state = UInt64(index) &* splitMix64Increment
     let characters = (0..<length).map { _ -> UInt8 in
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return alphabet[Int((mixed ^ (mixed >> 31)) >> 58)]
+        state &+= splitMix64Increment
+        return alphabet[Int(splitMix64Finalized(state) >> 58)]
     }
     return try CodeVerifier(validating: String(decoding: characters, as: UTF8.self))
 }
