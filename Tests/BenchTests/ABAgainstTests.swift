@@ -105,6 +105,7 @@ struct ABAgainstTests {
         #expect(first.stderr.contains("reusing the build of HEAD ("), "\(first.stderr)")
         #expect(first.stderr.contains("linked again in a fresh random order"), "\(first.stderr)")
         #expect(first.stdout.contains("sha256"))
+        #expect(first.stdout.contains("code layout: both builds linked again for every pair"), "\(first.stdout)")
 
         let second = try bench(arguments, in: clone, environment: environment)
         #expect(second.status == 0 || second.status == 2, "\(second.stderr)")

@@ -87,6 +87,11 @@ struct JSONContractTests {
                 (document["comparison"] != nil)
                     == (arguments.contains("--baseline") || ["compare", "ab", "pair"].contains(arguments[0])),
                 "\(arguments)")
+            // Where the two sides' code lay is said only of sides timed side by side.
+            if let comparison = document["comparison"] as? [String: Any] {
+                let layout: String? = ["ab": "as-linked", "pair": "one-build"][arguments[0]]
+                #expect(comparison["layout"] as? String == layout, "\(arguments)")
+            }
         }
     }
 

@@ -8,6 +8,9 @@ package struct Comparison: Sendable {
     /// When the paired comparison looked at its pairs; ``LookSchedule/single`` otherwise.
     package let looks: LookSchedule
     package let metric: Metric
+    /// Where the two sides' code lay when they were timed side by side; `nil` for runs made apart,
+    /// and for instruction counts, which no layout moves.
+    package let layout: CodeLayout?
     /// Facts of the environment that differ between the files: one phrase each, such as
     /// `openssl library 'OpenSSL 3.0.19' → 'OpenSSL 3.2.1'`.
     package let environmentDifferences: [String]
@@ -166,15 +169,18 @@ package struct Comparison: Sendable {
         }
     }
 
-    /// - Parameter pairing: Whether process `i` of each run was measured next to the other's.
+    /// - Parameters:
+    ///   - pairing: Whether process `i` of each run was measured next to the other's.
+    ///   - layout: Where the sides' code lay, when they were measured side by side.
     /// - Throws: ``BenchError`` (`.malformedInput`) when one file is a debug build and the other a release build,
     ///   or when one counted instructions and the other was timed.
     package init(
         baseline: ComparedRun, current: ComparedRun, criteria: ComparisonCriteria, pairing: Pairing = .independent,
-        looks: LookSchedule = .single, runToRun: RunToRunSpread = .unmeasured
+        looks: LookSchedule = .single, layout: CodeLayout? = nil, runToRun: RunToRunSpread = .unmeasured
     ) throws(BenchError) {
         try Self.requireSameBuild(baseline, current.name, builds: current.builds)
         self.metric = try Self.requireSameMetric(baseline, current)
+        self.layout = metric == .time ? layout : nil
         self.criteria = criteria
         self.pairing = pairing
         self.looks = looks

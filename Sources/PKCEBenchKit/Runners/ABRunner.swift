@@ -67,7 +67,7 @@ package struct ABRunner {
         }
         let comparison = try Comparison(
             baseline: compared.baseline, current: compared.current,
-            criteria: sideBySide.criteria, pairing: .byProcess, looks: sideBySide.looks)
+            criteria: sideBySide.criteria, pairing: .byProcess, looks: sideBySide.looks, layout: sides.layout)
 
         try output.save(baseline: runs.baseline, current: runs.current, comparison: comparison)
         let names = ResultsDirectory.ABFiles.self

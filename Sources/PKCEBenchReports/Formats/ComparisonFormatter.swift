@@ -122,6 +122,18 @@ package enum ComparisonFormatter {
                         }.joined(separator: ", "))
             }
         }
+        switch comparison.layout {
+        case .relinked:
+            lines.append(
+                "code layout: both builds linked again for every pair, their shared functions in one random order "
+                    + "on both sides, a new one each pair: the verdicts hold over those orders")
+        case .asLinked:
+            lines.append(
+                "code layout: each executable as it was linked, one layout a side: a change that only moves code "
+                    + "can show as a change here; bench ab --against REF links both builds again for every pair")
+        case .oneBuild, nil:
+            break
+        }
         if comparison.pairing == .independent && comparison.cases.contains(where: { $0.method == .processes }) {
             lines += runsMadeApart(comparison)
         }

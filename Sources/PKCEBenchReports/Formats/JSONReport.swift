@@ -103,6 +103,7 @@ package enum JSONReport {
             "pairing": .string(comparison.pairing == .byProcess ? "pairs" : "independent"),
             "max_pairs": comparison.pairing == .byProcess
                 ? .integer(comparison.looks.pairs(atLook: comparison.looks.looks)) : .null,
+            "layout": comparison.layout.map { .string($0.rawValue) } ?? .null,
             "regression": .bool(comparison.hasRegression), "inconclusive": .bool(comparison.isInconclusive),
             "verdicts": .object(
                 Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0.rawValue, .integer(counts[$0] ?? 0)) })),
