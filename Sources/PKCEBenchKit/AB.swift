@@ -19,7 +19,7 @@ struct AB: ParsableCommand {
             together (Holm) and over the looks; it passes when the upper one-sided 95% bound lies \
             below the threshold, and is then unchanged, or improved when also at least the \
             threshold faster, significantly. After each look the cases still open are measured in \
-            --processes more pairs, up to --max-pairs (default 60); a case still open then is \
+            --processes more pairs, up to --max-pairs (default 80); a case still open then is \
             inconclusive. Writes ab-baseline.csv, ab-current.csv (each with its .samples.csv), \
             ab-comparison.csv and ab.html (the page latest.html is for a run) to the output \
             directory. Exit codes: 0 no regression and every case decided, 1 a regression, 2 a case \
@@ -28,7 +28,7 @@ struct AB: ParsableCommand {
 
             The defaults differ from a run's: --samples 600 (per case, build and look), \
             --sample-time 0.25, --warmup 1, --processes 20 (pairs of processes per look), \
-            --max-pairs 60; with --quick, 40 samples in 4 pairs and one look.
+            --max-pairs 80; with --quick, 40 samples in 4 pairs and one look.
 
             With --metric instructions, each build's worker counts every case's instructions per \
             operation under Callgrind instead, one build after the other (counts repeat exactly, \

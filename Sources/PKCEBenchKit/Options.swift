@@ -228,7 +228,7 @@ struct GateOptions: ParsableArguments {
     @Option(
         name: .customLong("max-pairs"), parsing: .unconditional,
         help: ArgumentHelp(
-            "The most pairs of processes a case is measured in: after every --processes pairs the gate decides what it can, and measures only the cases still open in the next, up to this many (rounded down to a multiple of --processes), 1-640. (default: three looks, 60 pairs with the default --processes; one look with --quick)",
+            "The most pairs of processes a case is measured in: after every --processes pairs the gate decides what it can, and measures only the cases still open in the next, up to this many (rounded down to a multiple of --processes), 1-640. (default: four looks, 80 pairs with the default --processes; one look with --quick)",
             valueName: "n"))
     var maxPairs: Int?
 

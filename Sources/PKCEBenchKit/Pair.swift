@@ -23,7 +23,7 @@ struct Pair: ParsableCommand {
 
             The defaults are 'bench ab''s: --samples 600 (per case, backend and look), \
             --sample-time 0.25, --warmup 1, --processes 20 (pairs of processes per look), \
-            --max-pairs 60; with --quick, 40 samples in 4 pairs and one look.
+            --max-pairs 80; with --quick, 40 samples in 4 pairs and one look.
             """)
 
     @Argument(

@@ -6,7 +6,9 @@ import Testing
 @Suite("The regression gate of bench ab")
 struct SequentialGateTests {
     static let criteria = ComparisonCriteria(threshold: 0.01, alpha: 0.01)
-    static let schedule = LookSchedule(pairsPerLook: 20, looks: 3)
+    /// The schedule `bench ab` runs by default.
+    static let schedule = LookSchedule(
+        pairsPerLook: PairedProcesses.standardPairs, looks: PairedProcesses.standardLooks)
 
     /// `count` pair figures around `shift` with Student-t(3) noise of scale `spread`: heavier tails
     /// than a normal's, as real pairs have.
@@ -52,9 +54,10 @@ struct SequentialGateTests {
         #expect(first.look == 1 && first.verdict == .unchanged)
         #expect(second.look > 1)
         // Holm over both cases, the first counting with p = 1: the second's p-value times 2, times
-        // the 3 looks; over the open cases alone it would be times 1.
+        // the looks; over the open cases alone it would be times 1.
         let estimate = try #require(ChangeEstimate.paired(logRatios: Array(noisy.prefix(20 * second.look))))
-        #expect(abs(second.pValue - min(1, 2 * 3 * estimate.pValue(.slower))) < 1e-12)
+        let looks = Double(Self.schedule.looks)
+        #expect(abs(second.pValue - min(1, 2 * looks * estimate.pValue(.slower))) < 1e-12)
         #expect(holmAdjusted([0.01, 0.02], family: 4) == [0.04, 0.06])
     }
 
@@ -142,9 +145,10 @@ struct SequentialGateTests {
         #expect(secondLook[1]?.verdict == .unchanged && secondLook[1]?.look == 2)
         // With every look's data, a case open at the last look is inconclusive.
         // +0.8%, with a quarter of its pairs 3% above that and a quarter 3% below, all along.
-        let noisy = (0..<60).map { [0.038, -0.022, 0.008, 0.008][$0 % 4] }
+        let all = Self.schedule.pairsPerLook * Self.schedule.looks
+        let noisy = (0..<all).map { [0.038, -0.022, 0.008, 0.008][$0 % 4] }
         let last = SequentialGate.replay([Self.figures(noisy)], schedule: Self.schedule, criteria: Self.criteria)
-        #expect(last[0]?.verdict == .inconclusive && last[0]?.look == 3)
+        #expect(last[0]?.verdict == .inconclusive && last[0]?.look == Self.schedule.looks)
         #expect(SequentialGate.replay([[0: 0.01]], schedule: Self.schedule, criteria: Self.criteria)[0] == nil)
     }
 

@@ -23,8 +23,10 @@ package struct PairedProcesses {
     /// The pairs of processes of each look: with fewer, the trimmed mean keeps too few pairs
     /// (12 of 20, 11 degrees of freedom) for the suite's Holm-corrected level.
     package static let standardPairs = 20
-    /// The most looks by default: three, so 60 pairs of ``standardPairs``.
-    package static let standardLooks = 3
+    /// The most looks by default: four, so 80 pairs of ``standardPairs``. A fourth look costs a
+    /// run only when a case is still open after the third, and then decides most of them
+    /// (VerdictStatistics.md, "How many looks").
+    package static let standardLooks = 4
     /// The pairs of processes of `bench ab --quick`, in one look.
     package static let quickPairs = 4
     /// The pairs measured before the first look and then set aside: a pair's workers check their
