@@ -5,8 +5,8 @@ Each file holds the pair figures (the median log ratio of a pair's turns) of one
 of a build against a byte-identical copy: every case of the default suite, in one look of many
 pairs. A simulated run draws pairs with replacement from such a file, whole pairs at a time (every
 case of a drawn pair together, as one pair of processes measures them, so the cases' dependence
-is kept), and runs the gate on them: looks of 20 pairs, up to 3, the cases decided at a look not
-looked at again. With a change added to one case, it measures the power.
+is kept), and runs the gate on them: looks of 20 pairs, up to 4 (--looks), the cases decided at a
+look not looked at again. With a change added to one case, it measures the power.
 
 The gate is written here again, from its description in the documentation (VerdictStatistics.md in the
 PKCEBenchKit catalog), with scipy's t distribution: an independent statement of the rule that
@@ -14,7 +14,7 @@ the Swift code (SequentialGate) implements, which the Swift tests simulate the s
 from this folder with numpy and scipy:
 
     python3 simulate_gate.py aa-pairs-quiet.csv aa-pairs-busy.csv --runs 1000 [--threshold 0.5]
-    python3 simulate_gate.py FILES --per-case --runs 2000
+    python3 simulate_gate.py FILES --per-case --runs 2000 [--looks 3] [--run-scatter harmless-run-estimates.csv]
 
 The pair files come from `bench ab` output directories:
 
@@ -114,8 +114,13 @@ def main():
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=7636)
     parser.add_argument("--threshold", type=float, default=1.0, help="in percent, as bench ab's --threshold")
+    parser.add_argument("--looks", type=int, default=4, help="the most looks of 20 pairs, as bench ab's default")
     parser.add_argument("--per-case", action="store_true",
-                        help="the gate alone: each case's own rate of false regressions, as measured and sign-flipped")
+                        help="the gate alone: each case's own rate of false regressions, as measured, centred "
+                             "and sign-flipped")
+    parser.add_argument("--run-scatter", metavar="ESTIMATES_CSV",
+                        help="with --per-case, a fourth null: centred, plus each case's run-to-run offset "
+                             "measured in these runs (check_run_scatter.py)")
     options = parser.parse_args()
     if options.extract:
         extract(options.extract)
@@ -133,7 +138,7 @@ def main():
     for path in options.files:
         cases, pool = load(path)
         for trim, name in [(0.0, "mean"), (0.1, "10% trimmed"), (0.2, "20% trimmed")]:
-            for looks in [1, 3]:
+            for looks in sorted({1, 3, options.looks}):
                 false = decided = 0
                 pairs_used = []
                 caught = {0.01: 0, 0.015: 0, 0.02: 0}
@@ -155,31 +160,43 @@ def main():
 
 
 def per_case(options):
-    """The gate (20% trimmed, 3 looks of 20) on each file, per case: how often each case alone is called
-    regressed, with the pairs as measured and with each drawn pair's figures multiplied by a random sign
-    (every case of the pair by the same one, so that their dependence is kept: an exact null with the
-    pairs' own tails, as a sign-flip test makes one)."""
+    """The gate (20% trimmed, looks of 20) on each file, per case: how often each case alone is called
+    regressed. Three nulls: the pairs as measured (the recording's own chance offset in a case taken
+    for the truth); centred (each case's 20% trimmed mean subtracted: the recording's offset removed,
+    its spread and tails kept, as a bootstrap test resamples under its null); and sign-flipped (each
+    drawn pair's figures multiplied by a random sign, every case of the pair by the same one, so that
+    their dependence is kept: an exact null with the pairs' own tails, as a sign-flip test makes one).
+    With --run-scatter, a fourth: centred, and every simulated run's case moved by an offset drawn
+    from a normal with the largest run-to-run spread beyond the standard errors that case showed in
+    repeated real runs of any harmless change, the part of the noise one run's pairs cannot see."""
     rng = np.random.default_rng(options.seed)
     threshold = options.threshold / 100
+    looks = options.looks
+    offsets = run_offsets(options.run_scatter) if options.run_scatter else None
     print(f"{options.runs} simulated runs per row, threshold {options.threshold:g}%, alpha 0.01, "
-          "20% trimmed, looks of 20 pairs, up to 3")
+          f"20% trimmed, looks of 20 pairs, up to {looks}")
     print()
     print("| pairs from | null | runs with a false regression | runs decided (exit 0) | pairs per case "
-          "| the most-flagged case | its rate | cases above 1% | t test at 1%, 20 / 60 pairs: the worst case |")
+          f"| the most-flagged case | its rate | cases above 1% | t test at 1%, 20 / {20 * looks} pairs: the worst case |")
     print("|---|---|---:|---:|---:|---|---:|---:|---|")
     for path in options.files:
         cases, pool = load(path)
-        for null in ["as measured", "sign-flipped"]:
+        nulls = ["as measured", "centred", "sign-flipped"] + (["centred, run offsets"] if offsets is not None else [])
+        for null in nulls:
+            source = pool if null in ("as measured", "sign-flipped") else pool - stats.trim_mean(pool, 0.2, axis=0)
+            spread = np.array([offsets.get(case, 0.0) for case in cases]) if null == "centred, run offsets" else None
             flagged = np.zeros(len(cases))
             # The one-sided t test alone, uncorrected, at 1%: how often each case rejects "not slower".
-            rejected = {20: np.zeros(len(cases)), 60: np.zeros(len(cases))}
+            rejected = {20: np.zeros(len(cases)), 20 * looks: np.zeros(len(cases))}
             any_false = decided = 0
             pairs_used = []
             for _ in range(options.runs):
-                rows = pool[rng.integers(0, len(pool), 60)]
+                rows = source[rng.integers(0, len(source), 20 * looks)]
                 if null == "sign-flipped":
                     rows = rows * rng.choice([-1.0, 1.0], size=(len(rows), 1))
-                verdict, pairs = gate(rows, 20, 3, 0.2, threshold)
+                if spread is not None:
+                    rows = rows + rng.normal(0.0, 1.0, len(cases)) * spread
+                verdict, pairs = gate(rows, 20, looks, 0.2, threshold)
                 for count in rejected:
                     for c in range(len(cases)):
                         m, se, df = estimate(rows[:count, c], 0.2)
@@ -194,7 +211,23 @@ def per_case(options):
             print(f"| {path} ({len(pool)} pairs) | {null} | {any_false / n:.1%} | {decided / n:.1%} "
                   f"| {np.mean(pairs_used):.1f} | `{cases[worst]}` | {flagged[worst] / n:.2%} "
                   f"| {int((flagged / n > 0.01).sum())} of {len(cases)} "
-                  f"| {rejected[20].max() / n:.1%} / {rejected[60].max() / n:.1%} |")
+                  f"| {rejected[20].max() / n:.1%} / {rejected[20 * looks].max() / n:.1%} |")
+
+
+def run_offsets(path):
+    """Each case's run-to-run standard deviation beyond its runs' standard errors, the largest over
+    the conditions of check_run_scatter.py's file: sqrt(max(0, var(estimates) - mean(se²)))."""
+    runs = defaultdict(list)
+    with open(path) as file:
+        for row in csv.DictReader(file):
+            runs[row["condition"], row["case"]].append((float(row["estimate"]), float(row["standard_error"])))
+    offsets = defaultdict(float)
+    for (_, case), values in runs.items():
+        estimates = np.array([m for m, _ in values])
+        errors = np.array([se for _, se in values])
+        extra = math.sqrt(max(0.0, float(np.var(estimates, ddof=1) - np.mean(errors**2))))
+        offsets[case] = max(offsets[case], extra)
+    return offsets
 
 
 if __name__ == "__main__":
