@@ -88,6 +88,29 @@ package enum SyntheticRun {
         (0..<runs).map { run in report(runID: "20261121T00000\(run)Z-abc1234", seed: 1000 + UInt64(run)) }
     }
 
+    /// A history of `runs` runs, one a minute, each of its own commit unless `commits` says
+    /// otherwise: `commits[i]` is run i's.
+    ///
+    /// - Parameters:
+    ///   - scale: Multiplies the samples of a run, by its index, in the cases it names.
+    ///   - openssl: The OpenSSL version a run records, by its index; the default otherwise.
+    package static func series(
+        runs: Int, commits: [String]? = nil, scale: (Int) -> [CaseKey: Double] = { _ in [:] },
+        openssl: (Int) -> String? = { _ in nil }
+    ) -> [RunResult] {
+        (0..<runs).map { index in
+            let commit = commits?[index] ?? String(format: "c%06d", index)
+            let minute = String(format: "%02d:%02d", index / 60, index % 60)
+            var run = report(
+                runID: "20261120T\(minute.filter { $0 != ":" })00.000Z-\(commit)-0000000\(index % 10)",
+                openssl: openssl(index) ?? "OpenSSL 3.0.19 27 Jan 2026", seed: 2000 + UInt64(index),
+                scale: scale(index))
+            run.environment.commit = commit
+            run.environment.timestamp = "2026-11-20T\(minute):00.000Z"
+            return run
+        }
+    }
+
     /// The spread between runs that ``history(runs:)`` measures, as `bench compare` reads it.
     package static func runToRun(runs: Int = 6) -> RunToRunSpread {
         let rows = history(runs: runs).flatMap { run in
@@ -140,24 +163,8 @@ package enum SyntheticRun {
     }
 }
 
-/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64).
-package struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    /// A generator whose sequence `seed` fixes.
-    package init(seed: UInt64) {
-        state = seed
-    }
-
-    /// The next 64 random bits.
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Noise for made-up runs, from the core's seeded generator.
+extension SplitMix64 {
     /// Uniform in [0, 1).
     package mutating func nextUnit() -> Double {
         Double(next() >> 11) / Double(1 << 53)
