@@ -26,4 +26,14 @@ extension ComparisonCriteria {
         case (.time, .independent): 5
         }
     }
+
+    /// The smallest step, in percent, that `bench history --changes` reports when `--threshold` is
+    /// not given. A step is the difference of segments of several runs, so it can be smaller than a
+    /// change between two runs: 2%, the minimum of Mozilla's Perfherder; counts repeat exactly.
+    package static func defaultHistoryThresholdPercent(of metric: Metric) -> Double {
+        switch metric {
+        case .instructions: defaultThresholdPercent(of: .instructions, pairing: .independent)
+        case .time: 2
+        }
+    }
 }

@@ -1,0 +1,114 @@
+/// Change points in a series by E-divisive means (Matteson and James, "A nonparametric approach for
+/// multiple change point analysis of multivariate data", JASA 2014), the method of MongoDB's
+/// performance CI and of Apache Otava: split the series where the energy distance between the two
+/// sides, weighted by their sizes, is greatest; keep the split when a permutation test says so;
+/// split the pieces again until one is not kept.
+///
+/// The significance of each split is its permutation p-value: the share of random orderings of the
+/// values within the current segments whose best split is at least as strong. Under no change the
+/// values are exchangeable and the p-value is exact; bursts of contention that span neighbouring
+/// runs are not exchangeable, which is what the minimum segment length and the magnitude filter of
+/// ``ChangePointAnalysis`` are for. The permutations come from a fixed seed, so one history gives one
+/// answer every time.
+package struct EDivisive: Sendable, Equatable {
+    /// A split is kept when its p-value is at most this.
+    package var significance: Double
+    /// Random orderings per test; the smallest p-value is `1 / (permutations + 1)`.
+    package var permutations: Int
+    /// The fewest values on each side of a split.
+    package var minimumSegment: Int
+
+    package init(significance: Double, permutations: Int, minimumSegment: Int) {
+        precondition(significance > 0 && significance < 1 && permutations >= 1 && minimumSegment >= 2)
+        self.significance = significance
+        self.permutations = permutations
+        self.minimumSegment = minimumSegment
+    }
+
+    /// A kept split: `values[..<index]` and `values[index...]` differ.
+    package struct Split: Sendable, Equatable {
+        package let index: Int
+        package let pValue: Double
+    }
+
+    /// The kept splits of `values`, in the order of the series; a split falls only at an index in
+    /// `allowed` (where one commit's runs end and the next's begin), or anywhere when it is `nil`.
+    package func splits(of values: [Double], allowedAt allowed: Set<Int>? = nil) -> [Split] {
+        var boundaries = [0, values.count]
+        var kept: [Split] = []
+        var generator = SplitMix64(seed: 0x5eed)
+        while let best = strongestSplit(of: values, boundaries: boundaries, allowed: allowed) {
+            var shuffled = values
+            var asStrong = 0
+            for _ in 0..<permutations {
+                for (start, end) in zip(boundaries, boundaries.dropFirst()) {
+                    shuffled[start..<end].shuffle(using: &generator)
+                }
+                if let permuted = strongestSplit(of: shuffled, boundaries: boundaries, allowed: allowed),
+                    permuted.strength >= best.strength
+                {
+                    asStrong += 1
+                }
+            }
+            let pValue = Double(asStrong + 1) / Double(permutations + 1)
+            guard pValue <= significance else { break }
+            kept.append(Split(index: best.index, pValue: pValue))
+            boundaries.append(best.index)
+            boundaries.sort()
+        }
+        return kept.sorted { $0.index < $1.index }
+    }
+
+    /// The split, over every segment between `boundaries`, with the greatest weighted energy
+    /// distance `q̂(τ, κ) = mn/(m+n) · Ê` between the values before `τ` and those from `τ` up to
+    /// `κ` (Matteson and James, eq. 6, exponent 1): the second side ends anywhere in the segment, so
+    /// a burst that comes and goes is found as well as a step that stays. `nil` when no segment can
+    /// be split into two of ``minimumSegment``.
+    private func strongestSplit(
+        of values: [Double], boundaries: [Int], allowed: Set<Int>?
+    ) -> (index: Int, strength: Double)? {
+        var best: (index: Int, strength: Double)?
+        for (start, end) in zip(boundaries, boundaries.dropFirst()) where end - start >= 2 * minimumSegment {
+            let distances = PrefixDistances(values[start..<end])
+            for index in (start + minimumSegment)...(end - minimumSegment) where allowed?.contains(index) ?? true {
+                for secondEnd in (index + minimumSegment)...end {
+                    let strength = distances.strength(splitAt: index - start, secondEnd: secondEnd - start)
+                    if strength > best?.strength ?? -.infinity { best = (index, strength) }
+                }
+            }
+        }
+        return best
+    }
+}
+
+/// Sums of `|x_a − x_b|` over rectangles of the distance matrix of a segment, each in constant time:
+/// `sums[i][j]` is the sum over `a < i`, `b < j`.
+private struct PrefixDistances {
+    private let sums: [[Double]]
+
+    init(_ values: ArraySlice<Double>) {
+        let values = Array(values)
+        let count = values.count
+        var sums = Array(repeating: Array(repeating: 0.0, count: count + 1), count: count + 1)
+        for a in 0..<count {
+            var row = 0.0
+            for b in 0..<count {
+                row += abs(values[a] - values[b])
+                sums[a + 1][b + 1] = sums[a][b + 1] + row
+            }
+        }
+        self.sums = sums
+    }
+
+    /// `q̂` of the values in `[0, split)` against those in `[split, secondEnd)`.
+    func strength(splitAt split: Int, secondEnd end: Int) -> Double {
+        let m = Double(split), n = Double(end - split)
+        let between = sums[split][end] - sums[split][split]
+        // Ordered pairs, so each distance twice: `2/(m(m−1)) Σ_{a<b}` is `1/(m(m−1))` of the sum.
+        let withinFirst = split > 1 ? sums[split][split] / (m * (m - 1)) : 0
+        let second = sums[end][end] - sums[split][end] - sums[end][split] + sums[split][split]
+        let withinSecond = end - split > 1 ? second / (n * (n - 1)) : 0
+        let energy = 2 * between / (m * n) - withinFirst - withinSecond
+        return m * n / (m + n) * energy
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import PKCEBenchTestSupport
+import Testing
+
+@testable import PKCEBenchCore
+
+@Suite("Change points in a history")
+struct ChangePointTests {
+    /// `count` values of Gaussian noise with standard deviation `spread` about 0, from `seed`.
+    static func noise(_ count: Int, spread: Double = 0.01, seed: UInt64) -> [Double] {
+        var generator = SplitMix64(seed: seed)
+        return (0..<count).map { _ in spread * generator.nextGaussian() }
+    }
+
+    static let detector = EDivisive(significance: 0.01, permutations: 199, minimumSegment: 3)
+
+    @Test("E-divisive finds a step where it is, and each step of two", arguments: [1, 2, 3] as [UInt64])
+    func steps(seed: UInt64) {
+        let one = Self.noise(30, seed: seed).enumerated().map { $0.offset >= 15 ? $0.element + 0.05 : $0.element }
+        let found = Self.detector.splits(of: one)
+        // Seed 1's noise also shifts by 1.5 standard deviations at 22: 1% of series of noise split.
+        #expect(found.map(\.index).contains(15) && found.count <= (seed == 1 ? 2 : 1))
+        #expect(found.allSatisfy { $0.pValue <= 0.01 })
+        let two = Self.noise(30, seed: seed).enumerated().map {
+            (10..<20).contains($0.offset) ? $0.element + 0.05 : $0.element
+        }
+        #expect(Self.detector.splits(of: two).map(\.index) == [10, 20])
+    }
+
+    @Test("E-divisive splits about 1% of series of noise, at p ≤ 0.01", arguments: [15, 30])
+    func falseSplits(length: Int) {
+        let split = (0..<300).filter { seed in
+            !Self.detector.splits(of: Self.noise(length, seed: 10_000 + UInt64(seed))).isEmpty
+        }
+        #expect(split.count <= 6, "\(split.count) of 300")
+    }
+
+    @Test("E-divisive finds nothing in noise, and the same answer every time", arguments: [1, 2, 3] as [UInt64])
+    func noiseOnly(seed: UInt64) {
+        let values = Self.noise(30, seed: 100 + seed)
+        #expect(Self.detector.splits(of: values).isEmpty)
+        let stepped = values.enumerated().map { $0.offset >= 12 ? $0.element + 0.03 : $0.element }
+        #expect(Self.detector.splits(of: stepped) == Self.detector.splits(of: stepped))
+    }
+
+    @Test("A split falls only where one commit's runs end")
+    func onlyBetweenCommits() {
+        let values = Self.noise(30, seed: 7).enumerated().map { $0.offset >= 15 ? $0.element + 0.05 : $0.element }
+        let found = Self.detector.splits(of: values, allowedAt: [12, 18])
+        #expect(found.count == 1)
+        #expect([12, 18].contains(found.first?.index ?? 0))
+        #expect(Self.detector.splits(of: values, allowedAt: []).isEmpty)
+    }
+
+    static let case1024 = CaseKey(backend: "swift", operation: .sha256, size: 1024, threads: 1)
+    static let analysis = ChangePointAnalysis.standard(threshold: 0.02)
+
+    @Test("A slower case is found at its commit, and the whole host slowing down is not a step")
+    func stepInOneCase() throws {
+        let everyCase = Dictionary(uniqueKeysWithValues: SyntheticRun.keys.map { ($0, 1.10) })
+        let runs = SyntheticRun.series(runs: 20) { index in
+            // Runs 6 to 9 on a busier host: every case 10% slower. From run 12 on, one case 6% slower.
+            var scale = (6..<10).contains(index) ? everyCase : [:]
+            if index >= 12 { scale[Self.case1024] = (scale[Self.case1024] ?? 1) * 1.06 }
+            return scale
+        }
+        let series = Self.analysis.series(of: runs, metric: .time)
+        #expect(series.count == SyntheticRun.keys.count)
+        let stepped = try #require(series.first { $0.key == Self.case1024 })
+        let step = try #require(stepped.changePoints.first)
+        #expect(stepped.changePoints.count == 1)
+        #expect(step.index == 12 && step.isRegression)
+        #expect(step.lastBefore.commit == "c000011" && step.firstAfter.commit == "c000012")
+        #expect(step.lastBefore.runID == runs[11].environment.runID)
+        #expect(abs(step.estimate.change - 0.06) < 0.01)
+        #expect(step.pValue <= 0.01 && step.libraryChange == nil)
+        #expect(series.filter { !$0.changePoints.isEmpty }.map(\.key) == [Self.case1024])
+        // Without the host's correction, the busy runs are steps in most cases.
+        let uncorrected = runs.map { run in
+            var run = run
+            run.summaries = run.summaries.filter { $0.key == Self.case1024 }
+            return run
+        }
+        let alone = Self.analysis.series(of: uncorrected, metric: .time)
+        #expect(alone.first?.changePoints.count ?? 0 > 1)
+    }
+
+    @Test("Runs of one commit are one group; a step below the threshold is not reported")
+    func groupsAndThreshold() throws {
+        let commits = (0..<20).map { String(format: "d%06d", $0 / 2) }
+        let runs = SyntheticRun.series(runs: 20, commits: commits) { index in
+            index >= 9 ? [Self.case1024: 1.06] : [:]
+        }
+        // The step starts within commit 4's runs (8 and 9): it can only be put at 8 or 10.
+        let found = try #require(Self.analysis.series(of: runs, metric: .time).first { $0.key == Self.case1024 })
+        #expect(found.changePoints.count == 1)
+        #expect([8, 10].contains(found.changePoints.first?.index ?? 0))
+        let strict = ChangePointAnalysis.standard(threshold: 0.10)
+        #expect(strict.series(of: runs, metric: .time).allSatisfy { $0.changePoints.isEmpty })
+    }
+
+    @Test("A library's new version at the step is named; a short series is said to be")
+    func libraryAndShort() throws {
+        let openssl = CaseKey(backend: "openssl", operation: .sha256, size: 1024, threads: 1)
+        let runs = SyntheticRun.series(runs: 12, scale: { $0 >= 6 ? [openssl: 0.9] : [:] }) { index in
+            index >= 6 ? "OpenSSL 3.5.0 8 Apr 2025" : nil
+        }
+        let series = try #require(Self.analysis.series(of: runs, metric: .time).first { $0.key == openssl })
+        let step = try #require(series.changePoints.first)
+        #expect(step.index == 6 && !step.isRegression)
+        #expect(step.libraryChange?.before == "OpenSSL 3.0.19 27 Jan 2026")
+        #expect(step.libraryChange?.after == "OpenSSL 3.5.0 8 Apr 2025")
+        let short = Self.analysis.series(of: Array(runs.prefix(5)), metric: .time)
+        #expect(short.allSatisfy { $0.isTooShort && $0.changePoints.isEmpty })
+        #expect(Self.analysis.series(of: Array(runs.prefix(6)), metric: .time).allSatisfy { !$0.isTooShort })
+    }
+
+    @Test("--since names a run or a commit; only regressions after it alert")
+    func since() throws {
+        let runs = SyntheticRun.series(runs: 20) { $0 >= 12 ? [Self.case1024: 1.06] : [:] }
+        let series = Self.analysis.series(of: runs, metric: .time)
+        let byRun = try #require(HistoryChanges.since(runs[13].environment.runID, in: runs, resolve: { _ in nil }))
+        #expect(byRun.commit == "c000013")
+        #expect(HistoryChanges(series: series, threshold: 0.02, since: byRun).alerts.isEmpty)
+        let byCommit = try #require(HistoryChanges.since("c000011", in: runs, resolve: { _ in nil }))
+        #expect(byCommit.runID == runs[11].environment.runID)
+        let alerts = HistoryChanges(series: series, threshold: 0.02, since: byCommit).alerts
+        #expect(alerts.map(\.series.key) == [Self.case1024])
+        // A revision git resolves to a hash whose prefix a run recorded.
+        let resolved = HistoryChanges.since("main~8", in: runs) { $0 == "main~8" ? "c000011aaaabbbbcccc" : nil }
+        #expect(resolved?.commit == "c000011")
+        #expect(HistoryChanges.since("nothing", in: runs, resolve: { _ in nil }) == nil)
+        #expect(HistoryChanges(series: series, threshold: 0.02, since: nil).alerts.count == 1)
+    }
+}
