@@ -5,21 +5,64 @@ import PKCEBenchReports
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print each case's median over the last runs in history.csv, and optionally chart it.")
+        abstract: "Print each case's median over the last runs in history.csv, or the steps in its series.",
+        discussion: """
+            With --changes, finds the steps in each case's series of runs (E-divisive means with a \
+            permutation test, on each run's fastest sample corrected for the whole host's drift) and \
+            exits with 1 when a regression of at least the threshold begins after --since (or anywhere, \
+            without it). The article "Tracking regressions over time" gives the rule and its error rates.
+            """)
 
     @OptionGroup var filter: CaseFilterOptions
     @OptionGroup var directory: DirectoryOptions
     @OptionGroup var format: FormatOptions
 
-    @Option(parsing: .unconditional, help: "How many of the most recent runs to show.")
-    var last = 10
+    @Option(
+        parsing: .unconditional, help: "How many of the most recent runs to show. (default: 10; with --changes, all)")
+    var last: Int?
 
-    @Option(help: ArgumentHelp("Also draw median ns/op over the runs as an SVG file.", valueName: "file.svg"))
+    @Option(
+        help: ArgumentHelp(
+            "Also draw median ns/op over the runs as an SVG file; with --changes, each series with its steps.",
+            valueName: "file.svg"))
     var chart: String?
+
+    @Flag(help: "Find the steps in each case's series of runs, and name the runs and commits either side.")
+    var changes = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --changes, alert only on regressions that begin after this run (its id) or commit (a hash or git revision).",
+            valueName: "run|ref"))
+    var since: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            """
+            With --changes, the smallest step, in percent, to report. \
+            (default: \(Self.defaultText(.time)) for time, \(Self.defaultText(.instructions)) for instruction counts)
+            """))
+    var threshold: Double?
+
+    @Option(help: "With --changes, the runs' metric: time or instructions.")
+    var metric = Metric.time
+
+    static func defaultText(_ metric: Metric) -> String {
+        let value = ComparisonCriteria.defaultHistoryThresholdPercent(of: metric)
+        return value == value.rounded() ? String(Int(value)) : String(value)
+    }
 
     func validate() throws {
         try usage { () throws(BenchError) in _ = try filter.selection() }
-        guard last >= 1 else { throw ValidationError("--last must be at least 1, not \(last)") }
+        if let last, last < 1 { throw ValidationError("--last must be at least 1, not \(last)") }
+        if !changes {
+            let given = [("--since", since != nil), ("--threshold", threshold != nil), ("--metric", metric != .time)]
+            if let (name, _) = given.first(where: \.1) { throw ValidationError("\(name) needs --changes") }
+        }
+        if let threshold, !(threshold.isFinite && threshold >= 0 && threshold < 1000) {
+            throw ValidationError("--threshold must be a percentage from 0 to 1000, not \(threshold)")
+        }
     }
 
     func run() throws {
@@ -32,7 +75,11 @@ struct History: ParsableCommand {
             throw BenchError(.missingInput, "\(path): no such file; every run of bench appends to it")
         }
         let history = SummaryRow.runs(of: try ReportFiles.readHistory(at: path))
-        let trends = HistoryTrend.trends(history, lastRuns: last, include: try selection.rowMatcher())
+        if changes {
+            try findChanges(in: last.map { Array(history.suffix($0)) } ?? history, include: try selection.rowMatcher())
+            return
+        }
+        let trends = HistoryTrend.trends(history, lastRuns: last ?? 10, include: try selection.rowMatcher())
         if let chart {
             let charted = Set(trends.map(\.key))
             let runs = Set(trends.flatMap { $0.points.map(\.runID) })
@@ -46,5 +93,24 @@ struct History: ParsableCommand {
         }
         try exports.write { HistoryFormatter.render(trends, as: $0) }
         Terminal.write(HistoryFormatter.render(trends, as: format), as: format)
+    }
+
+    private func findChanges(in history: [RunResult], include: (CaseKey) -> Bool) throws {
+        let threshold = (threshold ?? ComparisonCriteria.defaultHistoryThresholdPercent(of: metric)) / 100
+        var window: HistoryChanges.Since?
+        if let since {
+            guard let found = HistoryChanges.since(since, in: history) else {
+                throw BenchError(.usage, "--since \(since): no run with that id or commit in the history")
+            }
+            window = found
+        }
+        let analysis = ChangePointAnalysis.standard(threshold: threshold)
+        let changes = HistoryChanges(
+            series: analysis.series(of: history, metric: metric, include: include), threshold: threshold,
+            since: window)
+        if let chart { try ReportFiles.write(ChangePointChart.svg(changes), to: chart) }
+        try self.format.exports().write { ChangePointFormatter.render(changes, as: $0) }
+        Terminal.write(ChangePointFormatter.render(changes, as: format.format), as: format.format)
+        try (changes.alerts.isEmpty ? ExitStatus.ok : .regression).exitUnlessOK()
     }
 }

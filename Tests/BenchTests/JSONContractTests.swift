@@ -48,6 +48,11 @@ struct JSONContractTests {
         try SyntheticRun.writeHistory(in: directory)
         let base = try CompareCommandTests.write(SyntheticRun.report(), "base", in: directory)
         let slower = try CompareCommandTests.write(Self.slowerWithFailure, "slower", in: directory)
+        // A history of 16 runs in which the first case steps 6% slower at the eleventh.
+        let stepped = directory.appendingPathComponent("stepped")
+        try FileManager.default.createDirectory(at: stepped, withIntermediateDirectories: true)
+        try SyntheticRun.writeHistory(
+            of: SyntheticRun.series(runs: 16) { $0 >= 10 ? [SyntheticRun.keys[0]: 1.06] : [:] }, in: stepped)
         let counted = Self.root.appendingPathComponent("results/baseline-instructions.csv").path
         let me = productsDirectory.appendingPathComponent("bench").path
         let one = ["--filter", "^sha256/openssl/64$", "--quick"]
@@ -65,6 +70,8 @@ struct JSONContractTests {
             (["baseline", "--backend", "swift", "--operation", "random", "--quick", "--output", "saved"], [0]),
             (["compare", counted, counted], [0]),
             (["history", "--output", "out"], [0]),
+            (["history", "--changes", "--output", "out"], [0]),
+            (["history", "--changes", "--output", "stepped"], [1]),
             (["ab", me, "--output", "ab", "--threshold", "50"] + one, [0, 2]),
             (
                 ["pair", "sodium", "openssl", "--operation", "sha256", "--size", "64", "--quick", "--output", "pair"],

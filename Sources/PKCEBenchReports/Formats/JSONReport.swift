@@ -36,6 +36,37 @@ package enum JSONReport {
         return document(kind: "history", environment: nil, results: results)
     }
 
+    /// The steps of a history's series (`bench history --changes`): no single environment, one
+    /// result per change point, or per series without one.
+    static func changes(_ rows: [ChangePointFormatter.Row]) -> String {
+        let results = rows.map { row in
+            let changePoint = row.changePoint
+            let change = row.change
+            var fields: [String: JSONValue] = caseFields(row.series.key)
+            fields["cpu"] = .text(row.series.host.cpu)
+            fields["cpu_flags"] = .array(row.series.host.cpuFlags.split(separator: " ").map { .string(String($0)) })
+            fields["build"] = .text(row.series.host.build)
+            fields["target_cpu"] = .text(row.series.host.targetCPU)
+            fields["metric"] = .string(row.series.host.metric.rawValue)
+            fields["runs"] = .integer(row.series.points.count)
+            fields["status"] = .string(row.status)
+            fields["last_run_before"] = .text(changePoint?.lastBefore.runID ?? "")
+            fields["commit_before"] = .text(changePoint?.lastBefore.commit ?? "")
+            fields["first_run_after"] = .text(changePoint?.firstAfter.runID ?? "")
+            fields["commit_after"] = .text(changePoint?.firstAfter.commit ?? "")
+            fields["change_pct"] = .number(change?.estimate)
+            fields["change_low_pct"] = .number(change?.low)
+            fields["change_high_pct"] = .number(change?.high)
+            fields["p_value"] = .number(changePoint?.pValue)
+            let library = changePoint?.libraryChange
+            fields["library_before"] = library.map { .string($0.before) } ?? .null
+            fields["library_after"] = library.map { .string($0.after) } ?? .null
+            fields["alert"] = changePoint == nil ? .null : .bool(row.isAlert)
+            return JSONValue.object(fields)
+        }
+        return document(kind: "changes", environment: nil, results: results)
+    }
+
     private static func document(
         kind: String, environment: RunEnvironment?, results: [JSONValue], comparison: JSONValue? = nil
     ) -> String {

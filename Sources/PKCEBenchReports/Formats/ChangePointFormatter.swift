@@ -1,0 +1,118 @@
+import Foundation
+import PKCEBenchCore
+
+/// `bench history --changes`: one row per step in a case's series, or one for a series without
+/// any (`no-change`) or too short to tell (`too-short`).
+package enum ChangePointFormatter {
+    /// One line of every format.
+    struct Row {
+        let series: CaseSeries
+        let changePoint: ChangePoint?
+        let isAlert: Bool
+
+        var status: String {
+            guard let changePoint else { return series.isTooShort ? "too-short" : "no-change" }
+            return changePoint.isRegression ? "regressed" : "improved"
+        }
+
+        /// The change and its 95% interval, in percent.
+        var change: (estimate: Double, low: Double, high: Double)? {
+            changePoint.map { changePoint in
+                let estimate = changePoint.estimate
+                let margin = estimate.criticalValue(tail: 0.025) * estimate.standardError
+                return (
+                    estimate.change * 100, (exp(estimate.logChange - margin) - 1) * 100,
+                    (exp(estimate.logChange + margin) - 1) * 100
+                )
+            }
+        }
+    }
+
+    static func rows(_ changes: HistoryChanges) -> [Row] {
+        changes.series.flatMap { series in
+            series.changePoints.isEmpty
+                ? [Row(series: series, changePoint: nil, isAlert: false)]
+                : series.changePoints.map { Row(series: series, changePoint: $0, isAlert: changes.isAlert($0)) }
+        }
+    }
+
+    static let header = [
+        "case", "operation", "backend", "size", "threads", "cpu", "cpu_flags", "build", "target_cpu", "metric", "runs",
+        "status", "last_run_before",
+        "commit_before", "first_run_after", "commit_after", "change_pct", "change_low_pct", "change_high_pct",
+        "p_value", "library_before", "library_after", "alert",
+    ]
+
+    package static func render(_ changes: HistoryChanges, as format: OutputFormat) -> String {
+        let rows = rows(changes)
+        switch format {
+        case .csv:
+            return CSV.encode(header: header, records: rows.map(record), lineEnding: .lf)
+        case .json:
+            return JSONReport.changes(rows)
+        case .table, .markdown:
+            // The series without a step are counted in the summary, not listed.
+            var table = TextTable([
+                ("case", .left), ("runs", .right), ("status", .left), ("last before", .left), ("first after", .left),
+                ("change", .right), ("95% interval", .right), ("p", .right), ("", .left),
+            ])
+            for row in rows {
+                guard let changePoint = row.changePoint, let change = row.change else { continue }
+                table.append([
+                    row.series.key.description, String(row.series.points.count), row.status,
+                    "\(changePoint.lastBefore.commit) \(time(of: changePoint.lastBefore))",
+                    "\(changePoint.firstAfter.commit) \(time(of: changePoint.firstAfter))",
+                    String(format: "%+.1f%%", change.estimate),
+                    String(format: "%+.1f…%+.1f%%", change.low, change.high),
+                    String(format: "%.3f", changePoint.pValue),
+                    [row.isAlert ? "alert" : "", libraryNote(changePoint)].filter { !$0.isEmpty }.joined(
+                        separator: "; "),
+                ])
+            }
+            let body = table.rows.isEmpty ? "" : (format == .table ? table.plain() : table.markdown()) + "\n"
+            return body + summary(changes) + "\n"
+        }
+    }
+
+    private static func record(_ row: Row) -> [String] {
+        let key = row.series.key
+        let change = row.change
+        return [
+            key.description, key.operation.rawValue, key.backend, String(key.size), String(key.threads),
+            row.series.host.cpu, row.series.host.cpuFlags, row.series.host.build, row.series.host.targetCPU,
+            row.series.host.metric.rawValue, String(row.series.points.count), row.status,
+            row.changePoint?.lastBefore.runID ?? "", row.changePoint?.lastBefore.commit ?? "",
+            row.changePoint?.firstAfter.runID ?? "", row.changePoint?.firstAfter.commit ?? "",
+            ReportSchema.format(change?.estimate, decimals: 2), ReportSchema.format(change?.low, decimals: 2),
+            ReportSchema.format(change?.high, decimals: 2), ReportSchema.format(row.changePoint?.pValue, decimals: 4),
+            row.changePoint?.libraryChange?.before ?? "", row.changePoint?.libraryChange?.after ?? "",
+            row.changePoint == nil ? "" : (row.isAlert ? "yes" : "no"),
+        ]
+    }
+
+    /// When the run started, to the minute: `2026-11-27 16:36`.
+    private static func time(of point: CaseSeries.Point) -> String {
+        String(point.timestamp.prefix(16)).replacingOccurrences(of: "T", with: " ")
+    }
+
+    private static func libraryNote(_ changePoint: ChangePoint) -> String {
+        guard let change = changePoint.libraryChange else { return "" }
+        return
+            "library \(change.before.isEmpty ? "none" : change.before) → \(change.after.isEmpty ? "none" : change.after)"
+    }
+
+    private static func summary(_ changes: HistoryChanges) -> String {
+        let series = changes.series
+        let short = series.filter(\.isTooShort).count
+        let points = series.reduce(0) { $0 + $1.changePoints.count }
+        let alerts = changes.alerts.count
+        let hosts = Set(series.map(\.host)).count
+        let window = changes.since.map { " after \($0.commit) (run \($0.runID))" } ?? ""
+        var line =
+            "\(series.count) series\(hosts > 1 ? " on \(hosts) hosts" : ""): \(points) change point"
+            + "\(points == 1 ? "" : "s") of at least \(String(format: "%g", changes.threshold * 100))%, "
+            + "\(alerts) regression\(alerts == 1 ? "" : "s")\(window)"
+        if short > 0 { line += "; \(short) series too short to tell" }
+        return line + "."
+    }
+}
