@@ -39,6 +39,8 @@ let package = Package(
         // package-benchmark suite has.
         .library(name: "PKCEBenchCore", targets: ["PKCEBenchCore"]),
         .executable(name: "bench", targets: ["bench"]),
+        // Records the commit a benchmark executable is built from, for `Bench.main(backends:buildCommit:)`.
+        .plugin(name: "PKCEBenchBuildCommit", targets: ["PKCEBenchBuildCommit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
@@ -105,7 +107,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "bench", dependencies: ["PKCEBenchKit", "PKCEBackends"]),
+        .executableTarget(
+            name: "bench", dependencies: ["PKCEBenchKit", "PKCEBackends"], plugins: ["PKCEBenchBuildCommit"]),
+        .plugin(name: "PKCEBenchBuildCommit", capability: .buildTool(), path: "Plugins/PKCEBenchBuildCommit"),
 
         // MARK: - Tests
 

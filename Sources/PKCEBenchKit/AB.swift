@@ -136,6 +136,7 @@ extension ABRunner {
         counter: InstructionCounter? = nil
     ) throws {
         let libraries = CommandContext.libraries
+        let buildCommit = CommandContext.buildCommit
         let pairs = try sampling.processCount(
             standard: PairedProcesses.standardPairs, quick: PairedProcesses.quickPairs)
         let plan = try sampling.plan(standard: .ab, quick: .abQuick)
@@ -152,7 +153,7 @@ extension ABRunner {
                 interruption: { InterruptSignals.received }),
             output: ResultsDirectory(path: directory.path), format: outputFormat,
             currentFacts: .current(libraries: libraries),
-            environment: { RunEnvironment.capture(libraries: libraries) },
+            environment: { RunEnvironment.capture(libraries: libraries, buildCommit: buildCommit) },
             standardOutput: { Terminal.write($0, as: outputFormat) })
         exports = try format.exports()
     }

@@ -30,6 +30,25 @@ public enum Bench {
     /// - Parameter backends: The backends to measure, in report order; made once, before the
     ///   command line is read.
     @MainActor public static func main(backends: @autoclosure () throws -> [any PKCEBackend]) async -> Never {
+        await main(backends: try backends(), buildCommit: nil)
+    }
+
+    /// Runs the `bench` command line on `backends`, as ``main(backends:)`` does, with the commit
+    /// the program was built from, which each run records in place of its working tree's.
+    ///
+    /// The `PKCEBenchBuildCommit` plugin of this package records it: apply it to your executable
+    /// target (`plugins: [.plugin(name: "PKCEBenchBuildCommit", package: "PKCEBench")]`) and pass
+    /// the `pkceBenchBuildCommit` it generates. A run of a build made in one checkout and run in
+    /// another (a CI artifact, a backfill) then names the commit it measured.
+    ///
+    /// - Parameters:
+    ///   - backends: The backends to measure, in report order; made once, before the command line
+    ///     is read.
+    ///   - buildCommit: The short commit, `-dirty` when the build's tracked files were modified;
+    ///     `nil` or empty when unknown, and the run records its working tree's commit.
+    @MainActor public static func main(
+        backends: @autoclosure () throws -> [any PKCEBackend], buildCommit: String?
+    ) async -> Never {
         // On the main actor, as top-level code is. Run from the cooperative pool instead, while
         // libdispatch keeps the main thread waiting for signals, the program crashed Valgrind 3.19
         // at start-up (in rt_sigsuspend), and with it every --metric instructions worker.
@@ -45,7 +64,9 @@ public enum Bench {
             BenchCommand.fail(failure.message, status: ExitStatus(failure.kind).rawValue)
         }
         CommandContext.$backends.withValue(made) {
-            BenchCommand.execute(Array(CommandLine.arguments.dropFirst()))
+            CommandContext.$buildCommit.withValue(buildCommit) {
+                BenchCommand.execute(Array(CommandLine.arguments.dropFirst()))
+            }
         }
     }
 }
@@ -53,6 +74,8 @@ public enum Bench {
 /// What the commands share that argument-parser cannot pass them: the program's backends.
 enum CommandContext {
     @TaskLocal static var backends: [any PKCEBackend] = []
+    /// What ``Bench/main(backends:buildCommit:)`` was given.
+    @TaskLocal static var buildCommit: String?
 
     static var backendNames: [String] { backends.map(\.name) }
 

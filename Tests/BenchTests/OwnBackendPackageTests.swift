@@ -48,6 +48,8 @@ struct OwnBackendPackageTests {
         let rows = try ReportFiles.readSummary(at: directory.appendingPathComponent("results/latest.csv").path)
         let backends = Set(rows.map(\.key.backend))
         #expect(backends == ["urandom", "swift"])
+        // Without the PKCEBenchBuildCommit plugin, a run records its working tree's commit, and says so.
+        #expect(rows.allSatisfy { $0.environment.commitSource == .workingTree })
         #expect(rows.allSatisfy { $0.isOK })
         // Every operation of the default suite, for both backends.
         #expect(rows.filter { $0.key.backend == "urandom" }.count == rows.count / 2)

@@ -6,6 +6,18 @@ import Testing
 
 @Suite("bench: the default run", .serialized)
 struct RunCommandTests {
+    /// The package's commit as the PKCEBenchBuildCommit plugin records it when bench is built.
+    static var builtCommit: String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let git = URL(fileURLWithPath: "/usr/bin/env")
+        let commit = (try? runTool(git, ["git", "-C", root.path, "rev-parse", "--short", "HEAD"]))?.stdout ?? ""
+        let changes =
+            (try? runTool(git, ["git", "-C", root.path, "status", "--porcelain", "--untracked-files=no"]))?.stdout ?? ""
+        let trimmed = commit.trimmingCharacters(in: .whitespacesAndNewlines)
+        return changes.isEmpty ? trimmed : "\(trimmed)-dirty"
+    }
+
     @Test("--quick measures every backend × case and writes both CSV files with every column")
     func quickSuite() throws {
         let directory = try temporaryDirectory()
@@ -29,6 +41,9 @@ struct RunCommandTests {
         }
         #expect(Set(summaries.map(\.key)) == Set(expectedCases))
         #expect(summaries.count == 64)
+        // The commit bench was built from, though it ran outside any checkout.
+        #expect(
+            summaries.allSatisfy { $0.environment.commit == Self.builtCommit && $0.environment.commitSource == .build })
         #expect(
             summaries.allSatisfy {
                 $0.isOK && $0.summary.samples == 10 && $0.environment.build == BuildConfiguration.current

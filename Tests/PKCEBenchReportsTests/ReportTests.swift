@@ -200,7 +200,8 @@ struct ReportTests {
         try results.prepare()
         try results.save(sampleReport(runID: "run-2"))
         let header = try CSV.parse(Array(try Data(contentsOf: results.history))).header
-        #expect(header.contains("openssl") && header.contains("libsodium") && header.last == "library")
+        #expect(header.contains("openssl") && header.contains("libsodium") && header.contains("library"))
+        #expect(header.last == ReportSchema.summaryColumnNames.last)
         let history = try ReportFiles.readHistory(at: results.history.path)
         #expect(Array(history.prefix(oldRows.count)) == oldRows)
         let newRows = history.dropFirst(oldRows.count)

@@ -9,9 +9,12 @@ package struct RunEnvironment: Sendable, Equatable {
     package var runID: String
     /// When the run started, ISO 8601 in UTC with milliseconds.
     package var timestamp: String
-    /// The short git commit of the working tree, `-dirty` appended when tracked files are
-    /// modified, or `unknown` outside a git checkout.
+    /// The short git commit, `-dirty` appended when tracked files differed from it: the one the
+    /// executable was built from when it recorded one, else that of the working tree the run was
+    /// made in (``commitSource`` says which), or `unknown` outside a git checkout.
     package var commit: String
+    /// Where ``commit`` comes from; `nil` in reports older than the column.
+    package var commitSource: CommitSource?
     /// `release` or `debug`: the configuration this binary was compiled in.
     package var build: String
     /// As ``BuildConfiguration/targetCPU`` gives it.
@@ -32,11 +35,12 @@ package struct RunEnvironment: Sendable, Equatable {
     package init(
         runID: String, timestamp: String, commit: String, build: String,
         targetCPU: String = BuildConfiguration.targetCPU, cpu: String, cpuFlags: String,
-        cores: Int, kernel: String, swift: String, libraries: [String: String]
+        cores: Int, kernel: String, swift: String, libraries: [String: String], commitSource: CommitSource? = nil
     ) {
         self.runID = runID
         self.timestamp = timestamp
         self.commit = commit
+        self.commitSource = commitSource
         self.build = build
         self.targetCPU = targetCPU
         self.cpu = cpu
@@ -48,9 +52,13 @@ package struct RunEnvironment: Sendable, Equatable {
     }
 
     /// Reads the environment of this process, now; `libraries` holds the run's backends'
-    /// `PKCEBackend.library`, by backend name, and `date` is the start of the run.
-    package static func capture(libraries: [String: String], at date: Date = Date()) -> RunEnvironment {
-        let commit = SystemFacts.gitCommit()
+    /// `PKCEBackend.library`, by backend name, `buildCommit` the commit the executable was built
+    /// from when it recorded one, and `date` is the start of the run.
+    package static func capture(
+        libraries: [String: String], buildCommit: String? = nil, at date: Date = Date()
+    ) -> RunEnvironment {
+        let built = buildCommit.flatMap { $0.isEmpty ? nil : $0 }
+        let commit = built ?? SystemFacts.gitCommit()
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         // `2026-11-22T04:15:56.042Z`; in the run's id `20261122T041556.042Z`, safe in file names.
@@ -68,7 +76,7 @@ package struct RunEnvironment: Sendable, Equatable {
             cores: ProcessInfo.processInfo.activeProcessorCount,
             kernel: SystemFacts.kernelRelease(),
             swift: SwiftVersion.current,
-            libraries: libraries.filter { !$0.value.isEmpty })
+            libraries: libraries.filter { !$0.value.isEmpty }, commitSource: built == nil ? .workingTree : .build)
     }
 
     /// The facts whose difference makes timings incomparable, by name, for warnings: `cpu`,
@@ -81,6 +89,15 @@ package struct RunEnvironment: Sendable, Equatable {
         }
         return facts
     }
+}
+
+/// Where a run's commit comes from.
+package enum CommitSource: String, Sendable, Equatable {
+    /// The executable recorded the commit it was built from (the PKCEBenchBuildCommit plugin).
+    case build
+    /// The executable recorded none: the commit of the working tree the run was made in, which
+    /// may not be the build's.
+    case workingTree = "working-tree"
 }
 
 /// The configuration this module was compiled in.

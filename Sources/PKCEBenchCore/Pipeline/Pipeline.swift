@@ -147,6 +147,7 @@ extension RunEnvironment {
         var environment = current
         let directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path
         environment.commit = SystemFacts.gitCommit(in: directory)
+        environment.commitSource = .workingTree
         // The current run's timestamp and nonce, the baseline's commit: one id per `ab` run and side.
         let timestamp = current.runID.prefix { $0 != "-" }
         let nonce = current.runID.split(separator: "-").last ?? ""

@@ -13,6 +13,7 @@ extension SuiteRunner {
         InterruptSignals.install()
         let backends = CommandContext.backends
         let libraries = CommandContext.libraries
+        let buildCommit = CommandContext.buildCommit
         let source: SampleSource
         if metric == .instructions {
             source = .instructions(
@@ -33,7 +34,7 @@ extension SuiteRunner {
                 progress: ProgressPrinter(caseCount: try selection.cases(from: backends).count, style: style),
                 interruption: { InterruptSignals.received }),
             results: results, format: format,
-            environment: { RunEnvironment.capture(libraries: libraries) },
+            environment: { RunEnvironment.capture(libraries: libraries, buildCommit: buildCommit) },
             standardOutput: { Terminal.write($0, as: format) })
     }
 }

@@ -88,6 +88,15 @@ package enum ReportSchema {
             measure(
                 "instructions_per_op", \.instructionsPerOperation, decimals: Precision.instructionsPerOperation)
         ),
+        optional(
+            Column(name: "commit_source", encode: { $0.environment.commitSource?.rawValue ?? "" }) {
+                row, value throws(FieldError) in
+                // Empty in rows written before the column existed.
+                guard value.isEmpty || CommitSource(rawValue: value) != nil else {
+                    throw FieldError(message: "'\(value)' is neither 'build' nor 'working-tree'")
+                }
+                row.environment.commitSource = CommitSource(rawValue: value)
+            }),
     ]
 
     /// Version 1's `openssl` and `libsodium` columns, read into the library of the backend of

@@ -11,7 +11,8 @@ package enum HTMLReport {
         var body = [
             "<header>",
             "<h1>PKCEBench: \(SVG.escape(environment.runID))</h1>",
-            "<p>Commit <code>\(SVG.escape(environment.commit))</code>, \(SVG.escape(environment.build)) build, "
+            "<p>Commit <code>\(SVG.escape(environment.commit))</code>\(commitSource(environment)), "
+                + "\(SVG.escape(environment.build)) build, "
                 + "started \(SVG.escape(environment.timestamp)).</p>",
             environmentList(environment),
             "</header>",
@@ -63,6 +64,14 @@ package enum HTMLReport {
         """
 
     // MARK: - Sections
+
+    private static func commitSource(_ environment: RunEnvironment) -> String {
+        switch environment.commitSource {
+        case .build: " (the build's)"
+        case .workingTree: " (the working tree's; the executable recorded none)"
+        case nil: ""
+        }
+    }
 
     private static func environmentList(_ environment: RunEnvironment) -> String {
         let facts: [(String, String)] =

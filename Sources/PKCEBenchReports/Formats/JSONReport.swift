@@ -81,7 +81,8 @@ package enum JSONReport {
     private static func environment(_ environment: RunEnvironment) -> JSONValue {
         .object([
             "run_id": .text(environment.runID), "timestamp": .text(environment.timestamp),
-            "commit": .text(environment.commit), "build": .text(environment.build),
+            "commit": .text(environment.commit), "commit_source": .text(environment.commitSource?.rawValue ?? ""),
+            "build": .text(environment.build),
             "target_cpu": .text(environment.targetCPU), "cpu": .text(environment.cpu),
             "cpu_flags": .array(environment.cpuFlags.split(separator: " ").map { .string(String($0)) }),
             "cores": environment.cores > 0 ? .integer(environment.cores) : .null,
