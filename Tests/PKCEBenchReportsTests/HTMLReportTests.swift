@@ -25,6 +25,29 @@ struct HTMLReportTests {
         row.elements(forName: "td").map { $0.stringValue ?? "" }
     }
 
+    @Test("With a history, the steps of each case's series: a row and a marked chart panel per step")
+    func changes() throws {
+        let stepped = SyntheticRun.keys[9]
+        let runs = SyntheticRun.series(runs: 16) { $0 >= 10 ? [stepped: 1.06] : [:] }
+        let series = ChangePointAnalysis.standard(threshold: 0.02).series(of: runs, metric: .time)
+        let page = HTMLReport.page(runs[15], changes: HistoryChanges(series: series, threshold: 0.02, since: nil))
+        let rows = try Self.nodes("//section[@id='changes']//tr[@data-case]", in: page)
+        #expect(rows.map { Self.attribute("data-case", of: $0) } == [stepped.description])
+        let cells = try #require(rows.first.map(Self.cells))
+        #expect(
+            cells.prefix(3) == [
+                stepped.description, "c000009 2026-11-20T00:09:00.000Z", "c000010 2026-11-20T00:10:00.000Z",
+            ])
+        #expect(rows.first.map { Self.attribute("class", of: $0) } == "regressed")
+        let panels = try Self.nodes("//section[@id='changes']//*[local-name()='g'][@class='panel']", in: page)
+        #expect(panels.count == SyntheticRun.keys.count)
+        let marked = try Self.nodes(
+            "//section[@id='changes']//*[local-name()='g'][@class='change-point'][@data-status='regressed']", in: page)
+        #expect(marked.count == 1)
+        // Without a history, no such section.
+        #expect(try Self.nodes("//section[@id='changes']", in: HTMLReport.page(runs[15])).isEmpty)
+    }
+
     @Test("One row per case with the CSV's figures, a chart bar per case, a distribution per measured case")
     func results() throws {
         let failed = SyntheticRun.keys[5]

@@ -91,7 +91,7 @@ package struct SeriesHost: Hashable, Comparable, Sendable, CustomStringConvertib
     package let targetCPU: String
     package let metric: Metric
 
-    init(run: RunResult, metric: Metric) {
+    package init(run: RunResult, metric: Metric) {
         cpu = run.environment.cpu
         cpuFlags = run.environment.cpuFlags
         build = run.environment.build

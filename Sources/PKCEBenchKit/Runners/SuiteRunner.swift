@@ -54,7 +54,8 @@ package struct SuiteRunner {
 
         // A signal that came after the last sample still means: write nothing.
         if let signal = pipeline.interruption() { throw InterruptSignals.error(for: signal) }
-        let written = try results.save(run, asBaseline: saveAsBaseline, comparison: comparison)
+        let written = try results.save(
+            run, asBaseline: saveAsBaseline, comparison: comparison, changes: try changes(upTo: run))
         pipeline.progress.info(
             "wrote \(written.map(\.lastPathComponent).joined(separator: ", ")) to \(results.url.path)")
 
@@ -72,6 +73,22 @@ package struct SuiteRunner {
         standardOutput(rendered(format))
         try Self.requireNoFailures(run)
         return comparison?.outcome ?? .clear
+    }
+
+    /// The steps in each case's series up to `run`, for `latest.html`: the last 100 runs of its
+    /// host, build and metric in the history, and `run`, as `bench history --changes` finds them;
+    /// `nil` while every series is too short to tell.
+    private func changes(upTo run: RunResult) throws(BenchError) -> HistoryChanges? {
+        guard ReportFiles.exists(results.history.path) else { return nil }
+        let metric = pipeline.source.metric
+        let host = SeriesHost(run: run, metric: metric)
+        let earlier = SummaryRow.runs(of: try ReportFiles.readHistory(at: results.history.path))
+            .filter { SeriesHost(run: $0, metric: metric) == host }
+        let threshold = ComparisonCriteria.defaultHistoryThresholdPercent(of: metric) / 100
+        let series = ChangePointAnalysis.standard(threshold: threshold)
+            .series(of: Array((earlier + [run]).suffix(100)), metric: metric)
+        guard series.contains(where: { !$0.isTooShort }) else { return nil }
+        return HistoryChanges(series: series, threshold: threshold, since: nil)
     }
 
     static func warnIfDebug(_ environment: RunEnvironment, progress: ProgressPrinter) {

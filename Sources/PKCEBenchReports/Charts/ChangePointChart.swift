@@ -9,6 +9,15 @@ package enum ChangePointChart {
     /// holding a `<polyline class="series">`, a `<line class="segment">` per segment and a
     /// `<g class="change-point" data-status="regressed|improved">` per step.
     package static func svg(_ changes: HistoryChanges) -> String {
+        drawing(changes).render(title: "PKCEBench change points")
+    }
+
+    /// The chart as an `<svg>` element, for `latest.html`.
+    static func element(_ changes: HistoryChanges) -> String {
+        drawing(changes).element(title: "PKCEBench change points")
+    }
+
+    private static func drawing(_ changes: HistoryChanges) -> SVG {
         let series = changes.series
         let backends = series.map(\.key.backend).uniqued()
         let groups = series.map(\.key.group).uniqued()
@@ -55,7 +64,7 @@ package enum ChangePointChart {
                 svg.close("g")
             }
         }
-        return svg.render(title: "PKCEBench change points")
+        return svg
     }
 
     private static func drawPanel(

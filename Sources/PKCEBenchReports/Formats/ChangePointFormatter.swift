@@ -101,7 +101,8 @@ package enum ChangePointFormatter {
             "library \(change.before.isEmpty ? "none" : change.before) → \(change.after.isEmpty ? "none" : change.after)"
     }
 
-    private static func summary(_ changes: HistoryChanges) -> String {
+    /// One line: how many series, change points and alerts, and how many series are too short.
+    static func summary(_ changes: HistoryChanges) -> String {
         let series = changes.series
         let short = series.filter(\.isTooShort).count
         let points = series.reduce(0) { $0 + $1.changePoints.count }

@@ -5,7 +5,9 @@ import PKCEBenchCore
 /// article "Reports" describes. Its markup is also well-formed XML, so that tests (and scripts) can
 /// read it with an XML parser.
 package enum HTMLReport {
-    package static func page(_ run: RunResult, comparison: Comparison? = nil) -> String {
+    /// With `changes`, the page also shows the steps in each case's series of runs up to this one.
+    package static func page(_ run: RunResult, comparison: Comparison? = nil, changes: HistoryChanges? = nil) -> String
+    {
         let rows = run.summaries
         let environment = run.environment
         var body = [
@@ -24,6 +26,9 @@ package enum HTMLReport {
             rows,
             samples: Dictionary(uniqueKeysWithValues: run.measurements.map { ($0.key, $0.nanosecondsPerOperation) }))
         body += chartsSection(rows)
+        if let changes {
+            body += changesSection(changes)
+        }
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -156,6 +161,37 @@ package enum HTMLReport {
             lines.append(head + cells.map { "<td>\(SVG.escape($0))</td>" }.joined() + distribution + "</tr>")
         }
         return lines + ["</tbody></table>", "</section>"]
+    }
+
+    /// The steps in each case's series, as `bench history --changes` finds them, and the chart.
+    private static func changesSection(_ changes: HistoryChanges) -> [String] {
+        var lines = [
+            "<section id=\"changes\">",
+            "<h2>Steps in each case's series of runs, up to this one</h2>",
+            "<p class=\"summary\">\(SVG.escape(ChangePointFormatter.summary(changes)))</p>",
+        ]
+        let rows = ChangePointFormatter.rows(changes).filter { $0.changePoint != nil }
+        if !rows.isEmpty {
+            lines.append(
+                "<table><thead><tr><th>case</th><th>last run before</th><th>first run after</th><th>change</th>"
+                    + "<th>95% interval</th><th>p</th></tr></thead><tbody>")
+            for row in rows {
+                guard let changePoint = row.changePoint, let change = row.change else { continue }
+                let cells = [
+                    "\(changePoint.lastBefore.commit) \(changePoint.lastBefore.timestamp)",
+                    "\(changePoint.firstAfter.commit) \(changePoint.firstAfter.timestamp)",
+                    String(format: "%+.1f%%", change.estimate),
+                    String(format: "%+.1f…%+.1f%%", change.low, change.high),
+                    String(format: "%.3f", changePoint.pValue),
+                ]
+                lines.append(
+                    "<tr class=\"\(row.status)\" data-case=\"\(SVG.escape(row.series.key.description))\">"
+                        + "<td>\(SVG.escape(row.series.key.description))</td>"
+                        + cells.map { "<td>\(SVG.escape($0))</td>" }.joined() + "</tr>")
+            }
+            lines.append("</tbody></table>")
+        }
+        return lines + ["<div class=\"charts\">", ChangePointChart.element(changes), "</div>", "</section>"]
     }
 
     private static func chartsSection(_ rows: [CaseSummary]) -> [String] {

@@ -59,7 +59,8 @@ package struct ResultsDirectory: Sendable {
     /// - Throws: `BenchError`: `.cannotWrite`; `.malformedInput` when `history.csv` no longer reads.
     @discardableResult
     package func save(
-        _ run: RunResult, asBaseline: BaselineName? = nil, comparison: Comparison? = nil
+        _ run: RunResult, asBaseline: BaselineName? = nil, comparison: Comparison? = nil,
+        changes: HistoryChanges? = nil
     ) throws(BenchError) -> [URL] {
         let summary = ReportSchema.encode(SummaryRow.rows(of: run), columns: ReportSchema.summary)
         let samples = ReportSchema.encode(SampleRow.rows(of: run), columns: ReportSchema.samples)
@@ -73,7 +74,8 @@ package struct ResultsDirectory: Sendable {
                 (runSummary, summary), (samplesURL(of: runSummary), samples),
                 (latest, summary), (samplesURL(of: latest), samples),
                 (chart, ThroughputChart.svg(run)),
-                (page, HTMLReport.page(run, comparison: comparison)), (history, try appendedHistory(run)),
+                (page, HTMLReport.page(run, comparison: comparison, changes: changes)),
+                (history, try appendedHistory(run)),
             ]
             if let name = asBaseline {
                 outputs += [(baseline(name), summary), (samplesURL(of: baseline(name)), samples)]
