@@ -18,7 +18,7 @@ struct History: ParsableCommand {
     @OptionGroup var format: FormatOptions
 
     @Option(
-        parsing: .unconditional, help: "How many of the most recent runs to show. (default: 10; with --changes, all)")
+        parsing: .unconditional, help: "How many of the most recent runs to show. (default: 10; with --changes, 100)")
     var last: Int?
 
     @Option(
@@ -76,7 +76,8 @@ struct History: ParsableCommand {
         }
         let history = SummaryRow.runs(of: try ReportFiles.readHistory(at: path))
         if changes {
-            try findChanges(in: last.map { Array(history.suffix($0)) } ?? history, include: try selection.rowMatcher())
+            // Each permutation costs the square of a series' length; 100 runs of 64 cases took 1.3 s here.
+            try findChanges(in: Array(history.suffix(last ?? 100)), include: try selection.rowMatcher())
             return
         }
         let trends = HistoryTrend.trends(history, lastRuns: last ?? 10, include: try selection.rowMatcher())
