@@ -26,18 +26,21 @@ struct BuildCommit: BuildToolPlugin {
     /// `sh -c SCRIPT sh PACKAGE OUTPUT`. `--no-optional-locks`: a status that refreshes the index
     /// would write to `.git`, which a sandboxed build may not.
     static let script = """
+        set -eu
         package="$1"; output="$2"
         commit=$(git -C "$package" rev-parse --short HEAD 2>/dev/null) || commit=""
         if [ -n "$commit" ] && [ -n "$(git --no-optional-locks -C "$package" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
             commit="$commit-dirty"
         fi
         mkdir -p "$output"
+        # Beside the folder, not in it: a build stopped halfway leaves nothing there to compile.
+        next="$output.next"
         printf '// Written by the PKCEBenchBuildCommit plugin at build time.\\nlet pkceBenchBuildCommit = "%s"\\n' "$commit" \\
-            > "$output/BuildCommit.swift.next"
-        if cmp -s "$output/BuildCommit.swift.next" "$output/BuildCommit.swift"; then
-            rm -f "$output/BuildCommit.swift.next"
+            > "$next"
+        if cmp -s "$next" "$output/BuildCommit.swift"; then
+            rm -f "$next"
         else
-            mv "$output/BuildCommit.swift.next" "$output/BuildCommit.swift"
+            mv "$next" "$output/BuildCommit.swift"
         fi
         """
 }

@@ -18,7 +18,10 @@ struct History: ParsableCommand {
     @OptionGroup var format: FormatOptions
 
     @Option(
-        parsing: .unconditional, help: "How many of the most recent runs to show. (default: 10; with --changes, 100)")
+        parsing: .unconditional,
+        help:
+            "How many of the most recent runs to show. (default: 10; with --changes, 100 of each host: the test's cost grows with their square)"
+    )
     var last: Int?
 
     @Option(
@@ -45,8 +48,11 @@ struct History: ParsableCommand {
             """))
     var threshold: Double?
 
-    @Option(help: "With --changes, the runs' metric: time or instructions.")
-    var metric = Metric.time
+    @Option(
+        name: .customLong("metric"), help: "With --changes, the runs' metric: time or instructions. (default: time)")
+    var metricOption: Metric?
+
+    var metric: Metric { metricOption ?? .time }
 
     static func defaultText(_ metric: Metric) -> String {
         let value = ComparisonCriteria.defaultHistoryThresholdPercent(of: metric)
@@ -57,7 +63,9 @@ struct History: ParsableCommand {
         try usage { () throws(BenchError) in _ = try filter.selection() }
         if let last, last < 1 { throw ValidationError("--last must be at least 1, not \(last)") }
         if !changes {
-            let given = [("--since", since != nil), ("--threshold", threshold != nil), ("--metric", metric != .time)]
+            let given = [
+                ("--since", since != nil), ("--threshold", threshold != nil), ("--metric", metricOption != nil),
+            ]
             if let (name, _) = given.first(where: \.1) { throw ValidationError("\(name) needs --changes") }
         }
         if let threshold, !(threshold.isFinite && threshold >= 0 && threshold < 1000) {
@@ -76,8 +84,7 @@ struct History: ParsableCommand {
         }
         let history = SummaryRow.runs(of: try ReportFiles.readHistory(at: path))
         if changes {
-            // Each permutation costs the square of a series' length; 100 runs of 64 cases took 1.3 s here.
-            try findChanges(in: Array(history.suffix(last ?? 100)), include: try selection.rowMatcher())
+            try findChanges(in: history, include: try selection.rowMatcher())
             return
         }
         let trends = HistoryTrend.trends(history, lastRuns: last ?? 10, include: try selection.rowMatcher())
@@ -105,10 +112,11 @@ struct History: ParsableCommand {
             }
             window = found
         }
+        // Each permutation costs the square of a series' length; 100 runs of 64 cases took 1.3 s here.
         let analysis = ChangePointAnalysis.standard(threshold: threshold)
         let changes = HistoryChanges(
-            series: analysis.series(of: history, metric: metric, include: include), threshold: threshold,
-            since: window)
+            series: analysis.series(of: history, metric: metric, lastRuns: last ?? 100, include: include),
+            threshold: threshold, since: window)
         if let chart { try ReportFiles.write(ChangePointChart.svg(changes), to: chart) }
         try self.format.exports().write { ChangePointFormatter.render(changes, as: $0) }
         Terminal.write(ChangePointFormatter.render(changes, as: format.format), as: format.format)

@@ -51,6 +51,11 @@ struct HistoryChangesCommandTests {
         #expect(after.stdout.contains("sha256/swift/1024") && after.stdout.contains("0 regressions after c000010"))
         // The table names both sides of the step.
         #expect(after.stdout.contains("c000009") && after.stdout.contains("regressed"))
+        // --since finds its run in the whole history, older than the runs read: every step read is after it.
+        let older = try bench(
+            ["history", "--changes", "--last", "10", "--since", "c000001", "--output", directory.path])
+        #expect(older.status == 1)
+        #expect(older.stdout.contains("1 regression after c000001"))
     }
 
     @Test("A history too short to tell says so and exits 0; bad options are usage errors")
@@ -61,7 +66,9 @@ struct HistoryChangesCommandTests {
         let short = try bench(["history", "--changes", "--format", "csv", "--output", directory.path])
         #expect(short.status == 0)
         #expect(short.stdout.split(separator: "\n").dropFirst().allSatisfy { $0.contains(",too-short,") })
-        for arguments in [["--since", "c000001"], ["--threshold", "3"], ["--metric", "instructions"]] {
+        for arguments in [
+            ["--since", "c000001"], ["--threshold", "3"], ["--metric", "instructions"], ["--metric", "time"],
+        ] {
             let result = try bench(["history", "--output", directory.path] + arguments)
             #expect(result.status == 64)
             #expect(result.stderr.contains("needs --changes"))

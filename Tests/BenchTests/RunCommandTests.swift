@@ -6,7 +6,8 @@ import Testing
 
 @Suite("bench: the default run", .serialized)
 struct RunCommandTests {
-    /// The package's commit as the PKCEBenchBuildCommit plugin records it when bench is built.
+    /// The package's commit as the PKCEBenchBuildCommit plugin records it when bench is built: as git
+    /// sees the checkout now, which is the build's when the tests run on the tree they built.
     static var builtCommit: String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()

@@ -119,6 +119,19 @@ struct ChangePointTests {
         #expect(Self.analysis.series(of: Array(runs.prefix(6)), metric: .time).allSatisfy { !$0.isTooShort })
     }
 
+    @Test("Runs without a known commit are a group each; only the last runs of each host are read")
+    func unknownCommitsAndWindow() throws {
+        let runs = SyntheticRun.series(runs: 20, commits: Array(repeating: "unknown", count: 20)) {
+            $0 >= 12 ? [Self.case1024: 1.06] : [:]
+        }
+        let found = try #require(Self.analysis.series(of: runs, metric: .time).first { $0.key == Self.case1024 })
+        #expect(found.changePoints.map(\.index) == [12])
+        let last = try #require(
+            Self.analysis.series(of: runs, metric: .time, lastRuns: 10).first { $0.key == Self.case1024 })
+        #expect(last.points.count == 10 && last.points.first?.runID == runs[10].environment.runID)
+        #expect(last.changePoints.map(\.index) == [2] || last.changePoints.isEmpty)
+    }
+
     @Test("--since names a run or a commit; only regressions after it alert")
     func since() throws {
         let runs = SyntheticRun.series(runs: 20) { $0 >= 12 ? [Self.case1024: 1.06] : [:] }

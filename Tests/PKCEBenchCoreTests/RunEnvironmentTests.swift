@@ -3,7 +3,7 @@ import Testing
 @testable import PKCEBenchCore
 
 @Suite("The commit a run records")
-struct RunCommitTests {
+struct RunEnvironmentTests {
     @Test("The build's commit when the executable recorded one, else the working tree's, and which it was")
     func commitSource() {
         let built = RunEnvironment.capture(libraries: [:], buildCommit: "1a2b3c4-dirty")

@@ -34,15 +34,18 @@ package struct ChangePointAnalysis: Sendable, Equatable {
         self.threshold = threshold
     }
 
-    /// The series of every case `include` keeps, in `runs` (oldest first) of `metric`, with their steps.
+    /// The series of every case `include` keeps, in `runs` (oldest first) of `metric`, with their
+    /// steps: of each host's runs, the last `lastRuns` (each permutation costs the square of a
+    /// series' length).
     package func series(
-        of runs: [RunResult], metric: Metric, include: (CaseKey) -> Bool = { _ in true }
+        of runs: [RunResult], metric: Metric, lastRuns: Int = .max, include: (CaseKey) -> Bool = { _ in true }
     ) -> [CaseSeries] {
         let hosts = Dictionary(grouping: runs.filter { $0.summaries.contains { $0.metric == metric } }) {
             SeriesHost(run: $0, metric: metric)
         }
         return hosts.keys.sorted().flatMap { host in
-            analyse(HostSeries(runs: hosts[host] ?? [], metric: metric), host: host, include: include)
+            analyse(
+                HostSeries(runs: hosts[host] ?? [], metric: metric, lastRuns: lastRuns), host: host, include: include)
         }
     }
 
@@ -53,7 +56,11 @@ package struct ChangePointAnalysis: Sendable, Equatable {
                 return CaseSeries(key: key, host: host, points: points, changePoints: [], isTooShort: true)
             }
             let values = points.map(\.level)
-            let boundaries = Set(points.indices.dropFirst().filter { points[$0].commit != points[$0 - 1].commit })
+            // A run without a known commit is a group of its own.
+            let boundaries = Set(
+                points.indices.dropFirst().filter {
+                    points[$0].commit != points[$0 - 1].commit || !Self.isKnown(points[$0].commit)
+                })
             var splits = detector.splits(of: values, allowedAt: boundaries)
             // Drop the smallest step below the threshold, then measure its neighbours again.
             while let smallest = splits.indices.min(by: {
@@ -71,6 +78,10 @@ package struct ChangePointAnalysis: Sendable, Equatable {
             }
             return CaseSeries(key: key, host: host, points: points, changePoints: changePoints, isTooShort: false)
         }
+    }
+
+    private static func isKnown(_ commit: String) -> Bool {
+        !commit.isEmpty && commit != "unknown"
     }
 
     /// The change at `splits[position]`: the segment after it against the segment before, each
@@ -174,11 +185,12 @@ private struct HostSeries {
     /// By run: 0 for counts.
     private let commonMode: [Double]
 
-    init(runs: [RunResult], metric: Metric) {
+    init(runs: [RunResult], metric: Metric, lastRuns: Int) {
         // The order the runs were made in; a file appended to in turn is in it already.
-        let runs = runs.enumerated().sorted {
-            ($0.element.environment.timestamp, $0.offset) < ($1.element.environment.timestamp, $1.offset)
-        }.map(\.element)
+        let runs = Array(
+            runs.enumerated().sorted {
+                ($0.element.environment.timestamp, $0.offset) < ($1.element.environment.timestamp, $1.offset)
+            }.map(\.element).suffix(lastRuns))
         self.runs = runs
         self.metric = metric
         let logs = runs.map { run in

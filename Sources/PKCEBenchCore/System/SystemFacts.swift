@@ -35,7 +35,9 @@ enum SystemFacts {
     /// The full hash of the commit `revision` names in the repository around the working directory,
     /// or `nil` when there is none (no git, no repository, no such revision).
     package static func commitHash(of revision: String) -> String? {
-        guard let hash = run("git", ["rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]), !hash.isEmpty else {
+        guard let hash = run("git", ["rev-parse", "--verify", "--quiet", "--end-of-options", "\(revision)^{commit}"]),
+            !hash.isEmpty
+        else {
             return nil
         }
         return hash

@@ -83,10 +83,9 @@ package struct SuiteRunner {
         let metric = pipeline.source.metric
         let host = SeriesHost(run: run, metric: metric)
         let earlier = SummaryRow.runs(of: try ReportFiles.readHistory(at: results.history.path))
-            .filter { SeriesHost(run: $0, metric: metric) == host }
         let threshold = ComparisonCriteria.defaultHistoryThresholdPercent(of: metric) / 100
         let series = ChangePointAnalysis.standard(threshold: threshold)
-            .series(of: Array((earlier + [run]).suffix(100)), metric: metric)
+            .series(of: earlier + [run], metric: metric, lastRuns: 100).filter { $0.host == host }
         guard series.contains(where: { !$0.isTooShort }) else { return nil }
         return HistoryChanges(series: series, threshold: threshold, since: nil)
     }

@@ -6,7 +6,7 @@ import PKCEBenchCore
 /// marked where it falls and the mean of each segment between steps.
 package enum ChangePointChart {
     /// Runs left to right in series order; each case is one `<g class="panel" data-case="…">`
-    /// holding a `<polyline class="series">`, a `<line class="segment">` per segment and a
+    /// holding a `<polyline class="series">`, a `<g class="segment">` line per segment and a
     /// `<g class="change-point" data-status="regressed|improved">` per step.
     package static func svg(_ changes: HistoryChanges) -> String {
         drawing(changes).render(title: "PKCEBench change points")
@@ -36,8 +36,11 @@ package enum ChangePointChart {
             width: left + Double(max(backends.count, 1)) * (panelWidth + gapX) + 20,
             height: top + Double(groups.count) * (panelHeight + gapY) + 40)
         let points = series.reduce(0) { $0 + $1.changePoints.count }
+        let counted = series.first?.host.metric == .instructions
         svg.text(
-            "PKCEBench: each run's fastest sample, corrected for the host, against the first segment (above 0 is slower)",
+            counted
+                ? "PKCEBench: each run's instructions per operation against the first segment (above 0 is more)"
+                : "PKCEBench: each run's fastest sample, corrected for the host, against the first segment (above 0 is slower)",
             x: 20, y: 26, size: 16, weight: "bold")
         svg.text(
             "\(series.count) series, \(points) change point(s) of at least "
@@ -93,7 +96,9 @@ package enum ChangePointChart {
             svg.circle(
                 x: x(Double(index)), y: y(relative[index]), radius: 2, fill: "#2c5d8a",
                 title: "\(series.key) in run \(point.runID) (commit \(point.commit)): "
-                    + "\(NumberFormat.nanoseconds(point.value)) ns/op fastest")
+                    + (series.host.metric == .instructions
+                        ? "\(NumberFormat.siPrefixed(point.value)) instructions/op"
+                        : "\(NumberFormat.nanoseconds(point.value)) ns/op fastest"))
         }
         // The segments between steps, each at its mean.
         let bounds = [0] + series.changePoints.map(\.index) + [relative.count]
