@@ -31,7 +31,7 @@ package struct RunEnvironment: Sendable, Equatable {
     /// Each backend's `PKCEBackend.library`, by backend name; a backend that names none is left out.
     package var libraries: [String: String]
 
-    /// Creates an environment from known values; ``capture(libraries:at:)`` reads the real ones.
+    /// Creates an environment from known values; ``capture(libraries:buildCommit:at:)`` reads the real ones.
     package init(
         runID: String, timestamp: String, commit: String, build: String,
         targetCPU: String = BuildConfiguration.targetCPU, cpu: String, cpuFlags: String,
