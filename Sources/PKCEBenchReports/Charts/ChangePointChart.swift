@@ -30,40 +30,25 @@ package enum ChangePointChart {
         }
         let axis = Axis(largest: max(relative.joined().map(abs).max() ?? 0, 5))
 
-        let panelWidth = 220.0, panelHeight = 96.0, gapX = 24.0, gapY = 40.0
-        let left = 150.0, top = 96.0
-        var svg = SVG(
-            width: left + Double(max(backends.count, 1)) * (panelWidth + gapX) + 20,
-            height: top + Double(groups.count) * (panelHeight + gapY) + 40)
+        let grid = PanelGrid(backends: backends, groups: groups, axis: axis)
         let points = series.reduce(0) { $0 + $1.changePoints.count }
         let counted = series.first?.host.metric == .instructions
-        svg.text(
-            counted
+        var svg = grid.canvas(
+            title: counted
                 ? "PKCEBench: each run's instructions per operation against the first segment (above 0 is more)"
                 : "PKCEBench: each run's fastest sample, corrected for the host, against the first segment (above 0 is slower)",
-            x: 20, y: 26, size: 16, weight: "bold")
-        svg.text(
-            "\(series.count) series, \(points) change point(s) of at least "
-                + "\(String(format: "%g", changes.threshold * 100))%: red slower, green faster",
-            x: 20, y: 46, size: 12)
-        for (column, backend) in backends.enumerated() {
-            svg.text(
-                backend, x: left + Double(column) * (panelWidth + gapX) + panelWidth / 2, y: top - 26, anchor: .middle,
-                size: 13, weight: "bold")
-        }
+            subtitle: "\(series.count) series, \(points) change point(s) of at least "
+                + "\(String(format: "%g", changes.threshold * 100))%: red slower, green faster")
         for (rowIndex, group) in groups.enumerated() {
-            let panelTop = top + Double(rowIndex) * (panelHeight + gapY)
-            svg.text(
-                "\(group.operation.rawValue) \(group.size)" + (group.threads == 1 ? "" : " ×\(group.threads)"),
-                x: left - 12, y: panelTop + panelHeight / 2 + 4, anchor: .end, size: 12)
+            grid.drawLabel(&svg, row: rowIndex)
             for (column, backend) in backends.enumerated() {
                 // One host's series per panel: the first, when a history spans several.
                 guard let index = series.firstIndex(where: { $0.key.backend == backend && $0.key.group == group })
                 else { continue }
                 svg.open("g", attributes: [("class", "panel"), ("data-case", series[index].key.description)])
                 drawPanel(
-                    &svg, series: series[index], relative: relative[index], axis: axis,
-                    frame: (left + Double(column) * (panelWidth + gapX), panelTop, panelWidth, panelHeight))
+                    &svg, series: series[index], relative: relative[index], grid: grid,
+                    frame: grid.frame(row: rowIndex, column: column))
                 svg.close("g")
             }
         }
@@ -71,23 +56,12 @@ package enum ChangePointChart {
     }
 
     private static func drawPanel(
-        _ svg: inout SVG, series: CaseSeries, relative: [Double], axis: Axis,
-        frame: (left: Double, top: Double, width: Double, height: Double)
+        _ svg: inout SVG, series: CaseSeries, relative: [Double], grid: PanelGrid, frame: PanelGrid.Frame
     ) {
         let middle = frame.top + frame.height / 2
-        func y(_ percent: Double) -> Double {
-            middle - (percent >= 0 ? 1 : -1) * axis.fraction(abs(percent)) * frame.height / 2
-        }
-        func x(_ run: Double) -> Double {
-            relative.count > 1
-                ? frame.left + 8 + (frame.width - 16) * run / Double(relative.count - 1)
-                : frame.left + frame.width / 2
-        }
-        svg.rect(x: frame.left, y: frame.top, width: frame.width, height: frame.height, fill: "#f7f7f7")
-        svg.line(x1: frame.left, y1: middle, x2: frame.left + frame.width, y2: middle, stroke: "#888888")
-        let bound = String(format: "%g%%", axis.maximum)
-        svg.text("+\(bound)", x: frame.left + 2, y: frame.top + 10, size: 9)
-        svg.text("−\(bound)", x: frame.left + 2, y: frame.top + frame.height - 3, size: 9)
+        func y(_ percent: Double) -> Double { grid.y(percent, in: frame) }
+        func x(_ run: Double) -> Double { grid.x(run, of: relative.count, in: frame) }
+        grid.drawBackground(&svg, frame: frame)
         guard !relative.isEmpty else { return }
         svg.polyline(
             relative.enumerated().map { (x(Double($0.offset)), y($0.element)) }, stroke: "#2c5d8a",

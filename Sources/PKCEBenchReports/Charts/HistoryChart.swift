@@ -30,35 +30,22 @@ package enum HistoryChart {
         let largest = changes.values.flatMap { $0.map { abs($0.change) } }.max() ?? 0
         let axis = Axis(largest: max(largest * 100, 5))
 
-        let panelWidth = 220.0, panelHeight = 96.0, gapX = 24.0, gapY = 40.0
-        let left = 150.0, top = 96.0
-        let width = left + Double(max(backends.count, 1)) * (panelWidth + gapX) + 20
-        let height = top + Double(groups.count) * (panelHeight + gapY) + 40
-        var svg = SVG(width: width, height: height)
-        svg.text(
-            "PKCEBench: change of each case's median ns/op against its first run (below 0 is faster)",
-            x: 20, y: 26, size: 16, weight: "bold")
-        svg.text(
-            "\(runs.count) run(s), \(keys.count) case(s); runs left to right: \(runs.first ?? "none") … \(runs.last ?? "")",
-            x: 20, y: 46, size: 12)
-        for (column, backend) in backends.enumerated() {
-            svg.text(
-                backend, x: left + Double(column) * (panelWidth + gapX) + panelWidth / 2, y: top - 26, anchor: .middle,
-                size: 13, weight: "bold")
-        }
-
+        let grid = PanelGrid(backends: backends, groups: groups, axis: axis)
+        var svg = grid.canvas(
+            title: "PKCEBench: change of each case's median ns/op against its first run (below 0 is faster)",
+            subtitle:
+                "\(runs.count) run(s), \(keys.count) case(s); runs left to right: \(runs.first ?? "none") … \(runs.last ?? "")"
+        )
         for (rowIndex, group) in groups.enumerated() {
-            let panelTop = top + Double(rowIndex) * (panelHeight + gapY)
-            svg.text(label(group), x: left - 12, y: panelTop + panelHeight / 2 + 4, anchor: .end, size: 12)
+            grid.drawLabel(&svg, row: rowIndex)
             for (column, backend) in backends.enumerated() {
                 let key = CaseKey(
                     backend: backend, operation: group.operation, size: group.size, threads: group.threads)
                 guard keys.contains(key) else { continue }
-                let panelLeft = left + Double(column) * (panelWidth + gapX)
                 svg.open("g", attributes: [("class", "panel"), ("data-case", key.description)])
                 drawPanel(
-                    &svg, key: key, series: changes[key] ?? [], runs: runs, axis: axis,
-                    frame: (panelLeft, panelTop, panelWidth, panelHeight))
+                    &svg, key: key, series: changes[key] ?? [], runs: runs, grid: grid,
+                    frame: grid.frame(row: rowIndex, column: column))
                 svg.close("g")
             }
         }
@@ -67,23 +54,12 @@ package enum HistoryChart {
 
     private static func drawPanel(
         _ svg: inout SVG, key: CaseKey, series: [(run: Int, median: Double, change: Double)], runs: [String],
-        axis: Axis, frame: (left: Double, top: Double, width: Double, height: Double)
+        grid: PanelGrid, frame: PanelGrid.Frame
     ) {
         let middle = frame.top + frame.height / 2
-        func y(_ change: Double) -> Double {
-            let percent = change * 100
-            return middle - (percent >= 0 ? 1 : -1) * axis.fraction(abs(percent)) * frame.height / 2
-        }
-        func x(_ run: Int) -> Double {
-            runs.count > 1
-                ? frame.left + 8 + (frame.width - 16) * Double(run) / Double(runs.count - 1)
-                : frame.left + frame.width / 2
-        }
-        svg.rect(x: frame.left, y: frame.top, width: frame.width, height: frame.height, fill: "#f7f7f7")
-        svg.line(x1: frame.left, y1: middle, x2: frame.left + frame.width, y2: middle, stroke: "#888888")
-        let bound = String(format: "%g%%", axis.maximum)
-        svg.text("+\(bound)", x: frame.left + 2, y: frame.top + 10, size: 9)
-        svg.text("−\(bound)", x: frame.left + 2, y: frame.top + frame.height - 3, size: 9)
+        func y(_ change: Double) -> Double { grid.y(change * 100, in: frame) }
+        func x(_ run: Int) -> Double { grid.x(Double(run), of: runs.count, in: frame) }
+        grid.drawBackground(&svg, frame: frame)
         guard let latest = series.last else {
             svg.text("no results", x: frame.left + frame.width / 2, y: middle - 6, anchor: .middle, size: 11)
             return
@@ -103,10 +79,5 @@ package enum HistoryChart {
         svg.text(
             String(format: "%+.1f%%", latest.change * 100) + " · \(NumberFormat.nanoseconds(latest.median)) ns",
             x: frame.left + frame.width, y: frame.top - 4, anchor: .end, size: 10)
-    }
-
-    /// A row of panels' label: `challenge 43`, or `challenge 43 ×2` on two threads.
-    private static func label(_ group: CaseGroup) -> String {
-        "\(group.operation.rawValue) \(group.size)" + (group.threads == 1 ? "" : " ×\(group.threads)")
     }
 }
