@@ -106,6 +106,37 @@ struct LinkCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: arguments[2])) == asBuilt, "the build's own is left alone")
     }
 
+    @Test("Kept elsewhere: every path under the build directory moves, the objects list with it, nothing else")
+    func relocated() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = directory.appendingPathComponent("release").path
+        let list = root + "/bench.product/Objects.LinkFileList"
+        try FileManager.default.createDirectory(
+            atPath: root + "/bench.product", withIntermediateDirectories: true)
+        try "\(root)/A.build/a.swift.o\n'\(root)/B.build/b.c.o'\n/usr/lib/swiftrt.o\n".write(
+            toFile: list, atomically: true, encoding: .utf8)
+        let command = LinkCommand(
+            executable: root + "/bench",
+            arguments: ["/opt/swift/usr/bin/swiftc", "-L", root, "-o", root + "/bench", "@" + list, "-use-ld=lld"],
+            functions: ["main"])
+        let moved = try command.relocated(into: "/kept")
+        #expect(moved.executable == "/kept/build/bench")
+        #expect(
+            moved.arguments == [
+                "/opt/swift/usr/bin/swiftc", "-L", "/kept/build", "-o", "/kept/build/bench",
+                "@/kept/build/bench.product/Objects.LinkFileList", "-use-ld=lld",
+            ])
+        #expect(moved.copies.map(\.source) == [root + "/A.build/a.swift.o", root + "/B.build/b.c.o"])
+        #expect(moved.copies.map(\.destination) == ["/kept/build/A.build/a.swift.o", "/kept/build/B.build/b.c.o"])
+        #expect(moved.fileList == "'/kept/build/A.build/a.swift.o'\n'/kept/build/B.build/b.c.o'\n/usr/lib/swiftrt.o\n")
+        #expect(moved.fileListPath == "/kept/build/bench.product/Objects.LinkFileList")
+
+        let withoutList = LinkCommand(
+            executable: root + "/bench", arguments: ["swiftc", "-o", root + "/bench"], functions: ["main"])
+        #expect(throws: BenchError.self) { try withoutList.relocated(into: "/kept") }
+    }
+
     @Test("One seed orders the functions two builds share alike, whatever else either holds")
     func sharedOrder() {
         let names = (0..<200).map { "$s4PKCE8functionyy\($0)F" }

@@ -42,6 +42,80 @@ package struct LinkCommand: Sendable, Equatable {
         self.functions = try Self.functions(in: executable, linkedBy: arguments[0])
     }
 
+    /// A link command kept with its build (``CommitBuilds``): `arguments` as ``relocated(into:)``
+    /// wrote them.
+    ///
+    /// - Throws: ``BenchError``: `.backendFailed` when its functions cannot be listed.
+    init(executable: String, arguments: [String]) throws(BenchError) {
+        guard let first = arguments.first else {
+            throw BenchError(.backendFailed, "cannot link \(executable) again: its kept command is empty")
+        }
+        self.init(
+            executable: executable, arguments: arguments, functions: try Self.functions(in: executable, linkedBy: first)
+        )
+    }
+
+    init(executable: String, arguments: [String], functions: [String]) {
+        self.executable = executable
+        self.arguments = arguments
+        self.functions = functions
+    }
+
+    /// This command with the build directory it reads from (the directory of its output) moved
+    /// into `directory`: what to copy there, the list of objects to write, and the arguments that
+    /// then link from the copies.
+    func relocated(into directory: String) throws(BenchError) -> Relocated {
+        guard let output = arguments.firstIndex(of: "-o").map({ arguments[arguments.index(after: $0)] }) else {
+            throw BenchError(.backendFailed, "cannot keep the build of \(executable): its link command has no -o")
+        }
+        let root = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        let newRoot = directory + "/build"
+        func moved(_ path: String) -> String? {
+            path.hasPrefix(root + "/") ? newRoot + path.dropFirst(root.count) : path == root ? newRoot : nil
+        }
+        var copies: [(String, String)] = []
+        var fileList: (path: String, text: String)? = nil
+        var relocatedArguments: [String] = []
+        for argument in arguments {
+            if argument.hasPrefix("@"), let listPath = moved(String(argument.dropFirst())) {
+                guard let text = try? String(contentsOfFile: String(argument.dropFirst()), encoding: .utf8) else {
+                    throw BenchError(
+                        .backendFailed, "cannot keep the build of \(executable): \(argument) cannot be read")
+                }
+                // One object a line, quoted or not.
+                let lines = text.split(separator: "\n").map { line -> String in
+                    let path =
+                        line.hasPrefix("'") && line.hasSuffix("'") ? String(line.dropFirst().dropLast()) : String(line)
+                    guard let destination = moved(path) else { return String(line) }
+                    copies.append((path, destination))
+                    return "'\(destination)'"
+                }
+                fileList = (listPath, lines.joined(separator: "\n") + "\n")
+                relocatedArguments.append("@" + listPath)
+            } else {
+                relocatedArguments.append(moved(argument) ?? argument)
+            }
+        }
+        guard let fileList else {
+            throw BenchError(
+                .backendFailed, "cannot keep the build of \(executable): its link command lists no objects file")
+        }
+        return Relocated(
+            executable: newRoot + "/" + URL(fileURLWithPath: output).lastPathComponent, copies: copies,
+            fileListPath: fileList.path, fileList: fileList.text, arguments: relocatedArguments)
+    }
+
+    /// What ``relocated(into:)`` gives.
+    struct Relocated {
+        /// Where the executable goes.
+        var executable: String
+        /// Each object the command reads, and where it goes.
+        var copies: [(source: String, destination: String)]
+        var fileListPath: String
+        var fileList: String
+        var arguments: [String]
+    }
+
     /// The functions `executable` defines (symbols in a code section, local ones too), read with
     /// the toolchain's `llvm-nm`, next to the compiler driver `driver`, or the first `llvm-nm` or
     /// `nm` on the path.
