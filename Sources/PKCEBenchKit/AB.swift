@@ -86,7 +86,7 @@ struct AB: ParsableCommand {
             criteria: try criteria.criteria(of: metric, pairing: .byProcess),
             directory: directory, format: format, progress: progress,
             sides: try sides(), counter: counter)
-        try ExitStatus(runner.run()).exitUnlessOK()
+        try ExitStatus(runner.run().outcome).exitUnlessOK()
     }
 
     /// The two builds: the baseline given and this one; or, with `--against`, that revision's

@@ -101,7 +101,8 @@ struct BenchCommand: ParsableCommand {
             """,
         version: BenchVersion.description,
         subcommands: [
-            Run.self, Compare.self, AB.self, Pair.self, Baseline.self, History.self, Export.self, List.self,
+            Run.self, Compare.self, AB.self, Pair.self, Bisect.self, Backfill.self, Baseline.self, History.self,
+            Export.self, List.self,
             Overhead.self, Worker.self,
         ],
         defaultSubcommand: Run.self

@@ -10,7 +10,12 @@ struct History: ParsableCommand {
             With --changes, finds the steps in each case's series of runs (E-divisive means with a \
             permutation test, on each run's fastest sample corrected for the whole host's drift) and \
             exits with 1 when a regression of at least the threshold begins after --since (or anywhere, \
-            without it). The article "Tracking regressions over time" gives the rule and its error rates.
+            without it). With --confirm, each such alert is measured again, the build of the commit \
+            after its step against the build of the commit before as bench ab --against compares them \
+            (builds kept as bench bisect keeps them, the files in confirm/alert-N of the output \
+            directory), and reported confirmed, not-reproduced or undecided: exit 1 only for a \
+            confirmed one, else 2 for an undecided one. The article "Tracking regressions over time" \
+            gives the rule and its error rates.
             """)
 
     @OptionGroup var filter: CaseFilterOptions
@@ -54,6 +59,12 @@ struct History: ParsableCommand {
 
     var metric: Metric { metricOption ?? .time }
 
+    @Flag(
+        help: ArgumentHelp(
+            "With --changes, measure each alert again: build the commits either side of its step and compare them as "
+                + "bench ab --against does; only a confirmed regression exits with 1."))
+    var confirm = false
+
     static func defaultText(_ metric: Metric) -> String {
         let value = ComparisonCriteria.defaultHistoryThresholdPercent(of: metric)
         return value == value.rounded() ? String(Int(value)) : String(value)
@@ -65,6 +76,7 @@ struct History: ParsableCommand {
         if !changes {
             let given = [
                 ("--since", since != nil), ("--threshold", threshold != nil), ("--metric", metricOption != nil),
+                ("--confirm", confirm),
             ]
             if let (name, _) = given.first(where: \.1) { throw ValidationError("\(name) needs --changes") }
         }
@@ -114,12 +126,75 @@ struct History: ParsableCommand {
         }
         // Each permutation costs the square of a series' length; 100 runs of 64 cases took 1.3 s here.
         let analysis = ChangePointAnalysis.standard(threshold: threshold)
-        let changes = HistoryChanges(
+        var changes = HistoryChanges(
             series: analysis.series(of: history, metric: metric, lastRuns: last ?? 100, include: include),
             threshold: threshold, since: window)
+        if confirm && !changes.alerts.isEmpty {
+            ABRunner.prepareProcess()
+            try self.confirm(&changes)
+        }
         if let chart { try ReportFiles.write(ChangePointChart.svg(changes), to: chart) }
         try self.format.exports().write { ChangePointFormatter.render(changes, as: $0) }
         Terminal.write(ChangePointFormatter.render(changes, as: format.format), as: format.format)
-        try (changes.alerts.isEmpty ? ExitStatus.ok : .regression).exitUnlessOK()
+        if !changes.standingAlerts.isEmpty { throw ExitCode(ExitStatus.regression.rawValue) }
+        let undecided = changes.confirmations.values.contains { $0.outcome == .undecided }
+        try (undecided ? ExitStatus.inconclusive : .ok).exitUnlessOK()
+    }
+
+    /// Measures each alert again: the build of the commit after its step against the build of
+    /// the commit before, on its case, with `bench ab`'s defaults for the metric.
+    private func confirm(_ changes: inout HistoryChanges) throws {
+        let builds = try CommitBuilds.ofThisProgram()
+        try builds.lock()
+        let progress = try ProgressOptions.parse([])
+        let printer = ProgressPrinter(caseCount: 0, style: progress.style)
+        let criteria = ComparisonCriteria(
+            threshold: ComparisonCriteria.defaultThresholdPercent(of: metric, pairing: .byProcess) / 100)
+        var kept: [String: CommitBuilds.Kept] = [:]
+        func build(_ reference: String) throws(BenchError) -> CommitBuilds.Kept {
+            let commit = try builds.commit(reference)
+            if let build = kept[commit.id] { return build }
+            var build = try builds.build(commit, progress: printer, interruption: { InterruptSignals.received })
+            try build.describe()
+            kept[commit.id] = build
+            return build
+        }
+        for (index, alert) in changes.alerts.enumerated() {
+            let (series, changePoint) = alert
+            let before = changePoint.lastBefore.commit
+            let after = changePoint.firstAfter.commit
+            var confirmation: HistoryChanges.Confirmation
+            if [before, after].contains(where: { $0.isEmpty || $0 == "unknown" || $0.hasSuffix("-dirty") }) {
+                confirmation = .init(
+                    outcome: .undecided, change: nil, reason: "a run either side has no commit to build")
+            } else {
+                printer.info("measuring again \(series.key) between \(before) and \(after)")
+                let counter =
+                    metric == .instructions
+                    ? try InstructionCounter.forCounting(
+                        executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU,
+                        selection: Selection(keys: [series.key]), interruption: { InterruptSignals.received }) : nil
+                let comparison = CommitComparison(
+                    sampling: try SamplingOptions.parse([]), gate: try GateOptions.parse([]), progress: progress,
+                    criteria: criteria, counter: counter)
+                // A commit of the history that this repository does not have cannot be built.
+                if let missing = [before, after].first(where: { (try? builds.commit($0)) == nil }) {
+                    changes.confirmations[HistoryChanges.alertID(series, changePoint)] = .init(
+                        outcome: .undecided, change: nil, reason: "\(missing) is not a commit of this repository")
+                    continue
+                }
+                let (compared, _) = try comparison.compare(
+                    baseline: build(before), current: build(after), key: series.key,
+                    output: URL(fileURLWithPath: directory.path).appendingPathComponent("confirm/alert-\(index + 1)"))
+                let outcome: HistoryChanges.Confirmation.Outcome =
+                    switch compared?.verdict {
+                    case .regressed?: .confirmed
+                    case .unchanged?, .improved?: .notReproduced
+                    default: .undecided
+                    }
+                confirmation = .init(outcome: outcome, change: compared?.change)
+            }
+            changes.confirmations[HistoryChanges.alertID(series, changePoint)] = confirmation
+        }
     }
 }

@@ -71,6 +71,6 @@ struct Pair: ParsableCommand {
             criteria: try criteria.criteria(of: .time, pairing: .byProcess), directory: directory, format: format,
             progress: progress,
             sides: .backends(baseline: baselineBackend, current: backend, executable: benchExecutable))
-        try ExitStatus(runner.run()).exitUnlessOK()
+        try ExitStatus(runner.run().outcome).exitUnlessOK()
     }
 }

@@ -68,6 +68,7 @@ struct HistoryChangesCommandTests {
         #expect(short.stdout.split(separator: "\n").dropFirst().allSatisfy { $0.contains(",too-short,") })
         for arguments in [
             ["--since", "c000001"], ["--threshold", "3"], ["--metric", "instructions"], ["--metric", "time"],
+            ["--confirm"],
         ] {
             let result = try bench(["history", "--output", directory.path] + arguments)
             #expect(result.status == 64)

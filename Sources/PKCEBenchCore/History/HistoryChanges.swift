@@ -15,6 +15,47 @@ package struct HistoryChanges: Sendable, Equatable {
         package let timestamp: String
     }
 
+    /// What `--confirm` found for each alert it measured again, by ``alertID(_:_:)``.
+    package var confirmations: [String: Confirmation] = [:]
+
+    /// An alert measured again: the builds either side of its step compared side by side.
+    package struct Confirmation: Sendable, Equatable {
+        package enum Outcome: String, Sendable {
+            /// The later build is slower by the threshold of `bench ab`, significantly.
+            case confirmed
+            /// It is not: the bound on the change lies below that threshold.
+            case notReproduced = "not-reproduced"
+            /// The comparison could not decide, or could not be made (`reason` says why).
+            case undecided
+        }
+
+        package var outcome: Outcome
+        /// The later build against the earlier, `current / baseline − 1`.
+        package var change: Double?
+        package var reason: String?
+
+        package init(outcome: Outcome, change: Double?, reason: String? = nil) {
+            self.outcome = outcome
+            self.change = change
+            self.reason = reason
+        }
+    }
+
+    /// What identifies an alert among the series: its host, case and first run after the step.
+    package static func alertID(_ series: CaseSeries, _ changePoint: ChangePoint) -> String {
+        "\(series.host)|\(series.key)|\(changePoint.firstAfter.runID)"
+    }
+
+    package func confirmation(of series: CaseSeries, _ changePoint: ChangePoint) -> Confirmation? {
+        confirmations[Self.alertID(series, changePoint)]
+    }
+
+    /// With confirmations, the alerts that were confirmed; otherwise every alert.
+    package var standingAlerts: [(series: CaseSeries, changePoint: ChangePoint)] {
+        guard !confirmations.isEmpty else { return alerts }
+        return alerts.filter { confirmation(of: $0.series, $0.changePoint)?.outcome == .confirmed }
+    }
+
     package init(series: [CaseSeries], threshold: Double, since: Since?) {
         self.series = series
         self.threshold = threshold

@@ -140,14 +140,20 @@ package struct Pipeline {
 
 extension RunEnvironment {
     /// The baseline build's environment beside `current`: this run's machine, the baseline's own
-    /// build facts, and the commit of the checkout its executable sits in.
+    /// build facts, and `commit`, or else the commit of the checkout its executable sits in.
     package static func baseline(
-        _ facts: WorkerProtocol.BuildFacts, at executable: String, beside current: RunEnvironment
+        _ facts: WorkerProtocol.BuildFacts, at executable: String, commit: String? = nil,
+        beside current: RunEnvironment
     ) -> RunEnvironment {
         var environment = current
-        let directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path
-        environment.commit = SystemFacts.gitCommit(in: directory)
-        environment.commitSource = .workingTree
+        if let commit {
+            environment.commit = commit
+            environment.commitSource = .build
+        } else {
+            let directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path
+            environment.commit = SystemFacts.gitCommit(in: directory)
+            environment.commitSource = .workingTree
+        }
         // The current run's timestamp and nonce, the baseline's commit: one id per `ab` run and side.
         let timestamp = current.runID.prefix { $0 != "-" }
         let nonce = current.runID.split(separator: "-").last ?? ""

@@ -14,11 +14,13 @@ package struct ABRunner {
     /// Called once the inputs have been checked.
     package var environment: () -> RunEnvironment
     package var standardOutput: (String) -> Void
+    /// The baseline build's commit, when its executable is not in a checkout of it.
+    package var baselineCommit: String? = nil
 
     /// The baseline executable is checked first (its hello and description), then the export
     /// files, the output directory and this build's backends; nothing is measured until all pass.
     /// The article "Comparing two builds" lists each failure and its exit code.
-    package func run() throws(BenchError) -> Comparison.Outcome {
+    package func run() throws(BenchError) -> Comparison {
         let pipeline = pipeline
         guard let sideBySide = pipeline.sideBySide else { preconditionFailure("bench ab measures two sides") }
         let sides = sideBySide.sides
@@ -54,7 +56,9 @@ package struct ABRunner {
         let runs = BothSides { side in
             var environment =
                 side == .current
-                ? current : RunEnvironment.baseline(baselineFacts, at: baselineExecutable, beside: current)
+                ? current
+                : RunEnvironment.baseline(
+                    baselineFacts, at: baselineExecutable, commit: baselineCommit, beside: current)
             // Counted rows record the CPU features and libraries each worker saw under Valgrind.
             measured.counted[side]?.record(in: &environment)
             return RunResult(
@@ -79,6 +83,6 @@ package struct ABRunner {
         comparison.warnings.forEach(progress.note)
         standardOutput(ComparisonFormatter.render(comparison, as: format))
         try SuiteRunner.requireNoFailures(runs.baseline, runs.current)
-        return comparison.outcome
+        return comparison
     }
 }

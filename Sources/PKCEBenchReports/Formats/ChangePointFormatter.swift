@@ -9,6 +9,8 @@ package enum ChangePointFormatter {
         let series: CaseSeries
         let changePoint: ChangePoint?
         let isAlert: Bool
+        /// What `--confirm` found, for an alert it measured again.
+        let confirmation: HistoryChanges.Confirmation?
 
         var status: String {
             guard let changePoint else { return series.isTooShort ? "too-short" : "no-change" }
@@ -31,8 +33,12 @@ package enum ChangePointFormatter {
     static func rows(_ changes: HistoryChanges) -> [Row] {
         changes.series.flatMap { series in
             series.changePoints.isEmpty
-                ? [Row(series: series, changePoint: nil, isAlert: false)]
-                : series.changePoints.map { Row(series: series, changePoint: $0, isAlert: changes.isAlert($0)) }
+                ? [Row(series: series, changePoint: nil, isAlert: false, confirmation: nil)]
+                : series.changePoints.map {
+                    Row(
+                        series: series, changePoint: $0, isAlert: changes.isAlert($0),
+                        confirmation: changes.confirmation(of: series, $0))
+                }
         }
     }
 
@@ -40,7 +46,7 @@ package enum ChangePointFormatter {
         "case", "operation", "backend", "size", "threads", "cpu", "cpu_flags", "build", "target_cpu", "metric", "runs",
         "status", "last_run_before",
         "commit_before", "first_run_after", "commit_after", "change_pct", "change_low_pct", "change_high_pct",
-        "p_value", "library_before", "library_after", "alert",
+        "p_value", "library_before", "library_after", "alert", "confirmation", "confirmation_change_pct",
     ]
 
     package static func render(_ changes: HistoryChanges, as format: OutputFormat) -> String {
@@ -65,8 +71,8 @@ package enum ChangePointFormatter {
                     String(format: "%+.1f%%", change.estimate),
                     String(format: "%+.1f…%+.1f%%", change.low, change.high),
                     String(format: "%.3f", changePoint.pValue),
-                    [row.isAlert ? "alert" : "", libraryNote(changePoint)].filter { !$0.isEmpty }.joined(
-                        separator: "; "),
+                    [row.isAlert ? "alert" : "", confirmationNote(row.confirmation), libraryNote(changePoint)]
+                        .filter { !$0.isEmpty }.joined(separator: "; "),
                 ])
             }
             let body = table.rows.isEmpty ? "" : (format == .table ? table.plain() : table.markdown()) + "\n"
@@ -87,7 +93,17 @@ package enum ChangePointFormatter {
             ReportSchema.format(change?.high, decimals: 2), ReportSchema.format(row.changePoint?.pValue, decimals: 4),
             row.changePoint?.libraryChange?.before ?? "", row.changePoint?.libraryChange?.after ?? "",
             row.changePoint == nil ? "" : (row.isAlert ? "yes" : "no"),
+            row.confirmation?.outcome.rawValue ?? "",
+            ReportSchema.format(row.confirmation?.change.map { $0 * 100 }, decimals: 2),
         ]
+    }
+
+    /// `confirmed +3.1%`, `not-reproduced +0.2%`, `undecided (REASON)`.
+    private static func confirmationNote(_ confirmation: HistoryChanges.Confirmation?) -> String {
+        guard let confirmation else { return "" }
+        let change = confirmation.change.map { String(format: " %+.1f%%", $0 * 100) } ?? ""
+        let reason = confirmation.reason.map { " (\($0))" } ?? ""
+        return confirmation.outcome.rawValue + change + reason
     }
 
     /// When the run started, to the minute: `2026-11-27 16:36`.
@@ -107,12 +123,15 @@ package enum ChangePointFormatter {
         let short = series.filter(\.isTooShort).count
         let points = series.reduce(0) { $0 + $1.changePoints.count }
         let alerts = changes.alerts.count
+        let confirmed = changes.confirmations.values.filter { $0.outcome == .confirmed }.count
         let hosts = Set(series.map(\.host)).count
         let window = changes.since.map { " after \($0.commit) (run \($0.runID))" } ?? ""
         var line =
             "\(series.count) series\(hosts > 1 ? " on \(hosts) hosts" : ""): \(points) change point"
             + "\(points == 1 ? "" : "s") of at least \(String(format: "%g", changes.threshold * 100))%, "
             + "\(alerts) regression\(alerts == 1 ? "" : "s")\(window)"
+            + (changes.confirmations.isEmpty
+                ? "" : ", \(confirmed) confirmed of \(changes.confirmations.count) measured again")
         if short > 0 { line += "; \(short) series too short to tell" }
         return line + "."
     }

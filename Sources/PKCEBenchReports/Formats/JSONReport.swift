@@ -62,6 +62,8 @@ package enum JSONReport {
             fields["library_before"] = library.map { .string($0.before) } ?? .null
             fields["library_after"] = library.map { .string($0.after) } ?? .null
             fields["alert"] = changePoint == nil ? .null : .bool(row.isAlert)
+            fields["confirmation"] = row.confirmation.map { .string($0.outcome.rawValue) } ?? .null
+            fields["confirmation_change_pct"] = .number(row.confirmation?.change.map { $0 * 100 })
             return JSONValue.object(fields)
         }
         return document(kind: "changes", environment: nil, results: results)

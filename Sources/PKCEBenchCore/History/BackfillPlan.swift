@@ -1,0 +1,29 @@
+/// What `bench backfill` measures: which commits of a range, and how many runs each still needs
+/// given the history, so that a backfill stopped at any point resumes where it stopped.
+package enum BackfillPlan {
+    /// Every `every`-th commit of `commits` (oldest first), counted back from the newest, which is
+    /// always measured: `--every 3` over 7 commits measures the 1st, 4th and 7th.
+    package static func picked(_ commits: [CommitBuilds.Commit], every: Int) -> [CommitBuilds.Commit] {
+        commits.enumerated().filter { (commits.count - 1 - $0.offset) % max(1, every) == 0 }.map(\.element)
+    }
+
+    /// How many of `wanted` runs of `commit` the history lacks: runs of that commit on this host
+    /// (its CPU and flags) and build configuration count when they measured what this selection
+    /// would there, which is `selected` less the cases that commit's build does not have (those no
+    /// run of it on this host holds).
+    package static func runsMissing(
+        of commit: CommitBuilds.Commit, on host: RunEnvironment, selected: Set<CaseKey>, history: [RunResult],
+        wanted: Int
+    ) -> Int {
+        let ofCommit = history.filter { run in
+            let recorded = run.environment.commit
+            return recorded.count >= 7 && commit.id.hasPrefix(recorded) && run.environment.cpu == host.cpu
+                && run.environment.cpuFlags == host.cpuFlags && run.environment.build == host.build
+        }
+        func timed(_ run: RunResult) -> Set<CaseKey> { Set(run.summaries.filter { $0.metric == .time }.map(\.key)) }
+        let known = Set(ofCommit.flatMap(timed))
+        let expected = selected.intersection(known)
+        let done = ofCommit.filter { !expected.isEmpty && timed($0) == expected }.count
+        return max(0, wanted - done)
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import PKCEBenchCore
+import PKCEBenchReports
+
+struct Backfill: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backfill",
+        abstract:
+            "Measure each commit of a range and append its runs to the history, resuming where a backfill stopped.",
+        discussion: """
+            Measures the commits after A up to B along first parents (as git log --first-parent A..B \
+            lists them), oldest first, every --every-th counted back from B, which is always \
+            measured: builds each in one worktree and build directory under \
+            $XDG_CACHE_HOME/pkcebench/builds (~/.cache/...), so that each costs only what changed \
+            since the last, keeps the build by commit, and measures the selection --runs times with \
+            that build's own bench worker processes, which check their backends first. Each run is \
+            written as bench writes one (its report, latest.*, and its rows at the end of \
+            history.csv, all or nothing), with the commit it measured. A commit whose history \
+            already holds --runs runs of this host, build configuration and selection is skipped: \
+            a backfill stopped by a signal or killed resumes where it stopped and loses no run \
+            written. Cases a commit's build does not have are left out of its runs. Exit codes: \
+            0 every commit measured, 64 bad options, 65 a commit whose bench speaks no worker \
+            protocol \(WorkerProtocol.version) (it names the commit), 69 without git or swift, 70 \
+            a build or a backend that fails, 73 an output that cannot be written, 130 and 143 a \
+            signal.
+            """)
+
+    @Argument(help: ArgumentHelp("The commits after A up to B: A..B, each a branch, tag or commit.", valueName: "A..B"))
+    var range: String
+
+    @Option(help: ArgumentHelp("Measure every N-th commit, counted back from B. (default: 1)", valueName: "n"))
+    var every = 1
+
+    @Option(help: ArgumentHelp("Runs of each commit. (default: 1)", valueName: "k"))
+    var runs = 1
+
+    @OptionGroup var selection: SelectionOptions
+    @OptionGroup var sampling: SamplingOptions
+    @OptionGroup var directory: DirectoryOptions
+    @OptionGroup var progress: ProgressOptions
+
+    func run() throws {
+        InterruptSignals.install()
+        signal(SIGPIPE, SIG_IGN)
+        let ends = range.components(separatedBy: "..")
+        guard ends.count == 2, !ends[0].isEmpty, !ends[1].isEmpty else {
+            throw BenchError(.usage, "bench backfill takes a range A..B, such as v1.0..main, not '\(range)'")
+        }
+        guard (1...10_000).contains(every), (1...100).contains(runs) else {
+            throw BenchError(.usage, "--every takes 1 to 10000 and --runs 1 to 100")
+        }
+        let selection = try selection.selection()
+        let plan = try sampling.plan()
+        let processes = try sampling.processCount()
+        let selected = try selection.cases(from: CommandContext.backends)
+        guard !selected.isEmpty else { throw BenchError(.usage, "the options select no case") }
+        let printer = ProgressPrinter(caseCount: 0, style: progress.style)
+        let builds = try CommitBuilds.ofThisProgram()
+        let commits = BackfillPlan.picked(
+            try builds.commits(after: builds.commit(ends[0]), upTo: builds.commit(ends[1])), every: every)
+        guard !commits.isEmpty else { throw BenchError(.usage, "no commit follows \(ends[0]) up to \(ends[1])") }
+        let results = ResultsDirectory(path: directory.path)
+        try results.prepare()
+        try builds.lock()
+        // This machine, and the configuration every commit is built in.
+        var host = RunEnvironment.capture(libraries: CommandContext.libraries)
+        host.build = BuildConfiguration.current
+        var measured = 0
+        for (index, commit) in commits.enumerated() {
+            let history = try Self.history(at: results.history.path)
+            let missing = BackfillPlan.runsMissing(
+                of: commit, on: host, selected: Set(selected.map(\.key)), history: history, wanted: runs)
+            let position = "\(index + 1)/\(commits.count)"
+            guard missing > 0 else {
+                printer.info("\(position) \(commit.short): \(runs) run(s) in the history already")
+                continue
+            }
+            var build = try builds.build(commit, progress: printer, interruption: { InterruptSignals.received })
+            if let seconds = build.buildSeconds {
+                printer.info("built \(commit.short) in \(Int(seconds.rounded())) s")
+            }
+            try build.describe()
+            let described = build
+            for run in (runs - missing)..<runs {
+                printer.info("\(position) \(commit.short) (\(commit.subject)): run \(run + 1) of \(runs)")
+                var source = MeasuringProcesses(
+                    count: processes, command: (build.executable, ["worker"]),
+                    interruption: { InterruptSignals.received })
+                source.anotherBuild = true
+                let runner = SuiteRunner(
+                    pipeline: Pipeline(
+                        backends: CommandContext.backends, selection: selection, plan: plan,
+                        source: .processes(source),
+                        progress: ProgressPrinter(caseCount: selected.count, style: progress.style),
+                        interruption: { InterruptSignals.received }),
+                    results: results, format: .table,
+                    environment: { described.environment },
+                    standardOutput: { _ in })
+                _ = try runner.run()
+                measured += 1
+            }
+        }
+        print("measured \(measured) run(s) of \(commits.count) commit(s); the history is \(results.history.path)")
+    }
+
+    /// The runs in `path`, or none when it is not there yet.
+    private static func history(at path: String) throws(BenchError) -> [RunResult] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        return SummaryRow.runs(of: try ReportFiles.readHistory(at: path))
+    }
+}

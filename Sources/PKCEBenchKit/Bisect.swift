@@ -1,0 +1,186 @@
+import ArgumentParser
+import Foundation
+import PKCEBenchCore
+import PKCEBenchReports
+
+struct Bisect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bisect",
+        abstract: "Find the first commit at which a case changed, by comparing builds of the range two at a time.",
+        discussion: """
+            Builds the commits it needs, one after another in one worktree and build directory under \
+            $XDG_CACHE_HOME/pkcebench/builds (~/.cache/...), so that each costs only what changed, and \
+            keeps each build there by commit. Compares --good with --bad first, as bench ab --against \
+            does (paired processes, both builds linked again in a fresh random order of their \
+            functions for every pair; with --metric instructions, exact counts under Callgrind): the \
+            case must be slower or faster by at least --threshold (default \
+            \(CriteriaOptions.defaultText(.time, .byProcess)), or \
+            \(CriteriaOptions.defaultText(.instructions, .byProcess)) for counts). Then each step \
+            compares the middle of the range with --good, asking only whether it changed that way, \
+            and halves the range; the first changed commit is compared with its parent at the end. \
+            Follows first parents: the commits that landed on the branch. Prints each step and the \
+            commit; writes each comparison's files to bisect/step-N in the output directory. Exit \
+            codes: 0 a commit found, 2 none (noise, no change between the ends, or a change spread \
+            over several commits, as the last line says), 64 bad options, 65 a commit whose bench \
+            speaks no worker protocol \(WorkerProtocol.version), 69 without git, swift or valgrind, \
+            70 a build that fails.
+
+            The sampling defaults are bench ab's: --samples 600, --sample-time 0.25, --warmup 1, \
+            --processes 20 pairs per look, --max-pairs 80.
+            """)
+
+    @Option(help: ArgumentHelp("A commit at which the case is as it was (a branch, tag or commit).", valueName: "ref"))
+    var good: String
+
+    @Option(help: ArgumentHelp("A later commit at which it changed.", valueName: "ref"))
+    var bad: String
+
+    @Option(
+        name: .customLong("case"),
+        help: ArgumentHelp("The case, as bench list names it: operation/backend/size.", valueName: "name"))
+    var caseName: String
+
+    @OptionGroup var sampling: SamplingOptions
+    @OptionGroup var gate: GateOptions
+    @OptionGroup var metric: MetricOptions
+    @OptionGroup var criteria: CriteriaOptions
+    @OptionGroup var directory: DirectoryOptions
+    @OptionGroup var progress: ProgressOptions
+
+    func run() throws {
+        ABRunner.prepareProcess()
+        let key = try caseKey()
+        let criteria = try self.criteria.criteria(of: metric.metric, pairing: .byProcess)
+        let printer = ProgressPrinter(caseCount: 0, style: progress.style)
+        let builds = try CommitBuilds.ofThisProgram()
+        let good = try builds.commit(self.good)
+        let bad = try builds.commit(self.bad)
+        let range = try builds.commits(after: good, upTo: bad)
+        guard !range.isEmpty else { throw BenchError(.usage, "no commit follows \(good.short) up to \(bad.short)") }
+        let counter =
+            metric.metric == .instructions
+            ? try InstructionCounter.forCounting(
+                executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: Selection(keys: [key]),
+                interruption: { InterruptSignals.received }) : nil
+        let comparison = CommitComparison(
+            sampling: sampling, gate: gate, progress: progress, criteria: criteria, counter: counter)
+        try builds.lock()
+        printer.info(
+            "bisecting \(key) over \(range.count) commit(s) after \(good.short) up to \(bad.short), "
+                + "about \(Int((log2(Double(range.count))).rounded(.up)) + 2) comparisons")
+
+        let steps = StepLog(output: URL(fileURLWithPath: directory.path).appendingPathComponent("bisect"))
+        let bisection = Bisection(
+            commits: [good] + range, threshold: criteria.threshold,
+            compare: { older, newer, direction throws(BenchError) in
+                let sides = try BothSides { side throws(BenchError) in
+                    try steps.build(side == .baseline ? older : newer, with: builds, progress: printer)
+                }
+                return try compare(
+                    sides, direction: direction, key: key, with: comparison, output: steps.nextDirectory())
+            },
+            report: { step in
+                // Each line as it is decided, also into a pipe.
+                FileHandle.standardOutput.write(Data((Self.line(for: step, number: steps.count) + "\n").utf8))
+            })
+        switch try bisection.run() {
+        case .found(let step):
+            let change = step.change.map { " (\(Self.percent($0)))" } ?? ""
+            print("first changed: \(step.newer.id) \(step.newer.subject)\(change)")
+        case .undecided(let reason):
+            print("undecided: \(reason)")
+            throw ExitCode(ExitStatus.inconclusive.rawValue)
+        }
+    }
+
+    /// `operation/backend/size`, with `×threads` as reports write it.
+    private func caseKey() throws(BenchError) -> CaseKey {
+        let parts = caseName.split(separator: "/", omittingEmptySubsequences: false)
+        let sizeAndThreads = parts.count == 3 ? parts[2].split(separator: "×") : []
+        guard parts.count == 3, let operation = BenchmarkOperation(rawValue: String(parts[0])),
+            let size = sizeAndThreads.first.flatMap({ Int($0) }),
+            sizeAndThreads.count == 1 || (sizeAndThreads.count == 2 && Int(sizeAndThreads[1]) != nil)
+        else {
+            throw BenchError(.usage, "--case takes a case's name, operation/backend/size such as sha256/swift/64")
+        }
+        let key = CaseKey(
+            backend: String(parts[1]), operation: operation, size: size,
+            threads: sizeAndThreads.count == 2 ? Int(sizeAndThreads[1])! : 1)
+        let selection = Selection(keys: [key], threads: key.threads)
+        guard try !selection.cases(from: CommandContext.backends).isEmpty else {
+            throw BenchError(.usage, "this bench has no case \(key): bench list names them")
+        }
+        return key
+    }
+
+    /// Compares two commits' builds in `direction` (the newer as the current side for a slowdown,
+    /// as the baseline for a speed-up), or with `nil`, newer against older in either direction.
+    private func compare(
+        _ builds: BothSides<CommitBuilds.Kept>, direction: Bisection.Direction?, key: CaseKey,
+        with comparison: CommitComparison, output: URL
+    ) throws(BenchError) -> Bisection.Step {
+        let older = builds.baseline
+        let newer = builds.current
+        let (baseline, current) = direction == .faster ? (newer, older) : (older, newer)
+        let (compared, pairs) = try comparison.compare(baseline: baseline, current: current, key: key, output: output)
+        let decision: Bisection.Decision
+        var found = direction
+        switch compared?.verdict {
+        case .regressed?:
+            decision = .changed
+            found = direction ?? .slower
+        case .improved? where direction == nil:
+            decision = .changed
+            found = .faster
+        case .unchanged?, .improved?:
+            decision = .same
+        default:
+            decision = .undecided
+        }
+        // The change of the newer build against the older, whichever side each was.
+        let change = compared?.change.map { direction == .faster ? 1 / (1 + $0) - 1 : $0 }
+        return Bisection.Step(
+            older: older.commit, newer: newer.commit, decision: decision, direction: found, change: change,
+            pairs: pairs)
+    }
+
+    static func line(for step: Bisection.Step, number: Int) -> String {
+        let question = step.direction.map { " \($0.rawValue)?" } ?? ""
+        let change = step.change.map { ", \(percent($0))" } ?? ""
+        let pairs = step.pairs.map { ", \($0) pairs" } ?? ""
+        return "step \(number): \(step.newer.short) against \(step.older.short)\(question) "
+            + "\(step.decision.rawValue)\(change)\(pairs)"
+    }
+
+    static func percent(_ change: Double) -> String {
+        (change >= 0 ? "+" : "−") + String(format: "%.2f%%", abs(change) * 100)
+    }
+}
+
+/// The builds a bisection made, and the directory of each comparison's files.
+private final class StepLog {
+    let output: URL
+    private(set) var count = 0
+    private var kept: [String: CommitBuilds.Kept] = [:]
+
+    init(output: URL) { self.output = output }
+
+    func nextDirectory() -> URL {
+        count += 1
+        return output.appendingPathComponent("step-\(count)")
+    }
+
+    /// `commit`'s build, once its workers are known to speak this bench's protocol.
+    func build(
+        _ commit: CommitBuilds.Commit, with builds: CommitBuilds, progress: ProgressPrinter
+    ) throws(BenchError) -> CommitBuilds.Kept {
+        if let build = kept[commit.id] { return build }
+        var build = try builds.build(commit, progress: progress, interruption: { InterruptSignals.received })
+        if let seconds = build.buildSeconds {
+            progress.info("built \(commit.short) in \(Int(seconds.rounded())) s")
+        }
+        try build.describe()
+        kept[commit.id] = build
+        return build
+    }
+}

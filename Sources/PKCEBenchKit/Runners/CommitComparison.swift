@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import PKCEBenchCore
+import PKCEBenchReports
+
+extension CommitBuilds {
+    /// The builds of this program's product, in this configuration, for the repository of the
+    /// current directory, in the cache of `bench ab --against`.
+    static func ofThisProgram() throws(BenchError) -> CommitBuilds {
+        try CommitBuilds(
+            like: RevisionBuild(
+                revision: "HEAD", in: FileManager.default.currentDirectoryPath,
+                configuration: BuildConfiguration.current,
+                product: URL(fileURLWithPath: benchExecutable).lastPathComponent, cache: RevisionBuild.defaultCache()))
+    }
+}
+
+extension CommitBuilds.Kept {
+    /// Asks the build's worker for its facts, which a worker of another protocol cannot give.
+    ///
+    /// - Throws: ``BenchError``: `.malformedInput` naming the commit.
+    mutating func describe() throws(BenchError) {
+        do {
+            facts = try WorkerProtocol.check(executableAt: executable)
+        } catch {
+            throw .malformed(
+                "commit \(commit.short)",
+                "its bench speaks no worker protocol \(WorkerProtocol.version): it is older than this bench reaches")
+        }
+    }
+
+    /// The environment of a run of this build on this machine, recording its commit.
+    var environment: RunEnvironment {
+        var environment = RunEnvironment.capture(libraries: facts.libraries, buildCommit: commit.short)
+        environment.build = facts.build
+        environment.targetCPU = facts.targetCPU
+        environment.swift = facts.swift
+        return environment
+    }
+}
+
+/// Two commits' kept builds compared on one case as `bench ab --against` compares two builds
+/// (paired processes, both linked again in a fresh order for every pair; or exact counts under
+/// Callgrind): what `bench bisect` and `bench history --changes --confirm` measure.
+struct CommitComparison {
+    var sampling: SamplingOptions
+    var gate: GateOptions
+    var progress: ProgressOptions
+    var criteria: ComparisonCriteria
+    /// Set to count instructions rather than time.
+    var counter: InstructionCounter?
+
+    /// Compares `current` with `baseline` on `key`, writing `bench ab`'s files to `output`.
+    ///
+    /// - Returns: The case's comparison (`nil` when either build lacks the case) and how many
+    ///   pairs decided it, for a timed one.
+    func compare(
+        baseline: CommitBuilds.Kept, current: CommitBuilds.Kept, key: CaseKey, output: URL
+    ) throws(BenchError) -> (compared: CaseComparison?, pairs: Int?) {
+        var runner: ABRunner
+        do {
+            runner = try ABRunner(
+                selection: Selection(
+                    backends: [key.backend], operations: [key.operation], sizes: [key.size], keys: [key],
+                    threads: key.threads),
+                sampling: sampling, gate: gate, criteria: criteria,
+                directory: DirectoryOptions.parse(["--output", output.path]), format: FormatOptions.parse([]),
+                progress: progress,
+                sides: .relinked(baseline: baseline.linkCommand, current: current.linkCommand), counter: counter)
+        } catch let error as BenchError {
+            throw error
+        } catch {
+            throw BenchError(.usage, "\(error)")
+        }
+        runner.standardOutput = { _ in }
+        runner.baselineCommit = baseline.commit.short
+        // The current side is another build too: its own facts, not this process's.
+        runner.currentFacts = current.facts
+        let environment = current.environment
+        runner.environment = { environment }
+        let comparison = try runner.run()
+        let compared = comparison.cases.first { $0.key == key }
+        return (compared, compared?.look.map { comparison.looks.pairs(atLook: $0) })
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import PKCEBenchCore
+import PKCEBenchReports
+import PKCEBenchTestSupport
+import Testing
+
+/// `bench backfill` over a repository of ten commits of a package of a user's own
+/// (`Tests/Fixtures/OwnBackend`), stopped by signals at several points and resumed.
+@Suite(
+    "bench backfill: a range of commits measured into the history, resumed after any stop",
+    .enabled(if: buildTestsEnabled, "builds a package; set PKCEBENCH_BUILD_TESTS=1 to run it"))
+struct BackfillTests {
+    /// Waits up to `seconds` for `condition`, asking every 100 ms.
+    static func wait(seconds: Double, for condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(100_000)
+        }
+        return condition()
+    }
+
+    /// The history's runs, each checked whole: one row per selected case, one commit each.
+    static func runs(in history: URL) throws -> [RunResult] {
+        guard FileManager.default.fileExists(atPath: history.path) else { return [] }
+        let runs = SummaryRow.runs(of: try ReportFiles.readHistory(at: history.path))
+        for run in runs {
+            #expect(run.summaries.map(\.key.description) == ["sha256/urandom/64"], "run \(run.environment.runID)")
+        }
+        return runs
+    }
+
+    @Test("Ten commits: SIGKILL while building, SIGINT while measuring, SIGKILL after a run lands; resumed, each once")
+    func survivesSignals() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ownbench = try OwnBackendPackageTests.build(in: directory)
+        let environment = ABAgainstTests.environment(caching: directory.appendingPathComponent("home"))
+        let package = directory.appendingPathComponent("OwnBackend")
+        func git(_ arguments: [String]) throws {
+            try WorkflowTests.run(
+                ["git", "-c", "user.name=t", "-c", "user.email=t@t"] + arguments, in: directory,
+                environment: environment)
+        }
+        try git(["init", "--quiet", "-b", "main"])
+        try git(["add", "OwnBackend/Package.swift", "OwnBackend/Sources", "PKCEBench"])
+        try git(["commit", "--quiet", "-m", "own backend"])
+        // Ten commits, each of which changes the executable's source, as a commit of a user's would;
+        // the sixth also makes the backend's SHA-256 hash every message twice.
+        let main = package.appendingPathComponent("Sources/ownbench/main.swift")
+        let backend = package.appendingPathComponent("Sources/ownbench/URandomBackend.swift")
+        for number in 1...10 {
+            let handle = try FileHandle(forWritingTo: main)
+            handle.seekToEndOfFile()
+            handle.write(Data("// change \(number)\n".utf8))
+            try handle.close()
+            if number == 6 {
+                let once = "        SwiftBackend().sha256(message, into: digest)\n"
+                let source = try String(contentsOf: backend, encoding: .utf8)
+                #expect(source.contains(once))
+                try source.replacingOccurrences(of: once, with: once + once)
+                    .write(to: backend, atomically: true, encoding: .utf8)
+            }
+            try git(["commit", "--quiet", "-am", "change \(number)"])
+        }
+        let commits = try WorkflowTests.run(["git", "log", "--reverse", "--format=%h", "-10"], in: directory)
+            .split(separator: "\n").map(String.init)
+        #expect(commits.count == 10)
+
+        let arguments = [
+            "backfill", "HEAD~10..HEAD", "--quick", "--backend", "urandom", "--operation", "sha256", "--size", "64",
+            "--output", "results",
+        ]
+        let history = package.appendingPathComponent("results/history.csv")
+        let log = directory.appendingPathComponent("stderr")
+        func start() throws -> RunningBench {
+            try RunningBench(arguments, in: package, stderrTo: log, environment: environment, executable: ownbench)
+        }
+        func stderr() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+        // Killed while the first commit builds: nothing in the history.
+        var running = try start()
+        #expect(Self.wait(seconds: 120) { stderr().contains("building \(commits[0])") })
+        usleep(500_000)
+        kill(running.process.processIdentifier, SIGKILL)
+        _ = try running.wait()
+        #expect(try Self.runs(in: history).isEmpty)
+
+        // Interrupted while measuring, after two runs: those two stay, and it says it stopped.
+        running = try start()
+        #expect(Self.wait(seconds: 600) { ((try? Self.runs(in: history).count) ?? 0) >= 2 })
+        #expect(Self.wait(seconds: 120) { stderr().components(separatedBy: ": run 1 of 1").count > 3 })
+        running.process.interrupt()
+        let interrupted = try running.wait()
+        #expect(interrupted.status == 130, "\(interrupted.stderr)")
+        let afterInterrupt = try Self.runs(in: history)
+        #expect(afterInterrupt.count >= 2)
+
+        // Killed the moment the fifth run has landed.
+        running = try start()
+        #expect(Self.wait(seconds: 600) { ((try? Self.runs(in: history).count) ?? 0) >= 5 })
+        kill(running.process.processIdentifier, SIGKILL)
+        _ = try running.wait()
+        let afterKill = try Self.runs(in: history)
+        #expect(afterKill.count >= 5)
+        #expect(
+            Array(afterKill.prefix(afterInterrupt.count).map(\.environment.runID))
+                == afterInterrupt.map(\.environment.runID))
+
+        // Resumed to the end: each commit once, in order, the runs written before kept as they were.
+        let finished = try bench(arguments, in: package, environment: environment, executable: ownbench)
+        #expect(finished.status == 0, "\(finished.stderr)")
+        let runs = try Self.runs(in: history)
+        #expect(runs.map(\.environment.commit) == commits)
+        #expect(Array(runs.prefix(afterKill.count).map(\.environment.runID)) == afterKill.map(\.environment.runID))
+        #expect(finished.stderr.contains("\(commits[0]): 1 run(s) in the history already"))
+        // No staged file of a killed write is left in the results directory.
+        #expect(try listing(package.appendingPathComponent("results")).allSatisfy { !$0.hasPrefix(".") })
+
+        // Once more: nothing left to measure.
+        let again = try bench(arguments, in: package, environment: environment, executable: ownbench)
+        #expect(again.status == 0)
+        #expect(again.stdout.hasPrefix("measured 0 run(s) of 10 commit(s)"))
+        #expect(try Self.runs(in: history).count == 10)
+
+        // The step at the sixth commit is found, and confirmed by comparing its build with the fifth's.
+        let changes = try bench(
+            ["history", "--changes", "--confirm", "--format", "csv", "--output", "results"], in: package,
+            environment: environment, executable: ownbench)
+        #expect(changes.status == 1, "\(changes.stderr)")
+        let table = try CSV.parse(Array(changes.stdout.utf8))
+        func field(_ name: String, _ record: CSVRecord?) -> String? {
+            table.header.firstIndex(of: name).flatMap { record?.fields[$0] }
+        }
+        let step = table.records.first { field("commit_after", $0) == commits[5] }
+        #expect(field("status", step) == "regressed", "\(changes.stdout)")
+        #expect(field("alert", step) == "yes")
+        #expect(field("confirmation", step) == "confirmed", "\(changes.stderr)")
+
+        // A timed bisect of the ten commits names the sixth.
+        let bisect = try bench(
+            [
+                "bisect", "--good", "HEAD~10", "--bad", "HEAD", "--case", "sha256/urandom/64", "--quick",
+                "--threshold", "20", "--output", "results",
+            ], in: package, environment: environment, executable: ownbench)
+        #expect(bisect.status == 0, "\(bisect.stdout)\n\(bisect.stderr)")
+        let lines = bisect.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("step 1: \(commits[9]) against ") == true, "\(bisect.stdout)")
+        #expect(lines.last?.hasPrefix("first changed: ") == true && lines.last?.contains(" change 6 (+") == true)
+        #expect(
+            lines.dropLast().last?.hasPrefix(
+                "step \(lines.count - 1): \(commits[5]) against \(commits[4]) slower? changed") == true)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import PKCEBenchTestSupport
+import Testing
+
+@testable import PKCEBenchCore
+
+@Suite("Bisecting a range of commits")
+struct BisectionTests {
+    /// Commits `c0` (the good end) to `c<count>`, whose case takes `level(i)` nanoseconds.
+    static func commits(_ count: Int) -> [CommitBuilds.Commit] {
+        (0...count).map {
+            CommitBuilds.Commit(id: "c\($0)" + String(repeating: "0", count: 38), subject: "commit \($0)")
+        }
+    }
+
+    /// A bisection of `count` commits whose comparisons decide exactly: changed when the newer is
+    /// at least `threshold` slower (or faster) than the older, as the direction asks; `undecided`
+    /// for the commits in `noisy`. Returns the outcome and the comparisons made.
+    static func bisect(
+        _ count: Int, threshold: Double = 0.01, noisy: Set<Int> = [], level: @escaping (Int) -> Double
+    ) throws -> (Bisection.Outcome, [Bisection.Step]) {
+        let commits = commits(count)
+        func index(_ commit: CommitBuilds.Commit) -> Int { commits.firstIndex(of: commit)! }
+        var steps: [Bisection.Step] = []
+        let bisection = Bisection(
+            commits: commits, threshold: threshold,
+            compare: { older, newer, direction in
+                let change = level(index(newer)) / level(index(older)) - 1
+                let decision: Bisection.Decision
+                var found = direction
+                if noisy.contains(index(newer)) {
+                    decision = .undecided
+                } else if direction != .faster && change >= threshold {
+                    (decision, found) = (.changed, .slower)
+                } else if direction != .slower && change <= -threshold {
+                    (decision, found) = (.changed, .faster)
+                } else {
+                    decision = .same
+                }
+                return Bisection.Step(
+                    older: older, newer: newer, decision: decision, direction: found, change: change, pairs: 20)
+            },
+            report: { steps.append($0) })
+        return (try bisection.run(), steps)
+    }
+
+    @Test("A step at any commit of ranges of 1 to 17 is found, in at most log₂ n + 2 comparisons")
+    func findsEveryStep() throws {
+        for count in 1...17 {
+            for step in 1...count {
+                for factor in [1.05, 0.8] {
+                    let (outcome, steps) = try Self.bisect(count) { $0 >= step ? 100 * factor : 100 }
+                    guard case .found(let last) = outcome else {
+                        Issue.record("no commit found for a step at \(step) of \(count): \(outcome)")
+                        continue
+                    }
+                    #expect(last.newer == Self.commits(count)[step])
+                    #expect(last.older == Self.commits(count)[step - 1], "the last step compares it with its parent")
+                    #expect(last.direction == (factor > 1 ? .slower : .faster))
+                    let bound = Int(log2(Double(count)).rounded(.up)) + 2
+                    #expect(steps.count <= bound, "\(steps.count) comparisons for \(count) commits")
+                }
+            }
+        }
+    }
+
+    @Test("No change between the ends, a change spread over commits, and noise are undecided, each said")
+    func undecided() throws {
+        let (flat, flatSteps) = try Self.bisect(8) { _ in 100 }
+        guard case .undecided(let reason) = flat else { Issue.record("\(flat)"); return }
+        #expect(reason.contains("is not 1% slower or faster than"))
+        #expect(flatSteps.count == 1)
+
+        // 0.5% a commit: 4% from end to end, no commit 1%.
+        let (spread, _) = try Self.bisect(8) { 100 * pow(1.005, Double($0)) }
+        guard case .undecided(let spreadReason) = spread else { Issue.record("\(spread)"); return }
+        #expect(spreadReason.hasPrefix("the change is spread over several commits"))
+
+        let (noisy, _) = try Self.bisect(8, noisy: [4]) { $0 >= 6 ? 110 : 100 }
+        guard case .undecided(let noise) = noisy else { Issue.record("\(noisy)"); return }
+        #expect(noise.hasPrefix("noise: the comparison of c4"))
+    }
+}
+
+@Suite("What a backfill measures")
+struct BackfillPlanTests {
+    static let commits = BisectionTests.commits(7).dropFirst().map { $0 }
+
+    @Test("Every n-th commit counted back from the newest, which is always measured")
+    func picked() {
+        #expect(BackfillPlan.picked(Self.commits, every: 1) == Self.commits)
+        #expect(BackfillPlan.picked(Self.commits, every: 3).map(\.subject) == ["commit 1", "commit 4", "commit 7"])
+        #expect(BackfillPlan.picked(Self.commits, every: 100).map(\.subject) == ["commit 7"])
+    }
+
+    @Test("A commit's runs count on its host and build, with the selection it has; others do not")
+    func runsMissing() {
+        let commit = Self.commits[2]
+        let host = SyntheticRun.report().environment
+        func run(commit: String, keys: [CaseKey], cpuFlags: String? = nil, build: String = "release") -> RunResult {
+            var environment = host
+            environment.commit = commit
+            environment.build = build
+            if let cpuFlags { environment.cpuFlags = cpuFlags }
+            return RunResult(
+                environment: environment, summaries: keys.map { CaseSummary.timed($0, median: 100, fastest: 90) })
+        }
+        let a = CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1)
+        let b = CaseKey(backend: "openssl", operation: .sha256, size: 64, threads: 1)
+        let c = CaseKey(backend: "swift", operation: .sha256, size: 1536, threads: 1)
+        let selected: Set = [a, b, c]
+        func missing(_ history: [RunResult], wanted: Int = 2) -> Int {
+            BackfillPlan.runsMissing(of: commit, on: host, selected: selected, history: history, wanted: wanted)
+        }
+        #expect(missing([]) == 2)
+        // c is a case its build does not have: runs of a and b are whole.
+        #expect(missing([run(commit: commit.short, keys: [a, b])]) == 1)
+        #expect(missing([run(commit: commit.short, keys: [a, b]), run(commit: commit.short, keys: [a, b])]) == 0)
+        #expect(missing([run(commit: commit.short, keys: [a, b])], wanted: 1) == 0)
+        // Another commit, host or build, or another selection, does not count.
+        #expect(missing([run(commit: Self.commits[3].short, keys: [a, b])]) == 2)
+        #expect(missing([run(commit: commit.short, keys: [a, b], cpuFlags: "other")]) == 2)
+        #expect(missing([run(commit: commit.short, keys: [a, b], build: "debug")]) == 2)
+        #expect(missing([run(commit: commit.short, keys: [a]), run(commit: commit.short, keys: [a, b])]) == 1)
+        // A commit recorded by too short a prefix is not taken for this one.
+        #expect(missing([run(commit: "c2", keys: [a, b])]) == 2)
+    }
+}
