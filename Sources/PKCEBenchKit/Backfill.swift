@@ -76,16 +76,15 @@ struct Backfill: ParsableCommand {
                 printer.info("\(position) \(commit.short): \(runs) run(s) in the history already")
                 continue
             }
-            var build = try builds.build(commit, progress: printer, interruption: { InterruptSignals.received })
-            if let seconds = build.buildSeconds {
+            let built = try builds.build(commit, progress: printer, interruption: { InterruptSignals.received })
+            if let seconds = built.buildSeconds {
                 printer.info("built \(commit.short) in \(Int(seconds.rounded())) s")
             }
-            try build.describe()
-            let described = build
+            let build = try DescribedBuild(built)
             for run in (runs - missing)..<runs {
                 printer.info("\(position) \(commit.short) (\(commit.subject)): run \(run + 1) of \(runs)")
                 var source = MeasuringProcesses(
-                    count: processes, command: (build.executable, ["worker"]),
+                    count: processes, command: (build.kept.executable, ["worker"]),
                     interruption: { InterruptSignals.received })
                 source.anotherBuild = true
                 let runner = SuiteRunner(
@@ -95,7 +94,7 @@ struct Backfill: ParsableCommand {
                         progress: ProgressPrinter(caseCount: selected.count, style: progress.style),
                         interruption: { InterruptSignals.received }),
                     results: results, format: .table,
-                    environment: { described.environment },
+                    environment: { build.environment },
                     standardOutput: { _ in })
                 _ = try runner.run()
                 measured += 1

@@ -116,7 +116,7 @@ struct Bisect: ParsableCommand {
     /// Compares two commits' builds in `direction` (the newer as the current side for a slowdown,
     /// as the baseline for a speed-up), or with `nil`, newer against older in either direction.
     private func compare(
-        _ builds: BothSides<CommitBuilds.Kept>, direction: Bisection.Direction?, key: CaseKey,
+        _ builds: BothSides<DescribedBuild>, direction: Bisection.Direction?, key: CaseKey,
         with comparison: CommitComparison, output: URL
     ) throws(BenchError) -> Bisection.Step {
         let older = builds.baseline
@@ -161,7 +161,7 @@ struct Bisect: ParsableCommand {
 private final class StepLog {
     let output: URL
     private(set) var count = 0
-    private var kept: [String: CommitBuilds.Kept] = [:]
+    private var kept: [String: DescribedBuild] = [:]
 
     init(output: URL) { self.output = output }
 
@@ -173,13 +173,13 @@ private final class StepLog {
     /// `commit`'s build, once its workers are known to speak this bench's protocol.
     func build(
         _ commit: CommitBuilds.Commit, with builds: CommitBuilds, progress: ProgressPrinter
-    ) throws(BenchError) -> CommitBuilds.Kept {
+    ) throws(BenchError) -> DescribedBuild {
         if let build = kept[commit.id] { return build }
-        var build = try builds.build(commit, progress: progress, interruption: { InterruptSignals.received })
-        if let seconds = build.buildSeconds {
+        let built = try builds.build(commit, progress: progress, interruption: { InterruptSignals.received })
+        if let seconds = built.buildSeconds {
             progress.info("built \(commit.short) in \(Int(seconds.rounded())) s")
         }
-        try build.describe()
+        let build = try DescribedBuild(built)
         kept[commit.id] = build
         return build
     }

@@ -150,12 +150,12 @@ struct History: ParsableCommand {
         let printer = ProgressPrinter(caseCount: 0, style: progress.style)
         let criteria = ComparisonCriteria(
             threshold: ComparisonCriteria.defaultThresholdPercent(of: metric, pairing: .byProcess) / 100)
-        var kept: [String: CommitBuilds.Kept] = [:]
-        func build(_ reference: String) throws(BenchError) -> CommitBuilds.Kept {
+        var kept: [String: DescribedBuild] = [:]
+        func build(_ reference: String) throws(BenchError) -> DescribedBuild {
             let commit = try builds.commit(reference)
             if let build = kept[commit.id] { return build }
-            var build = try builds.build(commit, progress: printer, interruption: { InterruptSignals.received })
-            try build.describe()
+            let build = try DescribedBuild(
+                builds.build(commit, progress: printer, interruption: { InterruptSignals.received }))
             kept[commit.id] = build
             return build
         }

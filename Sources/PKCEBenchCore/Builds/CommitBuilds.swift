@@ -39,9 +39,6 @@ package struct CommitBuilds: Sendable {
         package let linkCommand: LinkCommand
         /// The seconds `swift build` took, or `nil` when the build was kept already.
         package let buildSeconds: Double?
-        /// What its `bench worker` says of its build, once asked.
-        package var facts = WorkerProtocol.BuildFacts(
-            build: "", targetCPU: "", swift: "", libraries: [:], metrics: [])
     }
 
     /// The repository, place and configuration of `revision`'s build, which only resolves it.
@@ -173,8 +170,13 @@ package struct CommitBuilds: Sendable {
     /// Checks `commit` out in the shared worktree, adding the worktree first when it is not there.
     /// Files git does not track, the build directory among them, stay.
     private func checkOut(_ commit: Commit) throws(BenchError) {
+        let exists = FileManager.default.fileExists(atPath: worktree.path)
+        if !exists {
+            // Its folder may have gone with the cache while git still lists it.
+            try RevisionBuild.forgetMissingWorktrees(of: repository, in: cache, git: git)
+        }
         let checkedOut =
-            FileManager.default.fileExists(atPath: worktree.path)
+            exists
             ? try ChildProcess.run(git, ["-C", worktree.path, "checkout", "--quiet", "--force", "--detach", commit.id])
             : try ChildProcess.run(git, ["-C", repository, "worktree", "add", "--detach", worktree.path, commit.id])
         guard checkedOut.succeeded else {

@@ -232,7 +232,7 @@ package struct RevisionBuild: Sendable {
         // A build made where another user can write could be swapped before it runs.
         try Self.requireTrusted(cache.path)
         if !FileManager.default.fileExists(atPath: worktree.path) {
-            try forgetMissingWorktrees()
+            try Self.forgetMissingWorktrees(of: repository, in: cache, git: git)
             let added = try ChildProcess.run(
                 git, ["-C", repository, "worktree", "add", "--detach", worktree.path, commit])
             guard added.succeeded else {
@@ -272,7 +272,7 @@ package struct RevisionBuild: Sendable {
     /// Removes git's records of the worktrees this cache held whose folders are gone (removed
     /// with the cache), so that a new one can take a path again, and nothing else: `git worktree
     /// prune` would also forget every missing worktree of the user's.
-    private func forgetMissingWorktrees() throws(BenchError) {
+    static func forgetMissingWorktrees(of repository: String, in cache: URL, git: String) throws(BenchError) {
         let listed = try ChildProcess.run(git, ["-C", repository, "worktree", "list", "--porcelain"])
         guard listed.succeeded else { return }
         // git may record the path as given or with its links resolved.

@@ -15,16 +15,23 @@ extension CommitBuilds {
     }
 }
 
-extension CommitBuilds.Kept {
+/// A commit's kept build, with what its worker says of it.
+struct DescribedBuild {
+    let kept: CommitBuilds.Kept
+    let facts: WorkerProtocol.BuildFacts
+
+    var commit: CommitBuilds.Commit { kept.commit }
+
     /// Asks the build's worker for its facts, which a worker of another protocol cannot give.
     ///
     /// - Throws: ``BenchError``: `.malformedInput` naming the commit.
-    mutating func describe() throws(BenchError) {
+    init(_ kept: CommitBuilds.Kept) throws(BenchError) {
+        self.kept = kept
         do {
-            facts = try WorkerProtocol.check(executableAt: executable)
+            facts = try WorkerProtocol.check(executableAt: kept.executable)
         } catch {
             throw .malformed(
-                "commit \(commit.short)",
+                "commit \(kept.commit.short)",
                 "its bench speaks no worker protocol \(WorkerProtocol.version): it is older than this bench reaches")
         }
     }
@@ -55,7 +62,7 @@ struct CommitComparison {
     /// - Returns: The case's comparison (`nil` when either build lacks the case) and how many
     ///   pairs decided it, for a timed one.
     func compare(
-        baseline: CommitBuilds.Kept, current: CommitBuilds.Kept, key: CaseKey, output: URL
+        baseline: DescribedBuild, current: DescribedBuild, key: CaseKey, output: URL
     ) throws(BenchError) -> (compared: CaseComparison?, pairs: Int?) {
         var runner: ABRunner
         do {
@@ -66,7 +73,8 @@ struct CommitComparison {
                 sampling: sampling, gate: gate, criteria: criteria,
                 directory: DirectoryOptions.parse(["--output", output.path]), format: FormatOptions.parse([]),
                 progress: progress,
-                sides: .relinked(baseline: baseline.linkCommand, current: current.linkCommand), counter: counter)
+                sides: .relinked(baseline: baseline.kept.linkCommand, current: current.kept.linkCommand),
+                counter: counter)
         } catch let error as BenchError {
             throw error
         } catch {
