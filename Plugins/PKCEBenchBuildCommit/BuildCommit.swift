@@ -7,20 +7,62 @@ import PackagePlugin
 /// `Bench.main(backends:buildCommit:)`, so that each run names the commit its build came from,
 /// wherever the executable runs.
 ///
-/// It runs before every build, as a prebuild command (git must be asked each time: no input file
-/// says when `HEAD` moved), and rewrites the file only when the commit changed, so that an
-/// unchanged commit compiles nothing again.
+/// It runs when git rewrites `HEAD`, the index, the ref `HEAD` names or `packed-refs` (a checkout,
+/// a commit, an `add`), or a source file of the package changes (which can make it dirty): those
+/// files are the command's inputs. A prebuild command, which SwiftPM
+/// runs only when it plans the build again, kept an earlier build's commit after a checkout or a
+/// commit. The file is rewritten only when the commit changed, so that an unchanged commit
+/// compiles nothing again.
 @main
 struct BuildCommit: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        let output = context.pluginWorkDirectoryURL.appending(path: "Generated")
+        let output = context.pluginWorkDirectoryURL.appending(path: "BuildCommit.swift")
         return [
-            .prebuildCommand(
+            .buildCommand(
                 displayName: "Recording the commit \(target.name) is built from",
                 executable: URL(fileURLWithPath: "/bin/sh"),
                 arguments: ["-c", Self.script, "sh", context.package.directoryURL.path, output.path],
-                outputFilesDirectory: output)
+                inputFiles: Self.gitFiles(of: context.package.directoryURL)
+                    + context.package.sourceModules.flatMap { $0.sourceFiles.map(\.url) },
+                outputFiles: [output])
         ]
+    }
+
+    /// The files git rewrites when the commit checked out in `directory` changes, in the
+    /// repository `directory` is in (a worktree's own part, and the part its worktrees share);
+    /// none outside a repository.
+    static func gitFiles(of directory: URL) -> [URL] {
+        let files = FileManager.default
+        var directory = directory.standardizedFileURL
+        while !files.fileExists(atPath: directory.appending(path: ".git").path) {
+            let parent = directory.deletingLastPathComponent()
+            guard parent.path != directory.path else { return [] }
+            directory = parent
+        }
+        // `.git` is the repository, or, in a worktree, a file that names the worktree's own part.
+        var repository = directory.appending(path: ".git")
+        if let text = try? String(contentsOf: repository, encoding: .utf8), text.hasPrefix("gitdir: ") {
+            repository = Self.path(text.dropFirst("gitdir: ".count), from: directory)
+        }
+        var shared = repository
+        if let common = try? String(contentsOf: repository.appending(path: "commondir"), encoding: .utf8) {
+            shared = Self.path(Substring(common), from: repository)
+        }
+        var candidates = [repository.appending(path: "HEAD"), repository.appending(path: "index")]
+        if let head = try? String(contentsOf: repository.appending(path: "HEAD"), encoding: .utf8),
+            head.hasPrefix("ref: ")
+        {
+            candidates.append(
+                shared.appending(path: head.dropFirst("ref: ".count).trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        candidates.append(shared.appending(path: "packed-refs"))
+        return candidates.filter { files.fileExists(atPath: $0.path) }
+    }
+
+    /// A path as git writes one in a file: absolute, or relative to `base`.
+    private static func path(_ text: Substring, from base: URL) -> URL {
+        let path = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appending(path: path)).standardizedFileURL
     }
 
     /// `sh -c SCRIPT sh PACKAGE OUTPUT`. `--no-optional-locks`: a status that refreshes the index
@@ -32,15 +74,13 @@ struct BuildCommit: BuildToolPlugin {
         if [ -n "$commit" ] && [ -n "$(git --no-optional-locks -C "$package" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
             commit="$commit-dirty"
         fi
-        mkdir -p "$output"
-        # Beside the folder, not in it: a build stopped halfway leaves nothing there to compile.
         next="$output.next"
         printf '// Written by the PKCEBenchBuildCommit plugin at build time.\\nlet pkceBenchBuildCommit = "%s"\\n' "$commit" \\
             > "$next"
-        if cmp -s "$next" "$output/BuildCommit.swift"; then
+        if cmp -s "$next" "$output"; then
             rm -f "$next"
         else
-            mv "$next" "$output/BuildCommit.swift"
+            mv "$next" "$output"
         fi
         """
 }
