@@ -7,9 +7,9 @@ import PackagePlugin
 /// `Bench.main(backends:buildCommit:)`, so that each run names the commit its build came from,
 /// wherever the executable runs.
 ///
-/// It runs when git rewrites `HEAD`, the index, the ref `HEAD` names or `packed-refs` (a checkout,
-/// a commit, an `add`), or a source file of the package changes (which can make it dirty): those
-/// files are the command's inputs. A prebuild command, which SwiftPM
+/// It runs when git rewrites `HEAD`, the index or `HEAD`'s log (a checkout, a commit, an `add`), or
+/// a source file of the package changes (which can make it dirty): those files are the command's
+/// inputs. A prebuild command, which SwiftPM
 /// runs only when it plans the build again, kept an earlier build's commit after a checkout or a
 /// commit. The file is rewritten only when the commit changed, so that an unchanged commit
 /// compiles nothing again.
@@ -44,18 +44,9 @@ struct BuildCommit: BuildToolPlugin {
         if let text = try? String(contentsOf: repository, encoding: .utf8), text.hasPrefix("gitdir: ") {
             repository = Self.path(text.dropFirst("gitdir: ".count), from: directory)
         }
-        var shared = repository
-        if let common = try? String(contentsOf: repository.appending(path: "commondir"), encoding: .utf8) {
-            shared = Self.path(Substring(common), from: repository)
-        }
-        var candidates = [repository.appending(path: "HEAD"), repository.appending(path: "index")]
-        if let head = try? String(contentsOf: repository.appending(path: "HEAD"), encoding: .utf8),
-            head.hasPrefix("ref: ")
-        {
-            candidates.append(
-                shared.appending(path: head.dropFirst("ref: ".count).trimmingCharacters(in: .whitespacesAndNewlines)))
-        }
-        candidates.append(shared.appending(path: "packed-refs"))
+        // `logs/HEAD` grows with every commit, checkout and reset, where the branch's own ref file
+        // may be packed away (and a missing input fails the build).
+        let candidates = ["HEAD", "index", "logs/HEAD"].map { repository.appending(path: $0) }
         return candidates.filter { files.fileExists(atPath: $0.path) }
     }
 
