@@ -19,11 +19,12 @@ struct Backfill: ParsableCommand {
             history.csv, all or nothing), with the commit it measured. A commit whose history \
             already holds --runs runs of this host, build configuration and selection is skipped: \
             a backfill stopped by a signal or killed resumes where it stopped and loses no run \
-            written. Cases a commit's build does not have are left out of its runs. Exit codes: \
-            0 every commit measured, 64 bad options, 65 a commit whose bench speaks no worker \
-            protocol \(WorkerProtocol.version) (it names the commit), 69 without git or swift, 70 \
-            a build or a backend that fails, 73 an output that cannot be written, 130 and 143 a \
-            signal.
+            written. Cases a commit's build does not have are left out of its runs (its own bench \
+            list says which it has). A commit that does not build, or whose bench speaks no worker \
+            protocol \(WorkerProtocol.version), is skipped with a note, and the others measured. \
+            Exit codes: 0 every commit measured, 64 bad options, 69 without git or swift, 70 a \
+            commit skipped or a backend that fails, 73 an output that cannot be written, 130 and \
+            143 a signal.
             """)
 
     @Argument(help: ArgumentHelp("The commits after A up to B: A..B, each a branch, tag or commit.", valueName: "A..B"))
@@ -67,22 +68,35 @@ struct Backfill: ParsableCommand {
         var host = RunEnvironment.capture(libraries: CommandContext.libraries)
         host.build = BuildConfiguration.current
         var measured = 0
+        var skipped: [String] = []
         for (index, commit) in commits.enumerated() {
-            let history = try Self.history(at: results.history.path)
-            let missing = BackfillPlan.runsMissing(
-                of: commit, on: host, selected: Set(selected.map(\.key)), history: history, wanted: runs)
-            let position = "\(index + 1)/\(commits.count)"
-            guard missing > 0 else {
-                printer.info("\(position) \(commit.short): \(runs) run(s) in the history already")
+            let position = "\(index + 1)/\(commits.count) \(commit.short)"
+            // What this commit's build measures of the selection, from its own bench.
+            let build: DescribedBuild
+            let cases: Set<CaseKey>
+            switch Result(catching: { () throws(BenchError) in try prepare(commit, with: builds, progress: printer) }) {
+            case .success(let prepared):
+                (build, cases) = prepared
+            case .failure(let error) where error.kind == .backendFailed || error.kind == .malformedInput:
+                // One commit that does not build, or is too old, does not stop the others.
+                printer.note("skipping \(commit.short): \(error.message)")
+                skipped.append(commit.short)
+                continue
+            case .failure(let error):
+                throw error
+            }
+            guard !cases.isEmpty else {
+                printer.info("\(position): its build has none of the selected cases")
                 continue
             }
-            let built = try builds.build(commit, progress: printer, interruption: { InterruptSignals.received })
-            if let seconds = built.buildSeconds {
-                printer.info("built \(commit.short) in \(Int(seconds.rounded())) s")
+            let missing = BackfillPlan.runsMissing(
+                of: commit, on: host, cases: cases, history: try Self.history(at: results.history.path), wanted: runs)
+            guard missing > 0 else {
+                printer.info("\(position): \(runs) run(s) in the history already")
+                continue
             }
-            let build = try DescribedBuild(built)
             for run in (runs - missing)..<runs {
-                printer.info("\(position) \(commit.short) (\(commit.subject)): run \(run + 1) of \(runs)")
+                printer.info("\(position) (\(commit.subject)): run \(run + 1) of \(runs)")
                 var source = MeasuringProcesses(
                     count: processes, command: (build.kept.executable, ["worker"]),
                     interruption: { InterruptSignals.received })
@@ -91,7 +105,7 @@ struct Backfill: ParsableCommand {
                     pipeline: Pipeline(
                         backends: CommandContext.backends, selection: selection, plan: plan,
                         source: .processes(source),
-                        progress: ProgressPrinter(caseCount: selected.count, style: progress.style),
+                        progress: ProgressPrinter(caseCount: cases.count, style: progress.style),
                         interruption: { InterruptSignals.received }),
                     results: results, format: .table,
                     environment: { build.environment },
@@ -101,11 +115,40 @@ struct Backfill: ParsableCommand {
             }
         }
         print("measured \(measured) run(s) of \(commits.count) commit(s); the history is \(results.history.path)")
+        guard skipped.isEmpty else {
+            throw BenchError(
+                .backendFailed, "\(skipped.count) commit(s) not measured: \(skipped.joined(separator: ", "))")
+        }
+    }
+
+    /// `commit`'s build, and what it measures of the selection, as its own `bench list` says.
+    private func prepare(
+        _ commit: CommitBuilds.Commit, with builds: CommitBuilds, progress: ProgressPrinter
+    ) throws(BenchError) -> (DescribedBuild, Set<CaseKey>) {
+        let built = try builds.build(commit, progress: progress, interruption: { InterruptSignals.received })
+        if let seconds = built.buildSeconds {
+            progress.info("built \(commit.short) in \(Int(seconds.rounded())) s")
+        }
+        return (try DescribedBuild(built), Set(try CommitBuilds.cases(of: built, selecting: selection.listArguments)))
     }
 
     /// The runs in `path`, or none when it is not there yet.
     private static func history(at path: String) throws(BenchError) -> [RunResult] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         return SummaryRow.runs(of: try ReportFiles.readHistory(at: path))
+    }
+}
+
+extension SelectionOptions {
+    /// These options as a command line, for another build's `bench list`.
+    var listArguments: [String] {
+        var arguments: [String] = []
+        for backend in filter.backendNames { arguments += ["--backend", backend] }
+        for operation in filter.operationLists.joined() { arguments += ["--operation", operation.rawValue] }
+        for size in filter.sizeValues { arguments += ["--size", size] }
+        for pattern in filter.filters { arguments += ["--filter", pattern] }
+        for pattern in filter.skips { arguments += ["--skip", pattern] }
+        if threads != 1 { arguments += ["--threads", String(threads)] }
+        return arguments
     }
 }

@@ -95,17 +95,9 @@ struct Bisect: ParsableCommand {
 
     /// `operation/backend/size`, with `×threads` as reports write it.
     private func caseKey() throws(BenchError) -> CaseKey {
-        let parts = caseName.split(separator: "/", omittingEmptySubsequences: false)
-        let sizeAndThreads = parts.count == 3 ? parts[2].split(separator: "×") : []
-        guard parts.count == 3, let operation = BenchmarkOperation(rawValue: String(parts[0])),
-            let size = sizeAndThreads.first.flatMap({ Int($0) }),
-            sizeAndThreads.count == 1 || (sizeAndThreads.count == 2 && Int(sizeAndThreads[1]) != nil)
-        else {
+        guard let key = CaseKey(name: caseName) else {
             throw BenchError(.usage, "--case takes a case's name, operation/backend/size such as sha256/swift/64")
         }
-        let key = CaseKey(
-            backend: String(parts[1]), operation: operation, size: size,
-            threads: sizeAndThreads.count == 2 ? Int(sizeAndThreads[1])! : 1)
         let selection = Selection(keys: [key], threads: key.threads)
         guard try !selection.cases(from: CommandContext.backends).isEmpty else {
             throw BenchError(.usage, "this bench has no case \(key): bench list names them")

@@ -148,9 +148,48 @@ struct History: ParsableCommand {
         try builds.lock()
         let progress = try ProgressOptions.parse([])
         let printer = ProgressPrinter(caseCount: 0, style: progress.style)
-        let criteria = ComparisonCriteria(
-            threshold: ComparisonCriteria.defaultThresholdPercent(of: metric, pairing: .byProcess) / 100)
+        let here = RunEnvironment.capture(libraries: [:])
         var kept: [String: DescribedBuild] = [:]
+        for (index, alert) in changes.alerts.enumerated() {
+            let (series, changePoint) = alert
+            let confirmation: HistoryChanges.Confirmation
+            if series.host.cpu != here.cpu || series.host.cpuFlags != here.cpuFlags
+                || series.host.build != BuildConfiguration.current
+            {
+                // Another machine's step says nothing about a comparison made on this one.
+                confirmation = .init(outcome: .undecided, change: nil, reason: "its runs were made on another host")
+            } else {
+                let result = Result { () throws(BenchError) in
+                    try measureAgain(
+                        series, changePoint, builds: builds, kept: &kept, progress: progress, printer: printer,
+                        output: URL(fileURLWithPath: directory.path).appendingPathComponent(
+                            "confirm/alert-\(index + 1)"))
+                }
+                switch result {
+                case .success(let measured):
+                    confirmation = measured
+                case .failure(let error) where error.kind == .interrupted || error.kind == .terminated:
+                    throw error
+                case .failure(let error):
+                    // A commit that does not build, or too old a one: this alert cannot be measured again.
+                    confirmation = .init(outcome: .undecided, change: nil, reason: error.message)
+                }
+            }
+            changes.confirmations[HistoryChanges.alertID(series, changePoint)] = confirmation
+        }
+    }
+
+    /// The build of the commit after `changePoint` against the build of the commit before, on the
+    /// series' case, with `bench ab`'s defaults for the metric.
+    private func measureAgain(
+        _ series: CaseSeries, _ changePoint: ChangePoint, builds: CommitBuilds, kept: inout [String: DescribedBuild],
+        progress: ProgressOptions, printer: ProgressPrinter, output: URL
+    ) throws(BenchError) -> HistoryChanges.Confirmation {
+        let before = changePoint.lastBefore.commit
+        let after = changePoint.firstAfter.commit
+        guard ![before, after].contains(where: { $0.isEmpty || $0 == "unknown" || $0.hasSuffix("-dirty") }) else {
+            return .init(outcome: .undecided, change: nil, reason: "a run either side has no commit to build")
+        }
         func build(_ reference: String) throws(BenchError) -> DescribedBuild {
             let commit = try builds.commit(reference)
             if let build = kept[commit.id] { return build }
@@ -159,42 +198,31 @@ struct History: ParsableCommand {
             kept[commit.id] = build
             return build
         }
-        for (index, alert) in changes.alerts.enumerated() {
-            let (series, changePoint) = alert
-            let before = changePoint.lastBefore.commit
-            let after = changePoint.firstAfter.commit
-            var confirmation: HistoryChanges.Confirmation
-            if [before, after].contains(where: { $0.isEmpty || $0 == "unknown" || $0.hasSuffix("-dirty") }) {
-                confirmation = .init(
-                    outcome: .undecided, change: nil, reason: "a run either side has no commit to build")
-            } else {
-                printer.info("measuring again \(series.key) between \(before) and \(after)")
-                let counter =
-                    metric == .instructions
-                    ? try InstructionCounter.forCounting(
-                        executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU,
-                        selection: Selection(keys: [series.key]), interruption: { InterruptSignals.received }) : nil
-                let comparison = CommitComparison(
-                    sampling: try SamplingOptions.parse([]), gate: try GateOptions.parse([]), progress: progress,
-                    criteria: criteria, counter: counter)
-                // A commit of the history that this repository does not have cannot be built.
-                if let missing = [before, after].first(where: { (try? builds.commit($0)) == nil }) {
-                    changes.confirmations[HistoryChanges.alertID(series, changePoint)] = .init(
-                        outcome: .undecided, change: nil, reason: "\(missing) is not a commit of this repository")
-                    continue
-                }
-                let (compared, _) = try comparison.compare(
-                    baseline: build(before), current: build(after), key: series.key,
-                    output: URL(fileURLWithPath: directory.path).appendingPathComponent("confirm/alert-\(index + 1)"))
-                let outcome: HistoryChanges.Confirmation.Outcome =
-                    switch compared?.verdict {
-                    case .regressed?: .confirmed
-                    case .unchanged?, .improved?: .notReproduced
-                    default: .undecided
-                    }
-                confirmation = .init(outcome: outcome, change: compared?.change)
-            }
-            changes.confirmations[HistoryChanges.alertID(series, changePoint)] = confirmation
+        printer.info("measuring again \(series.key) between \(before) and \(after)")
+        let counter =
+            metric == .instructions
+            ? try InstructionCounter.forCounting(
+                executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU,
+                selection: Selection(keys: [series.key]), interruption: { InterruptSignals.received }) : nil
+        let comparison: CommitComparison
+        do {
+            comparison = CommitComparison(
+                sampling: try SamplingOptions.parse([]), gate: try GateOptions.parse([]), progress: progress,
+                criteria: ComparisonCriteria(
+                    threshold: ComparisonCriteria.defaultThresholdPercent(of: metric, pairing: .byProcess) / 100),
+                counter: counter)
+        } catch {
+            throw BenchError(.usage, "\(error)")
         }
+        let (compared, _) = try comparison.compare(
+            baseline: build(before), current: build(after), key: series.key, output: output)
+        let outcome: HistoryChanges.Confirmation.Outcome =
+            switch compared?.verdict {
+            case .regressed?: .confirmed
+            case .unchanged?, .improved?: .notReproduced
+            default: .undecided
+            }
+        return .init(outcome: outcome, change: compared?.change)
     }
+
 }

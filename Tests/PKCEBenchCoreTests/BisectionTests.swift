@@ -93,7 +93,7 @@ struct BackfillPlanTests {
         #expect(BackfillPlan.picked(Self.commits, every: 100).map(\.subject) == ["commit 7"])
     }
 
-    @Test("A commit's runs count on its host and build, with the selection it has; others do not")
+    @Test("A commit's runs count on its host and build when they timed what its build measures; others do not")
     func runsMissing() {
         let commit = Self.commits[2]
         let host = SyntheticRun.report().environment
@@ -107,22 +107,33 @@ struct BackfillPlanTests {
         }
         let a = CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1)
         let b = CaseKey(backend: "openssl", operation: .sha256, size: 64, threads: 1)
-        let c = CaseKey(backend: "swift", operation: .sha256, size: 1536, threads: 1)
-        let selected: Set = [a, b, c]
+        // What this commit's build measures of the selection.
+        let cases: Set = [a, b]
         func missing(_ history: [RunResult], wanted: Int = 2) -> Int {
-            BackfillPlan.runsMissing(of: commit, on: host, selected: selected, history: history, wanted: wanted)
+            BackfillPlan.runsMissing(of: commit, on: host, cases: cases, history: history, wanted: wanted)
         }
         #expect(missing([]) == 2)
-        // c is a case its build does not have: runs of a and b are whole.
         #expect(missing([run(commit: commit.short, keys: [a, b])]) == 1)
-        #expect(missing([run(commit: commit.short, keys: [a, b]), run(commit: commit.short, keys: [a, b])]) == 0)
+        #expect(missing([run(commit: commit.short, keys: [a, b]), run(commit: commit.short, keys: [b, a])]) == 0)
         #expect(missing([run(commit: commit.short, keys: [a, b])], wanted: 1) == 0)
-        // Another commit, host or build, or another selection, does not count.
+        // A run of part of the selection (another backfill's, with --backend swift), or of more, does not count.
+        #expect(missing([run(commit: commit.short, keys: [a])]) == 2)
+        #expect(missing([run(commit: commit.short, keys: [a, b, CaseKey(name: "sha256/sodium/64")!])]) == 2)
+        // Nor does another commit, host or build, or a commit recorded by too short a prefix.
         #expect(missing([run(commit: Self.commits[3].short, keys: [a, b])]) == 2)
         #expect(missing([run(commit: commit.short, keys: [a, b], cpuFlags: "other")]) == 2)
         #expect(missing([run(commit: commit.short, keys: [a, b], build: "debug")]) == 2)
-        #expect(missing([run(commit: commit.short, keys: [a]), run(commit: commit.short, keys: [a, b])]) == 1)
-        // A commit recorded by too short a prefix is not taken for this one.
         #expect(missing([run(commit: "c2", keys: [a, b])]) == 2)
+    }
+
+    @Test("Case names read back into keys; anything else is not one")
+    func caseNames() {
+        #expect(CaseKey(name: "sha256/swift/64") == CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1))
+        #expect(CaseKey(name: "verify/openssl/43×4")?.threads == 4)
+        for name in [
+            "", "sha256/swift", "nope/swift/64", "sha256//64", "sha256/swift/0", "sha256/swift/64×1", "a/b/c/d",
+        ] {
+            #expect(CaseKey(name: name) == nil, "\(name)")
+        }
     }
 }

@@ -55,9 +55,17 @@ package struct CommitBuilds: Sendable {
         self.git = git
     }
 
-    var worktree: URL { cache.appendingPathComponent("incremental-\(configuration)-\(product)") }
+    /// One per repository (by a hash of its path), configuration and product.
+    var worktree: URL {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in URL(fileURLWithPath: repository).resolvingSymlinksInPath().path.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let suffix = String(hash >> 32, radix: 16)
+        return cache.appendingPathComponent("incremental-\(configuration)-\(product)-\(suffix)")
+    }
     private var packageDirectory: URL { worktree.appendingPathComponent(packagePrefix) }
-    private var log: URL { cache.appendingPathComponent("incremental-\(configuration)-\(product).log") }
+    private var log: URL { URL(fileURLWithPath: worktree.path + ".log") }
 
     /// Where `commit`'s build is kept; its name changes with ``RevisionBuild/layoutFlags``' version,
     /// as the marker of a ``RevisionBuild`` does.
@@ -118,13 +126,29 @@ package struct CommitBuilds: Sendable {
         }
         try RevisionBuild.requireTrusted(cache.path)
         let path = worktree.path + ".lock"
-        // Kept open, and so locked, until the process exits.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        // Kept open, and so locked, until the process exits; inherited by the builds it starts, so
+        // that a build left running by a killed bench keeps the worktree locked until it ends.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .cannotWrite(path, String(cString: strerror(errno))) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
-            throw .cannotWrite(path, "another bench is building commits in \(worktree.path); wait for it to finish")
+            throw .cannotWrite(
+                path, "another bench, or a build it started, is building commits in \(worktree.path); wait for it")
         }
+    }
+
+    /// The cases `kept`'s `bench list` names for `arguments` (its selection options): what a run of
+    /// that build measures.
+    ///
+    /// - Throws: ``BenchError``: `.backendFailed` when it fails or names what is not a case.
+    package static func cases(of kept: Kept, selecting arguments: [String]) throws(BenchError) -> [CaseKey] {
+        let listed = try ChildProcess.run(kept.executable, ["list"] + arguments)
+        let keys = listed.output.split(separator: "\n").map { CaseKey(name: String($0)) }
+        guard listed.succeeded, !keys.contains(where: { $0 == nil }) else {
+            throw BenchError(
+                .backendFailed, "the bench of \(kept.commit.short) cannot list its cases: \(listed.lastLine)")
+        }
+        return keys.compactMap { $0 }
     }
 
     /// `commit`'s build: kept already, or built now in the shared worktree and then kept.

@@ -96,6 +96,14 @@ package struct LinkCommand: Sendable, Equatable {
                 relocatedArguments.append(moved(argument) ?? argument)
             }
         }
+        // A path into the build directory that was not moved would read another commit's files.
+        let scratch = URL(fileURLWithPath: root).deletingLastPathComponent().deletingLastPathComponent().path + "/"
+        if let left = (relocatedArguments + (fileList?.text.split(separator: "\n").map(String.init) ?? []))
+            .first(where: { $0.contains(scratch) })
+        {
+            throw BenchError(
+                .backendFailed, "cannot keep the build of \(executable): its link reads \(left), outside \(root)")
+        }
         guard let fileList else {
             throw BenchError(
                 .backendFailed, "cannot keep the build of \(executable): its link command lists no objects file")

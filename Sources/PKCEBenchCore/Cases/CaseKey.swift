@@ -19,6 +19,21 @@ package struct CaseKey: Hashable, Comparable, Sendable, Codable, CustomStringCon
         "\(operation.rawValue)/\(backend)/\(size)" + (threads == 1 ? "" : "×\(threads)")
     }
 
+    /// The key a ``description`` names, or `nil` for a string that names none.
+    package init?(name: String) {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, let operation = BenchmarkOperation(rawValue: String(parts[0])), !parts[1].isEmpty
+        else { return nil }
+        let sizeAndThreads = parts[2].split(separator: "×", omittingEmptySubsequences: false)
+        guard let size = Int(sizeAndThreads[0]), size > 0, sizeAndThreads.count <= 2 else { return nil }
+        var threads = 1
+        if sizeAndThreads.count == 2 {
+            guard let count = Int(sizeAndThreads[1]), count > 1 else { return nil }
+            threads = count
+        }
+        self.init(backend: String(parts[1]), operation: operation, size: size, threads: threads)
+    }
+
     package var group: CaseGroup {
         CaseGroup(operation: operation, size: size, threads: threads)
     }

@@ -8,22 +8,18 @@ package enum BackfillPlan {
     }
 
     /// How many of `wanted` runs of `commit` the history lacks: runs of that commit on this host
-    /// (its CPU and flags) and build configuration count when they measured what this selection
-    /// would there, which is `selected` less the cases that commit's build does not have (those no
-    /// run of it on this host holds).
+    /// (its CPU and flags) and build configuration count when they timed exactly `cases`, what
+    /// that commit's build measures of the selection.
     package static func runsMissing(
-        of commit: CommitBuilds.Commit, on host: RunEnvironment, selected: Set<CaseKey>, history: [RunResult],
+        of commit: CommitBuilds.Commit, on host: RunEnvironment, cases: Set<CaseKey>, history: [RunResult],
         wanted: Int
     ) -> Int {
-        let ofCommit = history.filter { run in
+        let done = history.filter { run in
             let recorded = run.environment.commit
             return recorded.count >= 7 && commit.id.hasPrefix(recorded) && run.environment.cpu == host.cpu
                 && run.environment.cpuFlags == host.cpuFlags && run.environment.build == host.build
-        }
-        func timed(_ run: RunResult) -> Set<CaseKey> { Set(run.summaries.filter { $0.metric == .time }.map(\.key)) }
-        let known = Set(ofCommit.flatMap(timed))
-        let expected = selected.intersection(known)
-        let done = ofCommit.filter { !expected.isEmpty && timed($0) == expected }.count
+                && Set(run.summaries.filter { $0.metric == .time }.map(\.key)) == cases
+        }.count
         return max(0, wanted - done)
     }
 }

@@ -29,6 +29,8 @@ struct DescribedBuild {
         self.kept = kept
         do {
             facts = try WorkerProtocol.check(executableAt: kept.executable)
+        } catch  where error.kind == .interrupted || error.kind == .terminated {
+            throw error
         } catch {
             throw .malformed(
                 "commit \(kept.commit.short)",
@@ -64,6 +66,12 @@ struct CommitComparison {
     func compare(
         baseline: DescribedBuild, current: DescribedBuild, key: CaseKey, output: URL
     ) throws(BenchError) -> (compared: CaseComparison?, pairs: Int?) {
+        guard baseline.facts.swift == current.facts.swift else {
+            throw BenchError(
+                .malformedInput,
+                "cannot compare \(baseline.commit.short) (Swift \(baseline.facts.swift)) with \(current.commit.short) "
+                    + "(Swift \(current.facts.swift)): the compiler would be measured too; remove the cache of builds")
+        }
         var runner: ABRunner
         do {
             runner = try ABRunner(
