@@ -79,7 +79,7 @@ struct Backfill: ParsableCommand {
                 (build, cases) = prepared
             case .failure(let error) where error.kind == .backendFailed || error.kind == .malformedInput:
                 // One commit that does not build, or is too old, does not stop the others.
-                printer.note("skipping \(commit.short): \(error.message)")
+                printer.note("skipped, \(error.message)")
                 skipped.append(commit.short)
                 continue
             case .failure(let error):

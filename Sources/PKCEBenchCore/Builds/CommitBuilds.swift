@@ -76,12 +76,14 @@ package struct CommitBuilds: Sendable {
     /// The commits after `older` up to `newer`, oldest first, along first parents: the commits
     /// that landed on the branch, each of which was built and tested whole.
     ///
-    /// - Throws: ``BenchError``: `.usage` when `older` is not an ancestor of `newer`.
+    /// - Throws: ``BenchError``: `.usage` when `older` is not on `newer`'s first-parent line, where
+    ///   the commit before each is its parent.
     package func commits(after older: Commit, upTo newer: Commit) throws(BenchError) -> [Commit] {
-        let ancestor = try ChildProcess.run(git, ["-C", repository, "merge-base", "--is-ancestor", older.id, newer.id])
-        guard ancestor.succeeded else {
+        let line = try ChildProcess.run(git, ["-C", repository, "rev-list", "--first-parent", newer.id])
+        guard line.succeeded, line.output.split(separator: "\n").contains(Substring(older.id)) else {
             throw BenchError(
-                .usage, "\(older.short) is not an ancestor of \(newer.short): give --good the older commit")
+                .usage,
+                "\(older.short) is not on the first-parent line of \(newer.short): give the older commit first")
         }
         let listed = try ChildProcess.run(
             git,
