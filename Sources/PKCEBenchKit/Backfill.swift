@@ -76,7 +76,9 @@ struct Backfill: ParsableCommand {
             let cases: Set<CaseKey>
             switch Result(catching: { () throws(BenchError) in try prepare(commit, with: builds, progress: printer) }) {
             case .success(let prepared):
-                (build, cases) = prepared
+                // The cases both that build and this bench have: those a run of it holds.
+                build = prepared.0
+                cases = prepared.1.intersection(selected.map(\.key))
             case .failure(let error) where error.kind == .backendFailed || error.kind == .malformedInput:
                 // One commit that does not build, or is too old, does not stop the others.
                 printer.note("skipped, \(error.message)")
@@ -100,10 +102,13 @@ struct Backfill: ParsableCommand {
                 var source = MeasuringProcesses(
                     count: processes, command: (build.kept.executable, ["worker"]),
                     interruption: { InterruptSignals.received })
-                source.anotherBuild = true
+                source.checksBackendsFirst = true
+                // By key too, so that its workers are asked for no case its build does not have.
+                var measurable = selection
+                measurable.keys = cases.sorted()
                 let runner = SuiteRunner(
                     pipeline: Pipeline(
-                        backends: CommandContext.backends, selection: selection, plan: plan,
+                        backends: CommandContext.backends, selection: measurable, plan: plan,
                         source: .processes(source),
                         progress: ProgressPrinter(caseCount: cases.count, style: progress.style),
                         interruption: { InterruptSignals.received }),

@@ -9,14 +9,8 @@ import Foundation
 /// The worktree and the kept builds are in the cache of ``RevisionBuild``; one process at a time
 /// builds in it (``lock()``).
 package struct CommitBuilds: Sendable {
-    package let repository: String
-    /// Where the package is in the repository: empty at its top.
-    package let packagePrefix: String
-    /// `release` or `debug`: that of the `bench` asking.
-    package let configuration: String
-    package let product: String
-    package let cache: URL
-    private let git: String
+    /// The repository, the package's place in it, the configuration, product, cache and `git`.
+    private let origin: RevisionBuild
 
     /// A commit of the range, with its subject for messages.
     package struct Commit: Sendable, Equatable {
@@ -41,36 +35,28 @@ package struct CommitBuilds: Sendable {
         package let buildSeconds: Double?
     }
 
-    /// The repository, place and configuration of `revision`'s build, which only resolves it.
-    package init(like build: RevisionBuild) throws(BenchError) {
-        guard let git = executableInPath("git") else {
-            throw BenchError(
-                .toolMissing, "building commits needs git, which is not installed (apt-get install -y git)")
-        }
-        self.repository = build.repository
-        self.packagePrefix = build.packagePrefix
-        self.configuration = build.configuration
-        self.product = build.product
-        self.cache = build.cache
-        self.git = git
+    /// The builds of `build`'s repository, package, configuration and product, in its cache: `build`
+    /// only resolved a revision, and is not built.
+    package init(like build: RevisionBuild) {
+        origin = build
     }
 
     /// One per repository (by a hash of its path), configuration and product.
     var worktree: URL {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in URL(fileURLWithPath: repository).resolvingSymlinksInPath().path.utf8 {
+        for byte in URL(fileURLWithPath: origin.repository).resolvingSymlinksInPath().path.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         let suffix = String(hash >> 32, radix: 16)
-        return cache.appendingPathComponent("incremental-\(configuration)-\(product)-\(suffix)")
+        return origin.cache.appendingPathComponent("incremental-\(origin.configuration)-\(origin.product)-\(suffix)")
     }
-    private var packageDirectory: URL { worktree.appendingPathComponent(packagePrefix) }
+    private var packageDirectory: URL { worktree.appendingPathComponent(origin.packagePrefix) }
     private var log: URL { URL(fileURLWithPath: worktree.path + ".log") }
 
     /// Where `commit`'s build is kept; its name changes with ``RevisionBuild/layoutFlags``' version,
     /// as the marker of a ``RevisionBuild`` does.
     func keptDirectory(_ commit: String) -> URL {
-        cache.appendingPathComponent("\(commit)-\(configuration)-\(product)-aligned-sections.kept")
+        origin.cache.appendingPathComponent("\(commit)-\(origin.configuration)-\(origin.product)-aligned-sections.kept")
     }
 
     /// The commits after `older` up to `newer`, oldest first, along first parents: the commits
@@ -79,15 +65,18 @@ package struct CommitBuilds: Sendable {
     /// - Throws: ``BenchError``: `.usage` when `older` is not on `newer`'s first-parent line, where
     ///   the commit before each is its parent.
     package func commits(after older: Commit, upTo newer: Commit) throws(BenchError) -> [Commit] {
-        let line = try ChildProcess.run(git, ["-C", repository, "rev-list", "--first-parent", newer.id])
+        let line = try ChildProcess.run(origin.git, ["-C", origin.repository, "rev-list", "--first-parent", newer.id])
         guard line.succeeded, line.output.split(separator: "\n").contains(Substring(older.id)) else {
             throw BenchError(
                 .usage,
                 "\(older.short) is not on the first-parent line of \(newer.short): give the older commit first")
         }
         let listed = try ChildProcess.run(
-            git,
-            ["-C", repository, "log", "--first-parent", "--reverse", "--format=%H %s", "\(older.id)..\(newer.id)"])
+            origin.git,
+            [
+                "-C", origin.repository, "log", "--first-parent", "--reverse", "--format=%H %s",
+                "\(older.id)..\(newer.id)",
+            ])
         guard listed.succeeded else {
             throw BenchError(
                 .usage, "cannot list the commits from \(older.short) to \(newer.short): \(listed.lastLine)")
@@ -106,12 +95,13 @@ package struct CommitBuilds: Sendable {
             revision.hasPrefix("-")
             ? nil
             : try ChildProcess.run(
-                git, ["-C", repository, "log", "-1", "--format=%H %s", "\(revision)^{commit}", "--"])
+                origin.git, ["-C", origin.repository, "log", "-1", "--format=%H %s", "\(revision)^{commit}", "--"])
         guard let shown, shown.succeeded, let line = shown.output.split(separator: "\n").first,
             let id = line.split(separator: " ").first, id.utf8.count == 40 || id.utf8.count == 64
         else {
             throw BenchError(
-                .usage, "'\(revision)' names no commit of the repository at \(repository), and bench fetches nothing")
+                .usage,
+                "'\(revision)' names no commit of the repository at \(origin.repository), and bench fetches nothing")
         }
         return Commit(id: String(id), subject: String(line.dropFirst(id.count + 1)))
     }
@@ -122,11 +112,11 @@ package struct CommitBuilds: Sendable {
     /// - Throws: ``BenchError``: `.cannotWrite` when the cache cannot be made or another process builds in it.
     package func lock() throws(BenchError) {
         do {
-            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: origin.cache, withIntermediateDirectories: true)
         } catch {
-            throw .cannotWrite(cache.path, "the directory for builds cannot be created")
+            throw .cannotWrite(origin.cache.path, "the directory for builds cannot be created")
         }
-        try RevisionBuild.requireTrusted(cache.path)
+        try RevisionBuild.requireTrusted(origin.cache.path)
         let path = worktree.path + ".lock"
         // Kept open, and so locked, until the process exits; inherited by the builds it starts, so
         // that a build left running by a killed bench keeps the worktree locked until it ends.
@@ -172,10 +162,14 @@ package struct CommitBuilds: Sendable {
         let started = MonotonicClock.now()
         let build = try ChildProcess(
             executable: swift,
-            arguments: ["build", "-c", configuration, "--product", product, "--package-path", packageDirectory.path]
+            arguments: [
+                "build", "-c", origin.configuration, "--product", origin.product, "--package-path",
+                packageDirectory.path,
+            ]
                 + RevisionBuild.layoutFlags,
             streams: .files(output: log.path, error: log.path))
-        let executable = packageDirectory.appendingPathComponent(".build/\(configuration)/\(product)").path
+        let executable = packageDirectory.appendingPathComponent(".build/\(origin.configuration)/\(origin.product)")
+            .path
         guard try build.waitWatching(interruption: interruption),
             FileManager.default.isExecutableFile(atPath: executable)
         else {
@@ -186,9 +180,9 @@ package struct CommitBuilds: Sendable {
         }
         let seconds = Double(MonotonicClock.now() - started) / 1e9
         let scratch = packageDirectory.appendingPathComponent(".build")
-        try RevisionBuild.requireTrusted(scratch.appendingPathComponent("\(configuration).yaml").path)
+        try RevisionBuild.requireTrusted(scratch.appendingPathComponent("\(origin.configuration).yaml").path)
         let built = try LinkCommand(
-            executable: executable, product: product, configuration: configuration, scratch: scratch)
+            executable: executable, product: origin.product, configuration: origin.configuration, scratch: scratch)
         try keep(built, commit: commit, in: kept)
         return try read(kept, commit: commit, buildSeconds: seconds)
     }
@@ -199,12 +193,14 @@ package struct CommitBuilds: Sendable {
         let exists = FileManager.default.fileExists(atPath: worktree.path)
         if !exists {
             // Its folder may have gone with the cache while git still lists it.
-            try RevisionBuild.forgetMissingWorktrees(of: repository, in: cache, git: git)
+            try RevisionBuild.forgetMissingWorktrees(of: origin.repository, in: origin.cache, git: origin.git)
         }
         let checkedOut =
             exists
-            ? try ChildProcess.run(git, ["-C", worktree.path, "checkout", "--quiet", "--force", "--detach", commit.id])
-            : try ChildProcess.run(git, ["-C", repository, "worktree", "add", "--detach", worktree.path, commit.id])
+            ? try ChildProcess.run(
+                origin.git, ["-C", worktree.path, "checkout", "--quiet", "--force", "--detach", commit.id])
+            : try ChildProcess.run(
+                origin.git, ["-C", origin.repository, "worktree", "add", "--detach", worktree.path, commit.id])
         guard checkedOut.succeeded else {
             throw .cannotWrite(worktree.path, "cannot check out \(commit.short): \(checkedOut.lastLine)")
         }
@@ -216,9 +212,9 @@ package struct CommitBuilds: Sendable {
         let staging = URL(fileURLWithPath: kept.path + ".partial-\(getpid())")
         let fileManager = FileManager.default
         // A copy a killed process left: this process holds the lock, so no other is making one.
-        for name in (try? fileManager.contentsOfDirectory(atPath: cache.path)) ?? []
+        for name in (try? fileManager.contentsOfDirectory(atPath: origin.cache.path)) ?? []
         where name.hasPrefix(kept.lastPathComponent + ".partial-") {
-            try? fileManager.removeItem(at: cache.appendingPathComponent(name))
+            try? fileManager.removeItem(at: origin.cache.appendingPathComponent(name))
         }
         do {
             try fileManager.createDirectory(at: staging, withIntermediateDirectories: false)
@@ -250,7 +246,7 @@ package struct CommitBuilds: Sendable {
 
     /// The build kept in `kept`, once it and its executable are trusted.
     private func read(_ kept: URL, commit: Commit, buildSeconds: Double?) throws(BenchError) -> Kept {
-        let executable = kept.appendingPathComponent("build/\(product)").path
+        let executable = kept.appendingPathComponent("build/\(origin.product)").path
         try RevisionBuild.requireTrusted(kept.appendingPathComponent("built").path)
         try RevisionBuild.requireTrusted(executable)
         let arguments = kept.appendingPathComponent("link-arguments.json")

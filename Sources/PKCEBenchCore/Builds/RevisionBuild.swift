@@ -20,7 +20,7 @@ package struct RevisionBuild: Sendable {
     /// Where builds are kept: a worktree per commit and configuration.
     package let cache: URL
     /// The `git` that resolved the revision, which adds the worktree too.
-    private let git: String
+    package let git: String
 
     package var worktree: URL { cache.appendingPathComponent("\(commit)-\(configuration)") }
     /// The package in the worktree: the one the current directory is in, at the same place.

@@ -7,10 +7,9 @@ package struct MeasuringProcesses {
     package var command: (executable: String, arguments: [String])
     /// Asked while a process runs whether a signal asked the run to stop.
     package var interruption: () -> Int32?
-    /// Whether the workers are another build's (`bench backfill`): the first checks its own
-    /// backends before measuring, and a case no process reported is one that build does not have,
-    /// left out of the run rather than failed.
-    package var anotherBuild = false
+    /// Whether the first process checks its backends before measuring: they are another build's
+    /// (`bench backfill`), which this process's own check did not cover.
+    package var checksBackendsFirst = false
 
     package init(
         count: Int, command: (executable: String, arguments: [String]), interruption: @escaping () -> Int32?
@@ -42,7 +41,7 @@ package struct MeasuringProcesses {
             share.samples = plan.samples / processes + (index < plan.samples % processes ? 1 : 0)
             let job = WorkerProtocol.Job(
                 selection: selection, plan: share, process: index, processes: processes,
-                check: anotherBuild && index == 0)
+                check: checksBackendsFirst && index == 0)
             // A process's failure is not tied to one case: every case fails with it, and the
             // processes left are spared a crash that would most likely repeat.
             let measured: [CaseMeasurement]
@@ -57,15 +56,8 @@ package struct MeasuringProcesses {
                 parts[measurement.key, default: []].append(measurement)
             }
         }
-        return cases.compactMap { benchmark in
-            let parts = parts[benchmark.key] ?? []
-            if anotherBuild && !parts.isEmpty && parts.allSatisfy({ $0.failure == Self.unreported }) { return nil }
-            return CaseMeasurement.merging(parts, key: benchmark.key)
-        }
+        return cases.map { CaseMeasurement.merging(parts[$0.key] ?? [], key: $0.key) }
     }
-
-    /// Why a case a process did not report failed.
-    private static let unreported = "its measuring process did not report it"
 
     /// Runs one process to its end: its measurements, in the order of `cases`. A quiet run keeps
     /// its process's standard error for the message of a failure.
@@ -84,7 +76,8 @@ package struct MeasuringProcesses {
         try worker.finish(within: WorkerProtocol.helloTimeout)
         let reported = Dictionary(measurements.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         return cases.map { benchmark in
-            reported[benchmark.key] ?? .failed(benchmark.key, reason: Self.unreported)
+            reported[benchmark.key]
+                ?? .failed(benchmark.key, reason: "measuring process \(job.process + 1) did not report it")
         }
     }
 }
