@@ -6,12 +6,28 @@
 #include <stddef.h>
 #include <stdint.h>
 #if defined(__linux__)
+#include <errno.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 #endif
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
+
+/// Reads the extended attribute `name` of `path` into `value` (`size` bytes), following a link
+/// at `path` when `follow` is nonzero: getxattr(2) or lgetxattr(2), which Swift's Glibc module does
+/// not export. Returns its length, or -1 with errno set (ENOTSUP on systems other than Linux).
+static inline long CPKCEHarness_getxattr(const char *path, const char *name, void *value, size_t size, int follow) {
+#if defined(__linux__)
+    return (long)(follow ? getxattr(path, name, value, size) : lgetxattr(path, name, value, size));
+#else
+    (void)path; (void)name; (void)value; (void)size; (void)follow;
+    errno = ENOTSUP;
+    return -1;
+#endif
+}
 
 /// Pins the calling thread, and the processes it starts from now on, to one CPU it may run on:
 /// the last of its affinity mask. Returns that CPU's number, or -1 when the mask cannot be read or

@@ -30,6 +30,8 @@ struct PlantedBuildTests {
         let builds = cache.appendingPathComponent("pkcebench/builds")
         let products = builds.appendingPathComponent("\(commit)-\(configuration)/.build/\(configuration)")
         try FileManager.default.createDirectory(at: products, withIntermediateDirectories: true)
+        // As bench makes its cache: nobody else may enter it.
+        chmod(builds.path, 0o700)
         let ran = directory.appendingPathComponent("ran")
         let planted = products.appendingPathComponent("bench").path
         try "#!/bin/sh\ntouch \(ran.path)\nexit 1\n".write(toFile: planted, atomically: true, encoding: .utf8)
@@ -57,7 +59,7 @@ struct PlantedBuildTests {
             in: repository, environment: environment)
         #expect(result.status == 70, "\(result.stderr)")
         #expect(result.stderrLines.count == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("refusing to run the build at "), "\(result.stderr)")
+        #expect(result.stderr.contains("refusing to "), "\(result.stderr)")
         #expect(result.stderr.contains(reason), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: ran.path), "the planted build ran")
     }

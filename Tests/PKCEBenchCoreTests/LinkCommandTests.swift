@@ -137,6 +137,62 @@ struct LinkCommandTests {
         #expect(throws: BenchError.self) { try withoutList.relocated(into: "/kept") }
     }
 
+    @Test(
+        "A kept command is checked as it is read: the recorded driver, lld, one -o to the kept product, objects inside")
+    func keptCommandChecked() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let kept = directory.appendingPathComponent("c-debug-bench-aligned-sections.kept").path
+        let list = kept + "/build/bench.product/Objects.LinkFileList"
+        try FileManager.default.createDirectory(
+            atPath: kept + "/build/bench.product", withIntermediateDirectories: true)
+        try "'\(kept)/build/A.build/a.swift.o'\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let driver = "/opt/swift/usr/bin/swiftc"
+        let good = [driver, "-L", kept + "/build", "-o", kept + "/build/bench", "@" + list, "-use-ld=lld"]
+        func refusal(_ arguments: [String]) -> String? {
+            do {
+                _ = try LinkCommand(kept: kept, product: "bench", arguments: arguments, driver: driver)
+                return nil
+            } catch {
+                return error.kind == .backendFailed ? error.message : "another kind: \(error)"
+            }
+        }
+        // Past the checks, only the executable is missing: listing its functions fails.
+        #expect(refusal(good)?.contains("cannot list the functions") == true)
+        for (arguments, reason) in [
+            (["/usr/bin/true"], "runs /usr/bin/true, not the driver"),
+            (["/bin/sh", "-c", "touch x"], "runs /bin/sh, not the driver"),
+            ([], "is empty"),
+            (good.filter { $0 != "-use-ld=lld" }, "does not link with lld"),
+            (good + ["-use-ld=/tmp/ld"], "does not link with lld"),
+            (Array(good.prefix(3)) + ["-use-ld=lld", "-o"], "does not write exactly one output"),
+            (good + ["-o", kept + "/build/bench"], "does not write exactly one output"),
+            (
+                good.map { $0 == kept + "/build/bench" ? directory.path + "/elsewhere" : $0 },
+                "does not write exactly one output"
+            ),
+            (good.map { $0.hasPrefix("@") ? "@" + kept + "/build/../../x.list" : $0 }, "outside"),
+            (good.map { $0.hasPrefix("@") ? "@/etc/passwd" : $0 }, "outside"),
+        ] {
+            let message = refusal(arguments)
+            #expect(message?.contains(reason) == true, "\(arguments): \(message ?? "accepted")")
+        }
+        // An object that climbs out of the kept build.
+        try "'\(kept)/build/../../../etc/x.o'\n".write(toFile: list, atomically: true, encoding: .utf8)
+        #expect(refusal(good)?.contains("links \(kept)/build/../../../etc/x.o, outside") == true)
+
+        // And relocating refuses a path that climbs, rather than keeping it outside.
+        let root = directory.appendingPathComponent("release").path
+        let climbing = LinkCommand(
+            executable: root + "/bench",
+            arguments: [driver, "-o", root + "/bench", "@" + root + "/../x/list", "-use-ld=lld"], functions: ["main"])
+        #expect(throws: BenchError.self) { try climbing.relocated(into: kept) }
+        // A command whose -o is last is refused, not trapped on.
+        let dangling = LinkCommand(executable: root + "/bench", arguments: [driver, "-o"], functions: ["main"])
+        #expect(throws: BenchError.self) { try dangling.relocated(into: kept) }
+        #expect(throws: BenchError.self) { try dangling.link(to: directory.path + "/out", seed: 1) }
+    }
+
     @Test("One seed orders the functions two builds share alike, whatever else either holds")
     func sharedOrder() {
         let names = (0..<200).map { "$s4PKCE8functionyy\($0)F" }

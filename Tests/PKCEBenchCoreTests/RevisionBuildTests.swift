@@ -103,7 +103,7 @@ struct RevisionBuildTests {
         try RevisionBuild.requireTrusted(link.path)
     }
 
-    /// Whether `group` has no member but this user, as the check takes it.
+    /// Whether `group` has no member but this user, listed or primary, as the check takes it.
     static func groupIsPrivate(_ group: gid_t) -> Bool {
         guard let entry = getgrgid(group), let account = getpwuid(getuid()) else { return false }
         let name = String(cString: account.pointee.pw_name)
@@ -112,6 +112,113 @@ struct RevisionBuildTests {
             guard String(cString: pointer) == name else { return false }
             member = member?.advanced(by: 1)
         }
+        setpwent()
+        defer { endpwent() }
+        while let other = getpwent() {
+            if other.pointee.pw_gid == group && other.pointee.pw_uid != getuid() { return false }
+        }
         return true
+    }
+
+    @Test("A group is private only with no other member, listed in its entry or holding it as primary group")
+    func privateGroup() {
+        let user = RevisionBuild.Account(name: "alice", uid: 1000, gid: 1000)
+        let accounts = [
+            user, RevisionBuild.Account(name: "root", uid: 0, gid: 0),
+            RevisionBuild.Account(name: "bob", uid: 1001, gid: 1001),
+        ]
+        #expect(RevisionBuild.isPrivateGroup(1000, of: user, accounts: accounts, members: []))
+        #expect(RevisionBuild.isPrivateGroup(1000, of: user, accounts: accounts, members: ["alice"]))
+        // Another name in gr_mem.
+        #expect(!RevisionBuild.isPrivateGroup(1000, of: user, accounts: accounts, members: ["alice", "bob"]))
+        // An empty gr_mem, and another account whose primary group it is: what gr_mem alone missed.
+        let sharing = accounts + [RevisionBuild.Account(name: "mallory", uid: 1002, gid: 1000)]
+        #expect(!RevisionBuild.isPrivateGroup(1000, of: user, accounts: sharing, members: []))
+        // A second entry of the user's own uid (an alias) shares nothing.
+        let alias = accounts + [RevisionBuild.Account(name: "alice2", uid: 1000, gid: 1000)]
+        #expect(RevisionBuild.isPrivateGroup(1000, of: user, accounts: alias, members: []))
+        // Not the user's primary group at all.
+        #expect(!RevisionBuild.isPrivateGroup(1001, of: user, accounts: accounts, members: []))
+    }
+
+    @Test("An ACL lets others write when a named user or group entry may write and its mask allows it")
+    func accessControlLists() {
+        // Version 2, then (tag, permissions, id) entries, little-endian.
+        func acl(_ entries: [(tag: UInt16, permissions: UInt16, id: UInt32)]) -> [UInt8] {
+            var bytes: [UInt8] = [2, 0, 0, 0]
+            for entry in entries {
+                bytes += [UInt8(entry.tag & 0xff), UInt8(entry.tag >> 8), UInt8(entry.permissions & 0xff), 0]
+                for shift in [0, 8, 16, 24] { bytes.append(UInt8(truncatingIfNeeded: entry.id >> UInt32(shift))) }
+            }
+            return bytes
+        }
+        let base: [(tag: UInt16, permissions: UInt16, id: UInt32)] = [(0x01, 7, 0), (0x04, 5, 0), (0x20, 5, 0)]
+        #expect(!RevisionBuild.aclLetsOthersWrite(acl(base)))
+        // user:65534:rwx with a mask of rwx, as setfacl -m makes it.
+        #expect(RevisionBuild.aclLetsOthersWrite(acl(base + [(0x02, 7, 65534), (0x10, 7, 0)])))
+        #expect(RevisionBuild.aclLetsOthersWrite(acl(base + [(0x08, 2, 65534), (0x10, 7, 0)])))
+        // A mask without write makes the named entries' write ineffective.
+        #expect(!RevisionBuild.aclLetsOthersWrite(acl(base + [(0x02, 7, 65534), (0x10, 5, 0)])))
+        // Read and execute only.
+        #expect(!RevisionBuild.aclLetsOthersWrite(acl(base + [(0x02, 5, 65534), (0x10, 7, 0)])))
+        // A torn attribute is taken as the worst.
+        #expect(RevisionBuild.aclLetsOthersWrite([2, 0, 0, 0, 1]))
+    }
+
+    @Test(
+        "A directory above the cache whose ACL lets another user write is refused",
+        .enabled(
+            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setfacl"),
+            "root and setfacl (apt-get install acl)"))
+    func aclAboveTheCache() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        chmod(directory.path, 0o755)
+        let cache = directory.appendingPathComponent("cache/pkcebench/builds")
+        try RevisionBuild.prepareCache(cache)
+        #expect(try Self.mode(of: cache.path) == 0o700)
+        let above = directory.appendingPathComponent("cache").path
+        let process = try Process.run(
+            URL(fileURLWithPath: "/usr/bin/setfacl"), arguments: ["-m", "user:65534:rwx", above])
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        // The mode bits alone (0775 with the mask in the group bits, the user's private group) would pass.
+        #expect {
+            try RevisionBuild.requireTrusted(cache.path, cache: cache)
+        } throws: { error in
+            (error as? BenchError)?.message.contains("\(above) can be written by others than its owner") == true
+        }
+    }
+
+    @Test("The cache is made 0700; one others may enter or write is refused with the fix")
+    func privateCache() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = directory.appendingPathComponent("pkcebench/builds")
+        try RevisionBuild.prepareCache(cache)
+        #expect(try Self.mode(of: cache.path) == 0o700)
+        try RevisionBuild.prepareCache(cache)
+        for (mode, words) in [(0o775, "can be written by others"), (0o755, "can be entered by others")] {
+            chmod(cache.path, mode_t(mode))
+            #expect {
+                try RevisionBuild.prepareCache(cache)
+            } throws: { error in
+                guard let error = error as? BenchError else { return false }
+                return error.kind == .backendFailed && error.message.contains(words)
+                    && error.message.contains("chmod 700 '\(cache.path)'")
+            }
+        }
+        // Inside the cache, group write is refused even in the user's private group.
+        chmod(cache.path, 0o700)
+        let inside = cache.appendingPathComponent("build")
+        try "x".write(to: inside, atomically: false, encoding: .utf8)
+        chmod(inside.path, 0o620)
+        #expect(throws: BenchError.self) { try RevisionBuild.requireTrusted(inside.path, cache: cache) }
+        chmod(inside.path, 0o600)
+        try RevisionBuild.requireTrusted(inside.path, cache: cache)
+    }
+
+    static func mode(of path: String) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
     }
 }

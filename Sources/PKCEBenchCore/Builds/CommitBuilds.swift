@@ -15,11 +15,13 @@ package struct CommitBuilds: Sendable {
     /// A commit of the range, with its subject for messages.
     package struct Commit: Sendable, Equatable {
         package let id: String
+        /// Its subject, escaped as every output escapes text (``printable(_:keepingLines:)``): a
+        /// commit's author chose it.
         package let subject: String
 
         package init(id: String, subject: String) {
             self.id = id
-            self.subject = subject
+            self.subject = printable(subject)
         }
 
         /// Its first 7 digits, as git's short form.
@@ -87,6 +89,33 @@ package struct CommitBuilds: Sendable {
         }
     }
 
+    /// Where a recorded commit stands: on the first-parent or any other line to `HEAD`, or not.
+    package enum Lineage: Equatable, Sendable {
+        /// An ancestor of `HEAD` (or `HEAD`): one that landed on this branch.
+        case onThisBranch(Commit)
+        /// Not an ancestor of `HEAD`, or not in the repository at all.
+        case notOnThisBranch
+        /// Not found as an ancestor in a shallow clone, whose history may be cut before it.
+        case historyTooShallow
+    }
+
+    /// Whether `hash` names an ancestor of `HEAD`: `--confirm` builds only those, never another
+    /// branch's commit or anything else a history row could name.
+    ///
+    /// - Throws: ``BenchError``: `.backendFailed` when git cannot be started.
+    package func lineage(of hash: String) throws(BenchError) -> Lineage {
+        let shallow = try ChildProcess.run(
+            origin.git, ["-C", origin.repository, "rev-parse", "--is-shallow-repository"])
+        let isShallow = shallow.output.hasPrefix("true")
+        guard RecordedFields.isHash(hash[...]), let commit = try? commit(hash) else {
+            return isShallow ? .historyTooShallow : .notOnThisBranch
+        }
+        let ancestor = try ChildProcess.run(
+            origin.git, ["-C", origin.repository, "merge-base", "--is-ancestor", commit.id, "HEAD"])
+        if ancestor.succeeded { return .onThisBranch(commit) }
+        return isShallow ? .historyTooShallow : .notOnThisBranch
+    }
+
     /// The commit `revision` names, with its subject.
     ///
     /// - Throws: ``BenchError``: `.usage` when it names none.
@@ -95,7 +124,11 @@ package struct CommitBuilds: Sendable {
             revision.hasPrefix("-")
             ? nil
             : try ChildProcess.run(
-                origin.git, ["-C", origin.repository, "log", "-1", "--format=%H %s", "\(revision)^{commit}", "--"])
+                origin.git,
+                [
+                    "-C", origin.repository, "log", "-1", "--format=%H %s", "--end-of-options", "\(revision)^{commit}",
+                    "--",
+                ])
         guard let shown, shown.succeeded, let line = shown.output.split(separator: "\n").first,
             let id = line.split(separator: " ").first, id.utf8.count == 40 || id.utf8.count == 64
         else {
@@ -111,12 +144,7 @@ package struct CommitBuilds: Sendable {
     ///
     /// - Throws: ``BenchError``: `.cannotWrite` when the cache cannot be made or another process builds in it.
     package func lock() throws(BenchError) {
-        do {
-            try FileManager.default.createDirectory(at: origin.cache, withIntermediateDirectories: true)
-        } catch {
-            throw .cannotWrite(origin.cache.path, "the directory for builds cannot be created")
-        }
-        try RevisionBuild.requireTrusted(origin.cache.path)
+        try RevisionBuild.prepareCache(origin.cache)
         let path = worktree.path + ".lock"
         // Kept open, and so locked, until the process exits; inherited by the builds it starts, so
         // that a build left running by a killed bench keeps the worktree locked until it ends.
@@ -151,22 +179,29 @@ package struct CommitBuilds: Sendable {
         _ commit: Commit, progress: ProgressPrinter, interruption: () -> Int32?
     ) throws(BenchError) -> Kept {
         let kept = keptDirectory(commit.id)
-        if FileManager.default.fileExists(atPath: kept.appendingPathComponent("built").path) {
-            return try read(kept, commit: commit, buildSeconds: nil)
-        }
         guard let swift = executableInPath("swift") else {
             throw BenchError(.toolMissing, "building \(commit.short) needs swift on PATH")
         }
+        let toolchain = try Toolchain(swift: swift)
+        try RevisionBuild.requirePrivateCache(origin.cache)
+        if FileManager.default.fileExists(atPath: kept.appendingPathComponent("built").path) {
+            // One kept before its toolchain was recorded, or by another toolchain, is built again.
+            if let driver = try keptDriver(kept, commit: commit, toolchain: toolchain) {
+                return try read(kept, commit: commit, driver: driver, buildSeconds: nil)
+            }
+            progress.info("building \(commit.short) again: its kept build is of another toolchain, or of none recorded")
+        }
         try checkOut(commit)
+        try RevisionBuild.requireOwnWorktree(
+            worktree, of: origin.repository, at: commit.id, cache: origin.cache, git: origin.git)
         progress.info("building \(commit.short) (\(commit.subject)) in \(packageDirectory.path)")
         let started = MonotonicClock.now()
+        let command = RevisionBuild.privately(
+            swift,
+            ["build", "-c", origin.configuration, "--product", origin.product, "--package-path", packageDirectory.path]
+                + RevisionBuild.layoutFlags)
         let build = try ChildProcess(
-            executable: swift,
-            arguments: [
-                "build", "-c", origin.configuration, "--product", origin.product, "--package-path",
-                packageDirectory.path,
-            ]
-                + RevisionBuild.layoutFlags,
+            executable: command.executable, arguments: command.arguments,
             streams: .files(output: log.path, error: log.path))
         let executable = packageDirectory.appendingPathComponent(".build/\(origin.configuration)/\(origin.product)")
             .path
@@ -180,11 +215,18 @@ package struct CommitBuilds: Sendable {
         }
         let seconds = Double(MonotonicClock.now() - started) / 1e9
         let scratch = packageDirectory.appendingPathComponent(".build")
-        try RevisionBuild.requireTrusted(scratch.appendingPathComponent("\(origin.configuration).yaml").path)
+        try RevisionBuild.requireTrusted(
+            scratch.appendingPathComponent("\(origin.configuration).yaml").path, cache: origin.cache)
         let built = try LinkCommand(
             executable: executable, product: origin.product, configuration: origin.configuration, scratch: scratch)
-        try keep(built, commit: commit, in: kept)
-        return try read(kept, commit: commit, buildSeconds: seconds)
+        guard let driver = built.arguments.first, toolchain.isDriver(driver) else {
+            throw BenchError(
+                .backendFailed,
+                "cannot keep the build of \(commit.short): it was linked by \(built.arguments.first ?? "nothing"), "
+                    + "not by the swiftc beside \(swift)")
+        }
+        try keep(built, commit: commit, in: kept, toolchain: toolchain)
+        return try read(kept, commit: commit, driver: driver, buildSeconds: seconds)
     }
 
     /// Checks `commit` out in the shared worktree, adding the worktree first when it is not there.
@@ -195,12 +237,19 @@ package struct CommitBuilds: Sendable {
             // Its folder may have gone with the cache while git still lists it.
             try RevisionBuild.forgetMissingWorktrees(of: origin.repository, in: origin.cache, git: origin.git)
         }
-        let checkedOut =
+        if exists {
+            // Before git reads its .git: another account's folder could name a configuration to run.
+            try RevisionBuild.requireTrusted(worktree.path, cache: origin.cache)
+        }
+        let command =
             exists
-            ? try ChildProcess.run(
-                origin.git, ["-C", worktree.path, "checkout", "--quiet", "--force", "--detach", commit.id])
-            : try ChildProcess.run(
-                origin.git, ["-C", origin.repository, "worktree", "add", "--detach", worktree.path, commit.id])
+            ? RevisionBuild.privately(
+                origin.git,
+                ["-C", worktree.path, "checkout", "--quiet", "--force", "--detach", "--end-of-options", commit.id])
+            : RevisionBuild.privately(
+                origin.git,
+                ["-C", origin.repository, "worktree", "add", "--detach", worktree.path, commit.id])
+        let checkedOut = try ChildProcess.run(command.executable, command.arguments)
         guard checkedOut.succeeded else {
             throw .cannotWrite(worktree.path, "cannot check out \(commit.short): \(checkedOut.lastLine)")
         }
@@ -208,7 +257,7 @@ package struct CommitBuilds: Sendable {
 
     /// Copies the executable, the objects it was linked from and their list into `kept`, through a
     /// directory that is renamed into place last: an interrupted copy leaves no kept build.
-    private func keep(_ built: LinkCommand, commit: Commit, in kept: URL) throws(BenchError) {
+    private func keep(_ built: LinkCommand, commit: Commit, in kept: URL, toolchain: Toolchain) throws(BenchError) {
         let staging = URL(fileURLWithPath: kept.path + ".partial-\(getpid())")
         let fileManager = FileManager.default
         // A copy a killed process left: this process holds the lock, so no other is making one.
@@ -222,6 +271,10 @@ package struct CommitBuilds: Sendable {
             let moved = try built.relocated(into: kept.path)
             func staged(_ path: String) -> String { staging.path + path.dropFirst(kept.path.count) }
             for (source, destination) in [(built.executable, moved.executable)] + moved.copies {
+                // relocated(into:) moved no path that climbs; this keeps it so.
+                guard LinkCommand.isInside(destination, kept.path) else {
+                    throw BenchError(.backendFailed, "cannot keep \(source): it would go to \(destination)")
+                }
                 try fileManager.createDirectory(
                     atPath: URL(fileURLWithPath: staged(destination)).deletingLastPathComponent().path,
                     withIntermediateDirectories: true)
@@ -232,6 +285,7 @@ package struct CommitBuilds: Sendable {
                 withIntermediateDirectories: true)
             try moved.fileList.write(toFile: staged(moved.fileListPath), atomically: false, encoding: .utf8)
             try JSONEncoder().encode(moved.arguments).write(to: staging.appendingPathComponent("link-arguments.json"))
+            try JSONEncoder().encode(toolchain).write(to: staging.appendingPathComponent(Toolchain.fileName))
             try Data(commit.id.utf8).write(to: staging.appendingPathComponent("built"))
             try? fileManager.removeItem(at: kept)
             try fileManager.moveItem(at: staging, to: kept)
@@ -244,18 +298,72 @@ package struct CommitBuilds: Sendable {
         }
     }
 
-    /// The build kept in `kept`, once it and its executable are trusted.
-    private func read(_ kept: URL, commit: Commit, buildSeconds: Double?) throws(BenchError) -> Kept {
+    /// The driver that linked the build kept in `kept`, when its toolchain is `toolchain`: `nil`
+    /// when it was kept by another toolchain, or before toolchains were recorded.
+    ///
+    /// - Throws: ``BenchError``: `.backendFailed` when the record is not trusted.
+    private func keptDriver(_ kept: URL, commit: Commit, toolchain: Toolchain) throws(BenchError) -> String? {
+        let record = kept.appendingPathComponent(Toolchain.fileName)
+        guard FileManager.default.fileExists(atPath: record.path) else { return nil }
+        try RevisionBuild.requireTrusted(record.path, cache: origin.cache)
+        guard let data = try? Data(contentsOf: record),
+            let recorded = try? JSONDecoder().decode(Toolchain.self, from: data)
+        else {
+            throw BenchError(.backendFailed, "the kept build of \(commit.short) has no readable \(record.path)")
+        }
+        return recorded.version == toolchain.version && toolchain.isDriver(recorded.driver) ? recorded.driver : nil
+    }
+
+    /// The build kept in `kept`, once it and its executable are trusted, and its link command
+    /// checked (``LinkCommand/init(kept:product:arguments:driver:)``).
+    private func read(_ kept: URL, commit: Commit, driver: String, buildSeconds: Double?) throws(BenchError) -> Kept {
         let executable = kept.appendingPathComponent("build/\(origin.product)").path
-        try RevisionBuild.requireTrusted(kept.appendingPathComponent("built").path)
-        try RevisionBuild.requireTrusted(executable)
+        try RevisionBuild.requireTrusted(kept.appendingPathComponent("built").path, cache: origin.cache)
+        try RevisionBuild.requireTrusted(executable, cache: origin.cache)
         let arguments = kept.appendingPathComponent("link-arguments.json")
+        try RevisionBuild.requireTrusted(arguments.path, cache: origin.cache)
         guard let data = try? Data(contentsOf: arguments),
             let decoded = try? JSONDecoder().decode([String].self, from: data)
         else {
             throw BenchError(.backendFailed, "the kept build of \(commit.short) has no readable \(arguments.path)")
         }
-        let linkCommand = try LinkCommand(executable: executable, arguments: decoded)
+        let linkCommand: LinkCommand
+        do {
+            linkCommand = try LinkCommand(kept: kept.path, product: origin.product, arguments: decoded, driver: driver)
+        } catch  where error.kind == .backendFailed {
+            throw BenchError(.backendFailed, "\(arguments.path): \(error.message)")
+        }
         return Kept(commit: commit, executable: executable, linkCommand: linkCommand, buildSeconds: buildSeconds)
+    }
+}
+
+/// The toolchain that builds commits: its `swiftc`, which links them, and that driver's version,
+/// recorded with every kept build (`toolchain.json`), so that a kept link command is run only
+/// by the driver that made it, and a build of another toolchain is made again.
+struct Toolchain: Codable, Equatable {
+    static let fileName = "toolchain.json"
+
+    /// The `swiftc` beside the `swift` that builds, its links resolved.
+    var driver: String
+    /// The first line `swiftc --version` prints.
+    var version: String
+
+    /// The toolchain of `swift`, the `swift` on the path.
+    ///
+    /// - Throws: ``BenchError``: `.toolMissing` when it has no `swiftc` that gives its version.
+    init(swift: String) throws(BenchError) {
+        let driver = URL(fileURLWithPath: swift).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("swiftc").path
+        let printed = try ChildProcess.run(driver, ["--version"])
+        guard printed.succeeded, let line = printed.output.split(separator: "\n").first else {
+            throw BenchError(.toolMissing, "cannot read the version of \(driver), beside \(swift): \(printed.lastLine)")
+        }
+        self.driver = driver
+        self.version = String(line)
+    }
+
+    /// Whether `path` is this toolchain's driver, as written or through its links.
+    func isDriver(_ path: String) -> Bool {
+        path == driver || URL(fileURLWithPath: path).resolvingSymlinksInPath().path == driver
     }
 }

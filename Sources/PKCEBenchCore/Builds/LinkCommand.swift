@@ -31,7 +31,7 @@ package struct LinkCommand: Sendable, Equatable {
         guard let arguments = Self.linkArguments(in: text, product: product, configuration: configuration) else {
             throw missing("has no command that links \(product)")
         }
-        guard arguments.contains("-use-ld=lld"),
+        guard arguments.contains("-use-ld=lld"), arguments.filter({ $0 == "-o" }).count == 1,
             let output = arguments.firstIndex(of: "-o").map({ arguments.index(after: $0) }), output < arguments.count,
             URL(fileURLWithPath: arguments[output]).lastPathComponent == product
         else {
@@ -42,17 +42,52 @@ package struct LinkCommand: Sendable, Equatable {
         self.functions = try Self.functions(in: executable, linkedBy: arguments[0])
     }
 
-    /// A link command kept with its build (``CommitBuilds``): `arguments` as ``relocated(into:)``
-    /// wrote them.
+    /// A link command kept with its build (``CommitBuilds``) in `directory`: `arguments` as
+    /// ``relocated(into:)`` wrote them, checked as strictly as when they were read from SwiftPM's
+    /// manifest, since they are run for every pair: `swiftc` the compiler driver `toolchain`
+    /// recorded, lld, exactly one `-o` (not last) to the kept `product`, and every object list and
+    /// object in it inside `directory`, with no `..`.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when its functions cannot be listed.
-    init(executable: String, arguments: [String]) throws(BenchError) {
-        guard let first = arguments.first else {
-            throw BenchError(.backendFailed, "cannot link \(executable) again: its kept command is empty")
+    /// - Throws: ``BenchError``: `.backendFailed` naming what fails, or when its functions cannot
+    ///   be listed.
+    init(kept directory: String, product: String, arguments: [String], driver: String) throws(BenchError) {
+        let executable = directory + "/build/" + product
+        func refuse(_ reason: String) -> BenchError {
+            BenchError(.backendFailed, "refusing to link \(executable) again: its kept command \(reason)")
+        }
+        guard let first = arguments.first else { throw refuse("is empty") }
+        guard first == driver else { throw refuse("runs \(first), not the driver \(driver) that linked it") }
+        guard arguments.contains("-use-ld=lld"),
+            !arguments.contains(where: { $0.hasPrefix("-use-ld=") && $0 != "-use-ld=lld" })
+        else { throw refuse("does not link with lld") }
+        let outputs = arguments.indices.filter { arguments[$0] == "-o" }
+        guard outputs.count == 1, let output = outputs.first, output + 1 < arguments.count,
+            arguments[output + 1] == executable
+        else { throw refuse("does not write exactly one output, \(executable)") }
+        let lists = arguments.filter { $0.hasPrefix("@") }.map { String($0.dropFirst()) }
+        guard !lists.isEmpty else { throw refuse("lists no objects file") }
+        for list in lists {
+            guard Self.isInside(list, directory) else { throw refuse("reads \(list), outside \(directory)") }
+            guard let text = try? String(contentsOfFile: list, encoding: .utf8) else {
+                throw refuse("reads \(list), which cannot be read")
+            }
+            for line in text.split(separator: "\n") {
+                let path =
+                    line.hasPrefix("'") && line.hasSuffix("'") ? String(line.dropFirst().dropLast()) : String(line)
+                guard Self.isInside(path, directory) else { throw refuse("links \(path), outside \(directory)") }
+            }
         }
         self.init(
             executable: executable, arguments: arguments, functions: try Self.functions(in: executable, linkedBy: first)
         )
+    }
+
+    /// Whether `path` is absolute, has no `.` or `..` component, and is inside `directory`.
+    static func isInside(_ path: String, _ directory: String) -> Bool {
+        path.hasPrefix(directory + "/")
+            && !path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().contains {
+                $0 == ".." || $0 == "." || $0.isEmpty
+            }
     }
 
     init(executable: String, arguments: [String], functions: [String]) {
@@ -65,13 +100,18 @@ package struct LinkCommand: Sendable, Equatable {
     /// into `directory`: what to copy there, the list of objects to write, and the arguments that
     /// then link from the copies.
     func relocated(into directory: String) throws(BenchError) -> Relocated {
-        guard let output = arguments.firstIndex(of: "-o").map({ arguments[arguments.index(after: $0)] }) else {
+        guard let flag = arguments.firstIndex(of: "-o"), flag + 1 < arguments.count else {
             throw BenchError(.backendFailed, "cannot keep the build of \(executable): its link command has no -o")
         }
+        let output = arguments[flag + 1]
         let root = URL(fileURLWithPath: output).deletingLastPathComponent().path
         let newRoot = directory + "/build"
         func moved(_ path: String) -> String? {
             path.hasPrefix(root + "/") ? newRoot + path.dropFirst(root.count) : path == root ? newRoot : nil
+        }
+        // A path that climbs out of the build directory would be copied from, and kept, outside it.
+        if let climbing = arguments.first(where: { $0.split(separator: "/").contains("..") }) {
+            throw BenchError(.backendFailed, "cannot keep the build of \(executable): its link names \(climbing)")
         }
         var copies: [(String, String)] = []
         var fileList: (path: String, text: String)? = nil
@@ -86,7 +126,9 @@ package struct LinkCommand: Sendable, Equatable {
                 let lines = text.split(separator: "\n").map { line -> String in
                     let path =
                         line.hasPrefix("'") && line.hasSuffix("'") ? String(line.dropFirst().dropLast()) : String(line)
-                    guard let destination = moved(path) else { return String(line) }
+                    guard let destination = moved(path), !path.split(separator: "/").contains("..") else {
+                        return String(line)
+                    }
                     copies.append((path, destination))
                     return "'\(destination)'"
                 }
@@ -196,7 +238,11 @@ package struct LinkCommand: Sendable, Equatable {
             throw .cannotWrite(orderFile, error.localizedDescription)
         }
         var arguments = arguments
-        arguments[arguments.index(after: arguments.firstIndex(of: "-o")!)] = output
+        // Both initialisers checked that `-o` is there and not last.
+        guard let flag = arguments.firstIndex(of: "-o"), flag + 1 < arguments.count else {
+            throw BenchError(.backendFailed, "cannot link \(executable) again: its command has no -o")
+        }
+        arguments[flag + 1] = output
         arguments += [
             "-Xlinker", "--symbol-ordering-file=\(orderFile)", "-Xlinker", "--no-warn-symbol-ordering",
             "-Xlinker", "--strip-debug",

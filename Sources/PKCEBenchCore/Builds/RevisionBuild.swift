@@ -64,7 +64,8 @@ package struct RevisionBuild: Sendable {
         let resolved =
             revision.hasPrefix("-")
             ? nil
-            : try ChildProcess.run(git, ["-C", repository, "rev-parse", "--verify", "--quiet", "\(revision)^{commit}"])
+            : try ChildProcess.run(
+                git, ["-C", repository, "rev-parse", "--verify", "--quiet", "--end-of-options", "\(revision)^{commit}"])
         guard let resolved, resolved.succeeded, let commit = resolved.output.split(separator: "\n").first,
             commit.utf8.count == 40 || commit.utf8.count == 64
         else {
@@ -134,73 +135,13 @@ package struct RevisionBuild: Sendable {
         return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/pkcebench/builds")
     }
 
-    /// Checks that nobody but this user (or root) could have planted or changed what is at
-    /// `path`, before it is trusted, as OpenSSH's `StrictModes` asks of a user's keys: `path` and
-    /// every directory above it, on the path as written and on the path its links lead to, are
-    /// owned by this user or by root, and writable by no one else. Group write is allowed where
-    /// the group is the user's own and has no other member (a user private group, as under umask
-    /// 002 on Debian and Ubuntu; Debian's OpenSSH allows it too), and others' write on a directory
-    /// whose sticky bit keeps them from replacing what they do not own (`/tmp`), above an entry
-    /// of the user's.
-    ///
-    /// - Throws: ``BenchError``: `.backendFailed` naming the first path that fails, and why.
-    static func requireTrusted(_ path: String) throws(BenchError) {
-        let written = URL(fileURLWithPath: path).standardizedFileURL.path
-        try requireTrusted(written, following: false, for: path)
-        try requireTrusted(URL(fileURLWithPath: written).resolvingSymlinksInPath().path, following: true, for: path)
-    }
-
-    /// ``requireTrusted(_:)`` of `path` and its directories, each examined itself (`lstat`) or
-    /// where its links lead (`stat`).
-    private static func requireTrusted(_ path: String, following: Bool, for build: String) throws(BenchError) {
-        func refuse(_ component: String, _ reason: String) -> BenchError {
-            BenchError(.backendFailed, "refusing to run the build at \(build): \(component) \(reason)")
-        }
-        let user = getuid()
-        var component = path
-        var childIsTrusted = false
-        while true {
-            var status = stat()
-            guard (following ? stat(component, &status) : lstat(component, &status)) == 0 else {
-                throw refuse(component, "cannot be examined (\(String(cString: strerror(errno))))")
-            }
-            guard status.st_uid == user || status.st_uid == 0 else {
-                throw refuse(component, "is owned by user \(status.st_uid), not by you or root")
-            }
-            // A link's own mode means nothing; where it leads is examined with `following`.
-            let isLink = status.st_mode & S_IFMT == S_IFLNK
-            let groupMayWrite = status.st_mode & S_IWGRP != 0 && !isPrivateGroup(status.st_gid)
-            let othersMayWrite = !isLink && (groupMayWrite || status.st_mode & S_IWOTH != 0)
-            let isStickyDirectory = status.st_mode & S_IFMT == S_IFDIR && status.st_mode & S_ISVTX != 0
-            if othersMayWrite && !(isStickyDirectory && childIsTrusted) {
-                throw refuse(component, "can be written by others than its owner")
-            }
-            guard component != "/" else { return }
-            childIsTrusted = !othersMayWrite
-            component = URL(fileURLWithPath: component).deletingLastPathComponent().path
-        }
-    }
-
-    /// Whether `group` is this user's primary group with no member but the user: a user private
-    /// group, whose write permission gives no one else access.
-    private static func isPrivateGroup(_ group: gid_t) -> Bool {
-        guard group == getgid(), let entry = getgrgid(group), let account = getpwuid(getuid()) else { return false }
-        let name = String(cString: account.pointee.pw_name)
-        var member = entry.pointee.gr_mem
-        while let pointer = member?.pointee {
-            guard String(cString: pointer) == name else { return false }
-            member = member?.advanced(by: 1)
-        }
-        return true
-    }
-
     /// The command that linked ``executable``, to link it again in other orders.
     ///
     /// - Throws: ``BenchError``: `.backendFailed` when the build's manifest has none, or is not
-    ///   trusted (`requireTrusted(_:)`).
+    ///   trusted (``requireTrusted(_:cache:)``).
     package func linkCommand() throws(BenchError) -> LinkCommand {
         let scratch = packageDirectory.appendingPathComponent(".build")
-        try Self.requireTrusted(scratch.appendingPathComponent("\(configuration).yaml").path)
+        try Self.requireTrusted(scratch.appendingPathComponent("\(configuration).yaml").path, cache: cache)
         return try LinkCommand(executable: executable, product: product, configuration: configuration, scratch: scratch)
     }
 
@@ -214,40 +155,50 @@ package struct RevisionBuild: Sendable {
     ///
     /// - Returns: The seconds the build took, or `nil` when it was there already.
     /// - Throws: ``BenchError``: `.backendFailed` when the build fails or is not trusted
-    ///   (`requireTrusted(_:)`); `.toolMissing`, `.cannotWrite`, `.interrupted`, `.terminated`.
+    ///   (``requireTrusted(_:cache:)``, ``requireOwnWorktree(_:of:at:cache:git:)``); `.toolMissing`,
+    ///   `.cannotWrite`, `.interrupted`, `.terminated`.
     package func make(progress: ProgressPrinter, interruption: () -> Int32?) throws(BenchError) -> Double? {
         if isBuilt {
-            try Self.requireTrusted(marker.path)
-            try Self.requireTrusted(executable)
+            try Self.requirePrivateCache(cache)
+            try Self.requireTrusted(marker.path, cache: cache)
+            try Self.requireTrusted(executable, cache: cache)
             return nil
         }
         guard let swift = executableInPath("swift") else {
             throw BenchError(.toolMissing, "bench ab --against needs swift on PATH to build \(name)")
         }
-        do {
-            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-        } catch {
-            throw .cannotWrite(cache.path, "the directory for builds cannot be created")
-        }
         // A build made where another user can write could be swapped before it runs.
-        try Self.requireTrusted(cache.path)
+        try Self.prepareCache(cache)
+        if FileManager.default.fileExists(atPath: worktree.path),
+            !Self.isListedWorktree(worktree, of: repository, git: git)
+        {
+            // A worktree of another clone, or one git forgot: the cache's own, so made again.
+            try Self.requireTrusted(worktree.path, cache: cache)
+            do {
+                try FileManager.default.removeItem(at: worktree)
+            } catch {
+                throw .cannotWrite(worktree.path, "a worktree git does not list cannot be removed")
+            }
+        }
         if !FileManager.default.fileExists(atPath: worktree.path) {
             try Self.forgetMissingWorktrees(of: repository, in: cache, git: git)
-            let added = try ChildProcess.run(
-                git, ["-C", repository, "worktree", "add", "--detach", worktree.path, commit])
+            let add = Self.privately(git, ["-C", repository, "worktree", "add", "--detach", worktree.path, commit])
+            let added = try ChildProcess.run(add.executable, add.arguments)
             guard added.succeeded else {
                 throw .cannotWrite(worktree.path, "git worktree add failed: \(added.lastLine)")
             }
         }
+        try Self.requireOwnWorktree(worktree, of: repository, at: commit, cache: cache, git: git)
         progress.info(
             "building \(name) with swift build -c \(configuration) in \(packageDirectory.path) (its output: \(log.path))"
         )
         let started = MonotonicClock.now()
+        let command = Self.privately(
+            swift,
+            ["build", "-c", configuration, "--product", product, "--package-path", packageDirectory.path]
+                + Self.layoutFlags)
         let build = try ChildProcess(
-            executable: swift,
-            arguments: [
-                "build", "-c", configuration, "--product", product, "--package-path", packageDirectory.path,
-            ] + Self.layoutFlags,
+            executable: command.executable, arguments: command.arguments,
             streams: .files(output: log.path, error: log.path))
         guard try build.waitWatching(interruption: interruption),
             FileManager.default.isExecutableFile(atPath: executable)
@@ -257,15 +208,15 @@ package struct RevisionBuild: Sendable {
                 .backendFailed, "cannot build \(name): swift build failed (\(lastLine)); its output is in \(log.path)")
         }
         // The commit, as before, but not through a link that might have been planted at its name.
-        let descriptor = open(marker.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        let descriptor = open(marker.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         let written =
             descriptor < 0 ? -1 : commit.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count - 1) }
         if descriptor >= 0 { close(descriptor) }
         guard written == commit.utf8.count else {
             throw .cannotWrite(marker.path, "cannot mark the build finished (\(String(cString: strerror(errno))))")
         }
-        try Self.requireTrusted(marker.path)
-        try Self.requireTrusted(executable)
+        try Self.requireTrusted(marker.path, cache: cache)
+        try Self.requireTrusted(executable, cache: cache)
         return Double(MonotonicClock.now() - started) / 1e9
     }
 

@@ -229,20 +229,36 @@ extension ChildProcess {
         }
     }
 
-    /// Runs `executable` with `arguments` to its end, its output and errors captured in files.
+    /// The most bytes of a short command's output, and of its errors, that ``run(_:_:timeout:)`` reads.
+    static let capturedLimit = 16 << 20
+
+    /// Runs `executable` with `arguments` to its end, its output and errors captured in files of
+    /// a private scratch directory, of which the first ``capturedLimit`` bytes each are read; a
+    /// command still running after `timeout` seconds is killed, and has failed.
     ///
     /// - Throws: ``BenchError``: `.backendFailed` when it cannot be started; `.cannotWrite`.
-    static func run(_ executable: String, _ arguments: [String]) throws(BenchError) -> Captured {
+    static func run(_ executable: String, _ arguments: [String], timeout: Double = 600) throws(BenchError) -> Captured {
         let directory = try makeScratchDirectory(for: "the output of \(executable)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("output")
         let error = directory.appendingPathComponent("error")
         let process = try ChildProcess(
             executable: executable, arguments: arguments, streams: .files(output: output.path, error: error.path))
-        let status = process.wait()
-        return Captured(
-            succeeded: status == .exited(0),
-            output: (try? String(contentsOf: output, encoding: .utf8)) ?? "",
-            error: (try? String(contentsOf: error, encoding: .utf8)) ?? "")
+        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
+        var status = process.poll()
+        while status == nil && MonotonicClock.now() < deadline {
+            usleep(2_000)
+            status = process.poll()
+        }
+        if status == nil { process.stop(with: SIGKILL) }
+        func read(_ file: URL) -> String {
+            guard let handle = try? FileHandle(forReadingFrom: file) else { return "" }
+            defer { try? handle.close() }
+            let data = (try? handle.read(upToCount: capturedLimit)) ?? nil
+            return data.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+        var errors = read(error)
+        if status == nil { errors += "\n\(executable) was stopped after \(String(format: "%g", timeout)) s" }
+        return Captured(succeeded: status == .exited(0), output: read(output), error: errors)
     }
 }
