@@ -20,7 +20,7 @@ do throws(PKCEError) {
     _ = try CodeChallenge.fromAuthorizationRequest(challenge: stored?.value, method: nil, policy: policy)
 } catch {
     // invalid_request code_challenge_method required: this server does not read a missing method as plain
-    print(error.oauthErrorCode, error)
+    print(error.oauthErrorCode(at: .authorization) ?? "", error.description(at: .authorization))
 }
 
 // The token endpoint spends the code before it checks the verifier, whatever the outcome: a wrong
@@ -35,7 +35,9 @@ for presented in [guess, "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"] {
         }
         print(outcome)
     } catch let error as PKCEError {
-        print(error.oauthErrorCode, error)  // invalid_grant code_verifier does not match the stored code_challenge
+        // RFC 6749 §5.2 has no code for the server's own failure: answer HTTP 500 then.
+        guard let oauthError = error.oauthErrorCode(at: .token) else { throw error }
+        print(oauthError, error.description(at: .token))  // invalid_grant code_verifier does not match the stored code_challenge
     } catch {
         print(error)  // CodeAlreadyUsed()
     }

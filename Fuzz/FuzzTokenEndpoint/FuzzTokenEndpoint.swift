@@ -73,14 +73,21 @@ public func fuzzTokenEndpoint(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     precondition(outcome == expected, "got \(outcome), expected \(expected)")
 
     if case .failure(let error) = outcome {
-        let code: String
+        // The token endpoint's answer (RFC 6749 §5.2): a code that does not fit the request, or
+        // whose stored challenge this policy no longer takes, is invalid_grant; a missing or
+        // malformed parameter invalid_request; the server's own failure has no code (HTTP 500).
+        let code: String?
         switch error {
-        case .verifierMismatch, .unexpectedVerifier: code = "invalid_grant"
-        case .randomFailure, .backendUnavailable: code = "server_error"
+        case .verifierMismatch, .unexpectedVerifier, .missingChallenge, .missingChallengeMethod,
+            .challengeMethodNotAllowed, .invalidLength(.codeChallenge, _), .invalidCharacter(.codeChallenge, _, _):
+            code = "invalid_grant"
+        case .randomFailure, .backendUnavailable: code = nil
         default: code = "invalid_request"
         }
-        precondition(error.oauthErrorCode == code, "\(error.logDescription): \(error.oauthErrorCode)")
-        for text in [error.description, error.logDescription] {
+        precondition(
+            error.oauthErrorCode(at: .token) == code,
+            "\(error.logDescription): \(error.oauthErrorCode(at: .token) ?? "no code")")
+        for text in [error.description(at: .token), error.description, error.logDescription] {
             precondition(
                 text.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) && $0 != "\"" && $0 != "\\" },
                 "a character RFC 6749 §5.2 does not allow: \(text.unicodeScalars.map(\.value))")

@@ -45,7 +45,8 @@ public enum Bench {
     ///   - backends: The backends to measure, in report order; made once, before the command line
     ///     is read.
     ///   - buildCommit: The short commit, `-dirty` when the build's tracked files were modified;
-    ///     `nil` or empty when unknown, and the run records its working tree's commit.
+    ///     `nil` or empty when unknown, and the run records its working tree's commit. Anything
+    ///     else (a branch name, say) is recorded as `unknown`, with a note on standard error.
     @MainActor public static func main(
         backends: @autoclosure () throws -> [any PKCEBackend], buildCommit: String?
     ) async -> Never {
@@ -62,6 +63,11 @@ public enum Bench {
             // Through BenchError, which keeps the message to one line whatever the error says.
             let failure = BenchError(.backendFailed, "a backend cannot be set up: \(logDescription(of: error))")
             BenchCommand.fail(failure.message, status: ExitStatus(failure.kind).rawValue)
+        }
+        if let buildCommit, !RecordedFields.isCommit(buildCommit) {
+            Terminal.note(
+                "note: the build commit given to Bench.main is not a commit (4 to 64 lowercase hex digits, "
+                    + "-dirty or not), and runs record it as unknown")
         }
         CommandContext.$backends.withValue(made) {
             CommandContext.$buildCommit.withValue(buildCommit) {

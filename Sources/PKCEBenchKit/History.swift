@@ -25,9 +25,13 @@ struct History: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help:
-            "How many of the most recent runs to show. (default: 10; with --changes, 100 of each host: the test's cost grows with their square)"
+            "How many of the most recent runs to show. (default: 10; with --changes, 100 of each host, at most \(Self.mostRunsTested): the test's cost grows with their square)"
     )
     var last: Int?
+
+    /// The most runs of each host that `--changes` tests: each permutation costs the square of a
+    /// series' length, so 500 runs take about 25 times as long as the default 100.
+    static let mostRunsTested = 500
 
     @Option(
         help: ArgumentHelp(
@@ -73,6 +77,11 @@ struct History: ParsableCommand {
     func validate() throws {
         try usage { () throws(BenchError) in _ = try filter.selection() }
         if let last, last < 1 { throw ValidationError("--last must be at least 1, not \(last)") }
+        if changes, let last, last > Self.mostRunsTested {
+            throw ValidationError(
+                "--last with --changes must be at most \(Self.mostRunsTested) runs, not \(last): "
+                    + "the test's cost grows with the square of a series' length")
+        }
         if !changes {
             let given = [
                 ("--since", since != nil), ("--threshold", threshold != nil), ("--metric", metricOption != nil),
@@ -187,11 +196,24 @@ struct History: ParsableCommand {
     ) throws(BenchError) -> HistoryChanges.Confirmation {
         let before = changePoint.lastBefore.commit
         let after = changePoint.firstAfter.commit
-        guard ![before, after].contains(where: { $0.isEmpty || $0 == "unknown" || $0.hasSuffix("-dirty") }) else {
+        // A hash alone: not unknown, not -dirty (its build is not the commit's), never a ref.
+        guard RecordedFields.isHash(before[...]), RecordedFields.isHash(after[...]) else {
             return .init(outcome: .undecided, change: nil, reason: "a run either side has no commit to build")
         }
-        func build(_ reference: String) throws(BenchError) -> DescribedBuild {
-            let commit = try builds.commit(reference)
+        var ends: [CommitBuilds.Commit] = []
+        for hash in [before, after] {
+            switch try builds.lineage(of: hash) {
+            case .onThisBranch(let commit):
+                ends.append(commit)
+            case .notOnThisBranch:
+                return .init(outcome: .undecided, change: nil, reason: "\(hash) is not on this branch")
+            case .historyTooShallow:
+                return .init(
+                    outcome: .undecided, change: nil,
+                    reason: "history too shallow to find \(hash): fetch with depth 0 (git fetch --unshallow)")
+            }
+        }
+        func build(_ commit: CommitBuilds.Commit) throws(BenchError) -> DescribedBuild {
             if let build = kept[commit.id] { return build }
             let build = try DescribedBuild(
                 builds.build(commit, progress: printer, interruption: { InterruptSignals.received }))
@@ -215,7 +237,7 @@ struct History: ParsableCommand {
             throw BenchError(.usage, "\(error)")
         }
         let (compared, _) = try comparison.compare(
-            baseline: build(before), current: build(after), key: series.key, output: output)
+            baseline: build(ends[0]), current: build(ends[1]), key: series.key, output: output)
         let outcome: HistoryChanges.Confirmation.Outcome =
             switch compared?.verdict {
             case .regressed?: .confirmed

@@ -113,18 +113,20 @@ struct CompareCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         // Six earlier runs of the build beside the files: its spread between runs is measured.
         try SyntheticRun.writeHistory(in: directory)
-        let base = try Self.write(SyntheticRun.report(runID: "20261122T000000Z-aaaaaaa"), "base", in: directory)
+        let base = try Self.write(
+            SyntheticRun.report(runID: "20261122T000000.000Z-aaaaaaa-00000000"), "base", in: directory)
         let slower = try Self.write(
             SyntheticRun.report(
-                runID: "20261123T000000Z-bbbbbbb", openssl: "OpenSSL 3.5.0 8 Apr 2025", scale: [Self.target: 1.10]),
+                runID: "20261123T000000.000Z-bbbbbbb-00000000", openssl: "OpenSSL 3.5.0 8 Apr 2025",
+                scale: [Self.target: 1.10]),
             "slower", in: directory)
         let result = try bench(["compare", base, slower, "--format", "markdown"])
         #expect(result.status == 1)
         let text = result.stdout
         #expect(text.hasPrefix("### PKCEBench: 1 regressed, 0 improved, 63 unchanged"))
         let commits = try [base, slower].map { try ReportFiles.readSummary(at: $0)[0].environment.commit }
-        #expect(text.contains("Baseline `20261122T000000Z-aaaaaaa` at commit `\(commits[0])`"))
-        #expect(text.contains("current `20261123T000000Z-bbbbbbb` at commit `\(commits[1])`"))
+        #expect(text.contains("Baseline `20261122T000000.000Z-aaaaaaa-00000000` at commit `\(commits[0])`"))
+        #expect(text.contains("current `20261123T000000.000Z-bbbbbbb-00000000` at commit `\(commits[1])`"))
         // The warning that also goes to stderr, as a GitHub alert.
         #expect(text.contains("> [!WARNING]\n> warning: the runs differ in openssl"))
         #expect(result.stderr.contains("warning: the runs differ in openssl"))

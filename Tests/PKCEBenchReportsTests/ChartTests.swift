@@ -65,8 +65,8 @@ struct ChartTests {
 
     @Test("The history chart: one panel per case, its change against its first run on one shared axis")
     func history() throws {
-        let first = SummaryRow.rows(of: SyntheticRun.report(runID: "run-1"))
-        var second = SummaryRow.rows(of: SyntheticRun.report(runID: "run-2", seed: 2))
+        let first = SummaryRow.rows(of: SyntheticRun.report(runID: "20261122T000001.000Z-abc1234-00000001"))
+        var second = SummaryRow.rows(of: SyntheticRun.report(runID: "20261122T000002.000Z-abc1234-00000002", seed: 2))
         for index in second.indices where second[index].key.description == "challenge/openssl/43" {
             second[index].median = first[index].median! * 1.25
         }
@@ -92,7 +92,7 @@ struct ChartTests {
         }
         #expect(ys[1] < ys[0])
         #expect(svg.contains("+25.0% · "))
-        #expect(svg.contains("challenge/openssl/43 in run run-2: "))
+        #expect(svg.contains("challenge/openssl/43 in run 20261122T000002.000Z-abc1234-00000002: "))
     }
 
     @Test("A value too large for any axis is drawn at the top, and the chart still ends")

@@ -27,7 +27,7 @@ struct InstructionCountTests {
 
     @Test("A counted case's row has the count and metric 'instructions', its time fields empty, and reads back")
     func rows() throws {
-        let run = Self.countedReport("run", [Self.keys[0]: 1234.5])
+        let run = Self.countedReport("20261122T000000.000Z-abc1234-00000000", [Self.keys[0]: 1234.5])
         let row = try #require(run.rows.first)
         #expect(
             row.summary.metric == .instructions && row.summary.instructionsPerOperation == 1234.5
@@ -64,7 +64,7 @@ struct InstructionCountTests {
         let counts = Dictionary(uniqueKeysWithValues: Self.keys.map { ($0, 100_000.0) })
         let baseline = Self.countedRun("base", counts)
         func current(kernel: String, openssl: String) -> ComparedRun {
-            var environment = sampleReport(runID: "now").environment
+            var environment = sampleReport(runID: "20261122T000009.000Z-abc1234-00000009").environment
             environment.kernel = kernel
             environment.libraries["openssl"] = openssl
             let report = RunResult(
@@ -196,7 +196,7 @@ struct InstructionCountTests {
 
     @Test("A failed case of a counted run is a counted run's row: compared as failed, never as mixed metrics (65)")
     func failedCountedCase() throws {
-        let environment = sampleReport(runID: "now").environment
+        let environment = sampleReport(runID: "20261122T000009.000Z-abc1234-00000009").environment
         let report = RunResult(
             environment: environment,
             measurements: [

@@ -52,7 +52,7 @@ package enum SyntheticRun {
     ///   - scale: Multiplies the samples of the cases it names.
     ///   - failed: Cases that failed, with this reason, instead of being measured.
     package static func report(
-        runID: String = "20261122T000000Z-abc1234", build: String = "release",
+        runID: String = "20261122T000000.000Z-abc1234-00000000", build: String = "release",
         openssl: String = "OpenSSL 3.0.19 27 Jan 2026", targetCPU: String = "x86-64", kernel: String = "6.1.0",
         seed: UInt64 = 1,
         samples: Int = 30, processes: Int = 5, processBias: Double = 0.003, busy: Double = 0,
@@ -60,7 +60,7 @@ package enum SyntheticRun {
     ) -> RunResult {
         var generator = SplitMix64(seed: seed)
         let environment = RunEnvironment(
-            runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: build, targetCPU: targetCPU,
+            runID: runID, timestamp: "2026-11-22T00:00:00.000Z", commit: "abc1234", build: build, targetCPU: targetCPU,
             cpu: "Test CPU",
             cpuFlags: "sha_ni avx2", cores: 2, kernel: kernel, swift: "6.3.1",
             libraries: ["openssl": openssl, "sodium": "libsodium 1.0.18", "swift": "PKCE (pure Swift)"])
@@ -85,7 +85,9 @@ package enum SyntheticRun {
     /// makes, on its host: a history with `runs` runs of one commit, whose cases' spread between
     /// runs is then measured.
     package static func history(runs: Int = 6) -> [RunResult] {
-        (0..<runs).map { run in report(runID: "20261121T00000\(run)Z-abc1234", seed: 1000 + UInt64(run)) }
+        (0..<runs).map { run in
+            report(runID: String(format: "20261121T0000%02d.000Z-abc1234-%08x", run, run), seed: 1000 + UInt64(run))
+        }
     }
 
     /// A history of `runs` runs, one a minute, each of its own commit unless `commits` says
@@ -154,7 +156,7 @@ package enum SyntheticRun {
             build, runID in
             RunResult(
                 environment: RunEnvironment(
-                    runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: "release",
+                    runID: runID, timestamp: "2026-11-22T00:00:00.000Z", commit: "abc1234", build: "release",
                     cpu: "Test CPU", cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0", swift: "6.3.1",
                     libraries: ["openssl": "OpenSSL 3.0.19 27 Jan 2026", "sodium": "libsodium 1.0.18"]),
                 measurements: samples[build])

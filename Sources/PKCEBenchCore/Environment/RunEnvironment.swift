@@ -53,11 +53,13 @@ package struct RunEnvironment: Sendable, Equatable {
 
     /// Reads the environment of this process, now; `libraries` holds the run's backends'
     /// `PKCEBackend.library`, by backend name, `buildCommit` the commit the executable was built
-    /// from when it recorded one, and `date` is the start of the run.
+    /// from when it recorded one (`unknown` when it is not a commit, ``RecordedFields/isCommit(_:)``),
+    /// and `date` is the start of the run.
     package static func capture(
         libraries: [String: String], buildCommit: String? = nil, at date: Date = Date()
     ) -> RunEnvironment {
-        let built = buildCommit.flatMap { $0.isEmpty ? nil : $0 }
+        // A ref name or free text is not recorded: `--confirm` would hand it to git.
+        let built = buildCommit.flatMap { $0.isEmpty ? nil : RecordedFields.isCommit($0) ? $0 : "unknown" }
         let commit = built ?? SystemFacts.gitCommit()
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
