@@ -155,7 +155,7 @@ let package = Package(
 if Context.environment["PKCEBENCH_FUZZ"] != nil {
     let fuzzTargets: [(String, [Target.Dependency])] = [
         ("FuzzVerifier", ["PKCE"]), ("FuzzChallenge", ["PKCE"]), ("FuzzTokenEndpoint", ["PKCE"]),
-        ("FuzzSHA256", ["PKCE"]), ("FuzzWorkerReply", ["PKCEBenchCore"]),
+        ("FuzzSHA256", ["PKCE"]), ("FuzzWorkerReply", ["PKCEBenchCore", "PKCEBenchReports"]),
         ("FuzzCSV", ["PKCEBenchCore", "PKCEBenchReports"]),
     ]
     for (name, dependencies) in fuzzTargets {

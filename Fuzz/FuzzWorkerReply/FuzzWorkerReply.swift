@@ -1,11 +1,16 @@
+import Foundation
 import PKCEBenchCore
+import PKCEBenchReports
 
 /// libFuzzer's entry point: a line from a worker, which may be another build, broken or old, as
 /// the run that started it reads it.
 ///
 /// Beyond "does not crash" (no trap on an overflow, an index or a number): a reply that decodes is
 /// judged against every kind of request without trapping, and one that passes as the answer to a
-/// measuring job encodes and decodes again.
+/// measuring job encodes and decodes again, and its measurements make a run whose summary and
+/// samples files read back with the schema every command reads them with, as a save checks
+/// before it stages them (``ResultsDirectory/files(of:as:)``): what a worker may send can never
+/// make a results directory unreadable.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWorkerReply(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let line = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
@@ -23,9 +28,29 @@ public func fuzzWorkerReply(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             // An accepted reply reads back as the same kind of reply.
             precondition(coder.decode(WorkerProtocol.Reply.self, from: coder.line(reply)) != nil, "no round trip")
             if case .measured(let measurements) = reply {
-                _ = measurements.map { ($0.allocationsPerOperation, $0.iterations) }
+                checkReadsBack(measurements)
             }
         }
     }
     return 0
+}
+
+/// The environment of the runs the fuzzer makes, as a run records it. (Not captured: finding the
+/// Swift version runs `swiftc`, whose output Foundation reads with a buffer LeakSanitizer reports.)
+private let environment = RunEnvironment(
+    runID: "20261122T041556.042Z-5106788-4f0c2a9e", timestamp: "2026-11-22T04:15:56.042Z", commit: "5106788",
+    build: "release", targetCPU: "x86-64", cpu: "Fuzzed CPU", cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0",
+    swift: "6.3.1", libraries: ["swift": "PKCE (pure Swift)"], commitSource: .build)
+
+/// Traps unless a run of `measurements` saves files that read back.
+private func checkReadsBack(_ measurements: [CaseMeasurement]) {
+    let run = RunResult(environment: environment, measurements: measurements)
+    let summary = URL(fileURLWithPath: "/nonexistent/\(environment.runID).csv")
+    do {
+        let (summaryFile, _) = try ResultsDirectory.files(of: run, as: summary)
+        // As history.csv would hold them, beside the rows of other runs.
+        _ = try ReportFiles.history(from: Array(summaryFile.utf8), path: "history.csv")
+    } catch {
+        preconditionFailure("an accepted reply's rows do not read back: \(error.message)")
+    }
 }

@@ -326,4 +326,105 @@ struct WorkerProtocolTests {
         #expect(WorkerProtocol.lineLimit(answering: .describe, caseCount: 64) == 1 << 20)
         #expect(WorkerProtocol.lineLimit(answering: .measure(job), caseCount: 64) == (1 << 20) + 64 * 4 * 512)
     }
+
+    @Test("A sample's time is bounded: none reads back as 0 ns or sums to an infinite variance")
+    func sampleTimesBounded() {
+        let job = WorkerProtocol.Job(selection: Selection(), plan: Self.plan, process: 0)
+        func problem(_ nanoseconds: Double) -> String? {
+            WorkerProtocol.problem(
+                with: .sample(Sample(iterations: 10, nanosecondsPerOperation: nanoseconds)),
+                answering: .sample(index: 0),
+                job: job)
+        }
+        #expect(problem(.leastNonzeroMagnitude) == "a sample of 5e-324 ns per operation")
+        #expect(problem(0.0004) == "a sample of 0.0004 ns per operation")
+        #expect(problem(1e308) == "a sample of 1e+308 ns per operation")
+        #expect(problem(.infinity) == "a sample of inf ns per operation")
+        #expect(problem(.nan) == "a sample of nan ns per operation")
+        #expect(problem(0.001) == nil)
+        #expect(problem(1e12) == nil)
+        #expect(problem((1e12).nextUp) != nil)
+    }
+
+    @Test(
+        "A measured reply holds only what the history reads back: time outcomes of the job's cases, each once, bounded")
+    func measuredRepliesChecked() throws {
+        let job = WorkerProtocol.Job(
+            selection: Selection(operations: [.sha256], sizes: [64]), plan: Self.plan, process: 1)
+        let key = CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1)
+        let samples = [Sample(iterations: 10, nanosecondsPerOperation: 61.5, process: 1)]
+        func problem(_ measurements: [CaseMeasurement]) -> String? {
+            WorkerProtocol.problem(with: .measured(measurements), answering: .measure(job), job: job)
+        }
+        func sampled(_ key: CaseKey) -> CaseMeasurement { CaseMeasurement(key: key, samples: samples, failure: nil) }
+        // What a worker of any build with these backends measures for the job passes.
+        let other = CaseKey(backend: "other-backend.2", operation: .sha256, size: 64, threads: 1)
+        #expect(problem([sampled(key), .failed(other, reason: "broken")]) == nil)
+        #expect(problem([]) == nil)
+
+        // Cases the job does not select: another size, operation or thread count, a name no backend may have.
+        var otherSize = key
+        otherSize.size = 65
+        #expect(problem([sampled(otherSize)]) == "a case the job does not select, 'sha256/swift/65'")
+        var otherOperation = key
+        otherOperation.operation = .random
+        #expect(problem([sampled(otherOperation)]) == "a case the job does not select, 'random/swift/64'")
+        var threads = key
+        threads.threads = 2
+        #expect(problem([sampled(threads)]) == "a case the job does not select, 'sha256/swift/64×2'")
+        var badName = key
+        badName.backend = "Swift\n<b>"
+        #expect(problem([sampled(badName)]) == "a case the job does not select, 'sha256/Swift\n<b>/64'")
+        #expect(problem([sampled(key), .failed(key, reason: "again")]) == "two measurements of sha256/swift/64")
+
+        // Outcomes other than time's: a failure of another metric, a count, a reason too long to store.
+        #expect(
+            problem([.failed(key, reason: "x", metric: .instructions)])
+                == "instructions of sha256/swift/64, asked for time")
+        #expect(
+            problem([.counted(key, iterations: -3, instructionsPerOperation: -5)])
+                == "instructions of sha256/swift/64, asked for time")
+        #expect(
+            problem([.failed(key, reason: String(repeating: "x", count: 4097))]) == "a reason of over 4096 bytes")
+        #expect(problem([.failed(key, reason: String(repeating: "x", count: 4096))]) == nil)
+
+        // As another build's worker sends a count marked time: negative figures, which the history
+        // would refuse to read (65) for every later command.
+        let counted =
+            #"{"measured":{"_0":[{"countedIterations":-3,"instructionsPerOperation":-5,"#
+            + #""key":{"backend":"swift","operation":"sha256","size":64,"threads":1},"metric":"time","samples":[]}]}}"#
+        let reply = try #require(WorkerProtocol.Coder().decode(WorkerProtocol.Reply.self, from: counted))
+        #expect(
+            WorkerProtocol.problem(with: reply, answering: .measure(job), job: job)
+                == "a count of sha256/swift/64, asked for samples")
+
+        // Samples out of bounds, of another process, or more than asked.
+        let tiny = CaseMeasurement(
+            key: key, samples: [Sample(iterations: 10, nanosecondsPerOperation: .leastNonzeroMagnitude, process: 1)],
+            failure: nil)
+        #expect(problem([tiny]) == "a sample of 5e-324 ns per operation")
+        let huge = CaseMeasurement(
+            key: key, samples: [Sample(iterations: 10, nanosecondsPerOperation: 1e308, process: 1)], failure: nil)
+        #expect(problem([huge]) == "a sample of 1e+308 ns per operation")
+        let elsewhere = CaseMeasurement(
+            key: key, samples: [Sample(iterations: 10, nanosecondsPerOperation: 5, process: 0)], failure: nil)
+        #expect(problem([elsewhere]) == "a sample of process 0, asked of process 1")
+        let tooMany = CaseMeasurement(key: key, samples: Array(repeating: samples[0], count: 4), failure: nil)
+        #expect(problem([tooMany]) == "4 samples of sha256/swift/64, 3 asked")
+    }
+
+    @Test("A job's filters and skips decide which cases a measured reply may hold")
+    func measuredRepliesFollowPatterns() {
+        let job = WorkerProtocol.Job(
+            selection: Selection(operations: [.sha256], filters: ["swift"], skips: ["/1024$"]), plan: Self.plan)
+        func problem(_ size: Int, _ backend: String = "swift") -> String? {
+            let key = CaseKey(backend: backend, operation: .sha256, size: size, threads: 1)
+            return WorkerProtocol.problem(
+                with: .measured([.failed(key, reason: "x")]), answering: .measure(job), job: job)
+        }
+        #expect(problem(64) == nil)
+        #expect(problem(1024) == "a case the job does not select, 'sha256/swift/1024'")
+        #expect(problem(64, "openssl") == "a case the job does not select, 'sha256/openssl/64'")
+        #expect(problem(100) == "a case the job does not select, 'sha256/swift/100'")
+    }
 }

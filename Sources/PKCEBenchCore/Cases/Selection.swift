@@ -159,6 +159,20 @@ package struct Selection: Sendable, Equatable, Codable {
         }
     }
 
+    /// What tells whether a case is one that ``cases(from:)`` makes from a backend of its name:
+    /// what a worker, which is perhaps another build with backends of its own, may measure for this
+    /// selection. Unlike ``rowMatcher()``, it looks at the threads, and at the sizes when none are
+    /// given, and a backend's name must follow ``BackendNames``'s rule.
+    ///
+    /// - Precondition: As for ``cases(from:)``.
+    /// - Throws: ``BenchError``: `.usage` when a pattern is not a regular expression.
+    package func caseMatcher() throws(BenchError) -> (CaseKey) -> Bool {
+        let patterns = try CasePatterns(filters: filters, skips: skips)
+        return { key in
+            BackendNames.isValid(key.backend) && keys(backends: [key.backend], patterns: patterns).contains(key)
+        }
+    }
+
     private func keys(backends names: [String], patterns: CasePatterns) -> [CaseKey] {
         let chosen = names.filter { backends.isEmpty || backends.contains($0) }
         return selectedOperations.flatMap { operation in

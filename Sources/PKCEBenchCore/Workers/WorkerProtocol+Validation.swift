@@ -15,6 +15,12 @@ extension WorkerProtocol {
 
     static let allocationsLimit = 1 << 52
 
+    /// The nanoseconds one operation of a sample may take: from the 0.001 ns that report files keep
+    /// (``Precision/nanoseconds``), so that no sample reads back as 0 and no median makes a
+    /// coefficient of variation of 0 ÷ 0, to 10¹² ns (1000 s), whose squares add up to a finite
+    /// variance over any number of samples. A real sample lies far inside both.
+    static let nanosecondsRange = 1e-3...1e12
+
     /// The longest text a worker may give: a reason, or a fact of its build. A real one is a line.
     static let textLimit = 4096
 
@@ -38,19 +44,7 @@ extension WorkerProtocol {
         case (.describe, .described(let facts)):
             return problem(with: facts)
         case (.measure(let job), .measured(let measurements)):
-            for measurement in measurements {
-                guard measurement.samples.count <= job.plan.samples else {
-                    return "\(measurement.samples.count) samples of \(measurement.key), \(job.plan.samples) asked"
-                }
-                guard (1...Selection.maximumThreads).contains(measurement.key.threads) else {
-                    return "a case on \(measurement.key.threads) threads"
-                }
-                if let problem = measurement.samples.lazy.compactMap({ problem(with: $0, process: job.process) }).first
-                {
-                    return problem
-                }
-            }
-            return nil
+            return problem(with: measurements, of: job)
         case (.calibrate, .calibrated(let cases, let failures)):
             let outside = failures.keys.filter { !cases.indices.contains($0) }
             guard outside.isEmpty else { return "a failure of case \(outside[0]), of \(cases.count) cases" }
@@ -66,6 +60,44 @@ extension WorkerProtocol {
         default:
             return "another reply than the request asks for"
         }
+    }
+
+    /// What is wrong with the measurements that answer a measuring `job`, each of which becomes
+    /// a row of the run's reports, and of `history.csv`, which every later command reads: a case
+    /// the job does not select, or twice; an outcome other than time's (a count, or a metric
+    /// that the job did not ask for); a reason over ``textLimit``; more samples than asked; a
+    /// sample out of bounds.
+    static func problem(with measurements: [CaseMeasurement], of job: Job) -> String? {
+        let selects: (CaseKey) -> Bool
+        do {
+            selects = try job.selection.caseMatcher()
+        } catch {
+            // The run made its cases from this selection, so its patterns compile.
+            return "a job whose selection does not compile: \(error.message)"
+        }
+        var reported: Set<CaseKey> = []
+        for measurement in measurements {
+            let key = measurement.key
+            guard selects(key) else {
+                return "a case the job does not select, '\(String(describing: key).prefix(80))'"
+            }
+            guard reported.insert(key).inserted else { return "two measurements of \(key)" }
+            guard measurement.metric == .time else { return "\(measurement.metric.rawValue) of \(key), asked for time" }
+            switch measurement.outcome {
+            case .counted:
+                return "a count of \(key), asked for samples"
+            case .failed(let reason):
+                guard reason.utf8.count <= textLimit else { return "a reason of over \(textLimit) bytes" }
+            case .sampled(let samples):
+                guard samples.count <= job.plan.samples else {
+                    return "\(samples.count) samples of \(key), \(job.plan.samples) asked"
+                }
+                if let problem = samples.lazy.compactMap({ problem(with: $0, process: job.process) }).first {
+                    return problem
+                }
+            }
+        }
+        return nil
     }
 
     /// What is wrong with what a build says of itself: every fact goes into the rows of its report.
@@ -89,7 +121,7 @@ extension WorkerProtocol {
         guard (1...iterationsLimit).contains(sample.iterations) else {
             return "a sample of \(sample.iterations) iterations"
         }
-        guard sample.nanosecondsPerOperation.isFinite, sample.nanosecondsPerOperation > 0 else {
+        guard nanosecondsRange.contains(sample.nanosecondsPerOperation) else {
             return "a sample of \(sample.nanosecondsPerOperation) ns per operation"
         }
         if let allocations = sample.allocations, !(0...allocationsLimit).contains(allocations) {

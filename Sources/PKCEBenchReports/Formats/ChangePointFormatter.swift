@@ -76,7 +76,9 @@ package enum ChangePointFormatter {
                 ])
             }
             let body = table.rows.isEmpty ? "" : (format == .table ? table.plain() : table.markdown()) + "\n"
-            return body + summary(changes) + "\n"
+            // The summary names the run the window starts after, as the history file spells it.
+            let line = format == .table ? summary(changes) : Markdown.text(summary(changes), startsLine: true)
+            return body + line + "\n"
         }
     }
 

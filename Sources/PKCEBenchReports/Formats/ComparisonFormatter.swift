@@ -34,16 +34,16 @@ package enum ComparisonFormatter {
     /// The comparison as a pull-request comment, laid out as the article "Comparing runs" shows.
     static func markdown(_ comparison: Comparison) -> String {
         func run(_ identity: RunIdentity) -> String {
-            let id = identity.runID.isEmpty ? "no rows" : "`\(identity.runID)`"
-            let commit = identity.commit.isEmpty ? "" : " at commit `\(identity.commit)`"
-            return "\(id)\(commit) (\(markdownText(identity.name)))"
+            let id = identity.runID.isEmpty ? "no rows" : Markdown.code(identity.runID)
+            let commit = identity.commit.isEmpty ? "" : " at commit \(Markdown.code(identity.commit))"
+            return "\(id)\(commit) (\(Markdown.text(identity.name)))"
         }
         var lines = [
             "### PKCEBench: \(summary(comparison))", "",
             "Baseline \(run(comparison.runs.baseline)); current \(run(comparison.runs.current)).", "",
         ]
         for warning in comparison.warnings {
-            lines += ["> [!WARNING]", "> \(markdownText(warning))", ""]
+            lines += ["> [!WARNING]", "> \(Markdown.text(warning, startsLine: true))", ""]
         }
         let notable = comparison.cases(in: attentionOrder)
         if notable.isEmpty {
@@ -58,22 +58,8 @@ package enum ComparisonFormatter {
                 String(table(unchanged, metric: comparison.metric).markdown().dropLast()), "", "</details>", "",
             ]
         }
-        lines += notes(comparison).map { "<sub>\(markdownText($0))</sub>\n" }
+        lines += notes(comparison).map { "<sub>\(Markdown.text($0))</sub>\n" }
         return lines.joined(separator: "\n").trimmingCharacters(in: .newlines) + "\n"
-    }
-
-    private static func markdownText(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "&": escaped += "&amp;"
-            case "|", "*", "_", "`", "[", "]", "\\": escaped += "\\\(character)"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 
     private static func table(_ cases: [CaseComparison], metric: Metric) -> TextTable {

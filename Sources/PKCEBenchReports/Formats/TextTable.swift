@@ -44,10 +44,12 @@ struct TextTable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A GitHub-flavoured Markdown table; `|` in cells is escaped.
+    /// A GitHub-flavoured Markdown table, one line per row: every title and cell escaped as
+    /// ``Markdown/text(_:startsLine:)`` escapes text, so that none holds a tag, a link or a line
+    /// break.
     func markdown() -> String {
         func line(_ cells: [String]) -> String {
-            "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+            "| " + cells.map { Markdown.text($0) }.joined(separator: " | ") + " |"
         }
         let rule = "|" + columns.map { $0.alignment == .left ? " --- |" : " ---: |" }.joined()
         return ([line(columns.map(\.title)), rule] + rows.map(line)).joined(separator: "\n") + "\n"
