@@ -37,7 +37,8 @@ for presented in [guess, "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"] {
     } catch let error as PKCEError {
         // RFC 6749 §5.2 has no code for the server's own failure: answer HTTP 500 then.
         guard let oauthError = error.oauthErrorCode(at: .token) else { throw error }
-        print(oauthError, error.description(at: .token))  // invalid_grant code_verifier does not match the stored code_challenge
+        // invalid_grant code_verifier does not match the stored code_challenge
+        print(oauthError, error.description(at: .token))
     } catch {
         print(error)  // CodeAlreadyUsed()
     }

@@ -62,7 +62,8 @@ struct MalformedInputTests {
             name: "binary", contents: [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00, 0xFF],
             message: ":1:8: a NUL byte: this is not a text file"),
         BadFile(
-            name: "not UTF-8", contents: [0x61, 0x2C, 0x62, 0x0A, 0xC3, 0x28],
+            // After a good header: the file is read record by record, and stops at its first fault.
+            name: "not UTF-8", contents: editedSummary { $0 = [$0[0], ""] } + [0xC3, 0x28],
             message: ":2:1: bytes that are not UTF-8: this is not a text file"),
         BadFile(
             name: "a required column missing",
@@ -79,7 +80,13 @@ struct MalformedInputTests {
         BadFile(
             name: "another schema version",
             contents: editedSummary { lines in lines[1] = "7" + lines[1].dropFirst() },
-            message: ":2: column schema (1): schema version 7 is not supported; this bench reads versions 1 to 2"),
+            message: ":2: column schema (1): schema version 7 is not supported; this bench reads versions 1 to 3"),
+        BadFile(
+            name: "a commit that is not one, in a row of this schema",
+            contents: editedSummary(line: 1, field: 3, to: "origin/other"),
+            message:
+                ":2: column commit (4): 'origin/other' is not a commit (4 to 64 lowercase hex digits, -dirty or not, or unknown)"
+        ),
         BadFile(
             name: "two rows for one case",
             contents: editedSummary { lines in lines.insert(lines[1], at: 2) },
@@ -87,8 +94,11 @@ struct MalformedInputTests {
         BadFile(
             name: "a record with a field too many",
             contents: editedSummary { lines in lines[5] += ",extra" },
+            // Reading stops at the extra field, a comma after the end of the line as it was.
             message:
-                ":6: the record has \(ReportSchema.summaryColumnNames.count + 1) fields; the header has \(ReportSchema.summaryColumnNames.count)"
+                ":6:\(String(decoding: editedSummary { _ in }, as: UTF8.self).components(separatedBy: "\r\n")[5].count + 2): "
+                + "the record has more than \(ReportSchema.summaryColumnNames.count) fields; "
+                + "the header has \(ReportSchema.summaryColumnNames.count)"
         ),
         BadFile(
             name: "a terminal escape sequence for a backend's name",

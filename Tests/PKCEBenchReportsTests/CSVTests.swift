@@ -97,7 +97,8 @@ struct CSVTests {
         Malformed(
             text: "a,b\n1,2\n3,\"open\n", line: 3, column: 3, message: "the quoted field opened here is never closed"),
         Malformed(text: "a,b\n1,2\r3,4\n", line: 2, column: 4, message: "a carriage return without a line feed"),
-        Malformed(text: "a,b\n1,2,3\n", line: 2, column: nil, message: "the record has 3 fields; the header has 2"),
+        Malformed(
+            text: "a,b\n1,2,3\n", line: 2, column: 5, message: "the record has more than 2 fields; the header has 2"),
         Malformed(text: "a,b\n1\n", line: 2, column: nil, message: "the record has 1 fields; the header has 2"),
         Malformed(text: "a,,c\n", line: 1, column: nil, message: "header column 2 has no name"),
         Malformed(text: "a,b,a\n", line: 1, column: nil, message: "the header names column 'a' twice"),
@@ -116,6 +117,67 @@ struct CSVTests {
         let bytes: [UInt8] = Array("a,b\n1,".utf8) + [0xFF, 0xFE, 0x0A]
         #expect(throws: CSVError(line: 2, column: 3, message: "bytes that are not UTF-8: this is not a text file")) {
             try CSV.parse(bytes)
+        }
+    }
+
+    @Test("A field over its column's limit ends the reading at its start; one at the limit reads")
+    func fieldLimits() throws {
+        let limits = CSV.Limits(columns: 3, fieldBytes: ["id": 4], otherFieldBytes: 6)
+        let atLimits = try CSV.parse(Array("id,note\n\"a\"\"bc\",123456\n".utf8), limits: limits)
+        // Bytes are counted unquoted: `"a""bc"` holds four.
+        #expect(atLimits.records.map(\.fields) == [["a\"bc", "123456"]])
+        #expect(throws: CSVError(line: 2, column: 6, message: "the note field is longer than 6 bytes")) {
+            try CSV.parse(Array("id,note\nabcd,1234567\n".utf8), limits: limits)
+        }
+        #expect(throws: CSVError(line: 3, column: 1, message: "the id field is longer than 4 bytes")) {
+            try CSV.parse(Array("id,note\n1,2\n\"abcde\",x\n".utf8), limits: limits)
+        }
+        // A quoted field over its limit is read to its close, unkept: an unclosed quote is named as such.
+        #expect(throws: CSVError(line: 2, column: 6, message: "the quoted field opened here is never closed")) {
+            try CSV.parse(Array("id,note\n1234,\"1234567\n".utf8), limits: limits)
+        }
+        #expect(throws: CSVError(line: 2, column: 6, message: "the note field is longer than 6 bytes")) {
+            try CSV.parse(Array("id,note\n1234,\"1234\n567\"\n".utf8), limits: limits)
+        }
+        #expect(throws: CSVError(line: 1, column: 3, message: "header column 2 is longer than 6 bytes")) {
+            try CSV.parse(Array("a,bcdefgh\n".utf8), limits: limits)
+        }
+        #expect(throws: CSVError(line: 1, column: 7, message: "the header has more than 3 columns")) {
+            try CSV.parse(Array("a,b,c,d\n".utf8), limits: limits)
+        }
+    }
+
+    @Test("A line of commas stops at its first empty name or its first field beyond the header")
+    func linesOfCommas() {
+        let commas = [UInt8](repeating: UInt8(ascii: ","), count: 1 << 16)
+        #expect(throws: CSVError(line: 1, column: nil, message: "header column 1 has no name")) {
+            try CSV.parse(commas)
+        }
+        #expect(throws: CSVError(line: 2, column: 3, message: "the record has more than 2 fields; the header has 2")) {
+            try CSV.parse(Array("a,b\n".utf8) + commas)
+        }
+    }
+
+    @Test("The reader gives each record before it reads the next, and stops at the first bad one")
+    func recordByRecord() throws {
+        var reader = try CSVReader(Array("a,b\n1,2\n3,\"4\n".utf8))
+        #expect(reader.header == ["a", "b"])
+        #expect(try reader.next() == CSVRecord(line: 2, fields: ["1", "2"]))
+        #expect(throws: CSVError(line: 3, column: 3, message: "the quoted field opened here is never closed")) {
+            try reader.next()
+        }
+        var complete = try CSVReader(Array("a\n1\n".utf8))
+        #expect(try complete.next() == CSVRecord(line: 2, fields: ["1"]))
+        #expect(try complete.next() == nil)
+    }
+
+    @Test("Text is checked up to the first error in the CSV: a binary file says so")
+    func textBeforeStructure() {
+        #expect(throws: CSVError(line: 2, column: 2, message: "a NUL byte: this is not a text file")) {
+            try CSV.parse(Array("a\nx\u{0}y\"z\n".utf8))
+        }
+        #expect(throws: CSVError(line: 2, column: 3, message: "bytes that are not UTF-8: this is not a text file")) {
+            try CSV.parse(Array("a\n\"x".utf8) + [0xC3])
         }
     }
 

@@ -7,9 +7,9 @@ import PKCEBenchTestSupport
 import Testing
 
 /// A report of made-up measurements, with environment values that need quoting in CSV.
-func sampleReport(runID: String = "20261122T000000Z-abc1234", scale: Double = 1) -> RunResult {
+func sampleReport(runID: String = "20261122T000000.000Z-abc1234-00000000", scale: Double = 1) -> RunResult {
     let environment = RunEnvironment(
-        runID: runID, timestamp: "2026-11-22T00:00:00Z", commit: "abc1234", build: "release",
+        runID: runID, timestamp: "2026-11-22T00:00:00.000Z", commit: "abc1234", build: "release",
         cpu: "Test CPU, \"Model\" 9", cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0", swift: "6.3.1",
         libraries: ["openssl": "OpenSSL 3.0.19 27 Jan 2026", "sodium": "libsodium 1.0.18"])
     return RunResult(environment: environment, measurements: sampleMeasurements(scale: scale))
@@ -54,7 +54,8 @@ struct ReportTests {
         let written = try results.save(report)
         #expect(
             Set(written.map(\.lastPathComponent)) == [
-                "20261122T000000Z-abc1234.csv", "20261122T000000Z-abc1234.samples.csv", "latest.csv",
+                "20261122T000000.000Z-abc1234-00000000.csv", "20261122T000000.000Z-abc1234-00000000.samples.csv",
+                "latest.csv",
                 "latest.samples.csv", "latest.svg", "latest.html", "history.csv",
             ])
 
@@ -85,16 +86,24 @@ struct ReportTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let results = ResultsDirectory(path: directory.path)
-        try results.save(sampleReport(runID: "run-1"))
+        try results.save(sampleReport(runID: "20261122T000001.000Z-abc1234-00000001"))
         try results.prepare()
-        try results.save(sampleReport(runID: "run-2", scale: 1.1))
+        try results.save(sampleReport(runID: "20261122T000002.000Z-abc1234-00000002", scale: 1.1))
         let history = try ReportFiles.readHistory(at: results.history.path)
-        #expect(history.map(\.environment.runID) == ["run-1", "run-1", "run-1", "run-2", "run-2", "run-2"])
+        #expect(
+            history.map(\.environment.runID) == [
+                "20261122T000001.000Z-abc1234-00000001", "20261122T000001.000Z-abc1234-00000001",
+                "20261122T000001.000Z-abc1234-00000001", "20261122T000002.000Z-abc1234-00000002",
+                "20261122T000002.000Z-abc1234-00000002", "20261122T000002.000Z-abc1234-00000002",
+            ])
         let text = try String(contentsOf: results.history, encoding: .utf8)
         #expect(!text.contains("\r\n\r\n"), "the appended run must not leave an empty line")
         #expect(text.components(separatedBy: "schema,").count == 2, "one header only")
         // latest.csv is the second run only.
-        #expect(try ReportFiles.readSummary(at: results.latest.path).allSatisfy { $0.environment.runID == "run-2" })
+        #expect(
+            try ReportFiles.readSummary(at: results.latest.path).allSatisfy {
+                $0.environment.runID == "20261122T000002.000Z-abc1234-00000002"
+            })
     }
 
     @Test("A run appends under the history's own header, whatever its column order")
@@ -102,7 +111,7 @@ struct ReportTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let results = ResultsDirectory(path: directory.path)
-        try results.save(sampleReport(runID: "run-1"))
+        try results.save(sampleReport(runID: "20261122T000001.000Z-abc1234-00000001"))
         // Someone moved the first column last and added a note column.
         let table = try CSV.parse(Array(try Data(contentsOf: results.history)))
         let header = Array(table.header.dropFirst()) + [table.header[0], "note"]
@@ -110,9 +119,14 @@ struct ReportTests {
         try Data(CSV.encode(header: header, records: records).utf8).write(to: results.history)
 
         try results.prepare()
-        try results.save(sampleReport(runID: "run-2", scale: 1.1))
+        try results.save(sampleReport(runID: "20261122T000002.000Z-abc1234-00000002", scale: 1.1))
         let history = try ReportFiles.readHistory(at: results.history.path)
-        #expect(history.map(\.environment.runID) == ["run-1", "run-1", "run-1", "run-2", "run-2", "run-2"])
+        #expect(
+            history.map(\.environment.runID) == [
+                "20261122T000001.000Z-abc1234-00000001", "20261122T000001.000Z-abc1234-00000001",
+                "20261122T000001.000Z-abc1234-00000001", "20261122T000002.000Z-abc1234-00000002",
+                "20261122T000002.000Z-abc1234-00000002", "20261122T000002.000Z-abc1234-00000002",
+            ])
         #expect(history.suffix(3).map(\.median) == [220, 110, nil])
         let notes = try CSV.parse(Array(try Data(contentsOf: results.history))).records.map { $0.fields.last }
         #expect(notes == ["kept", "kept", "kept", "", "", ""])
@@ -123,7 +137,7 @@ struct ReportTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let results = ResultsDirectory(path: directory.path)
-        try results.save(sampleReport(runID: "run-1"))
+        try results.save(sampleReport(runID: "20261122T000001.000Z-abc1234-00000001"))
         // The history as an older bench wrote it: without the two columns added since.
         let added = ["target_cpu", "allocs_per_op"]
         let table = try CSV.parse(Array(try Data(contentsOf: results.history)))
@@ -133,7 +147,7 @@ struct ReportTests {
             records: table.records.map { record in kept.map { record.fields[$0] } })
         try Data(oldText.utf8).write(to: results.history)
 
-        var environment = sampleReport(runID: "run-2").environment
+        var environment = sampleReport(runID: "20261122T000002.000Z-abc1234-00000002").environment
         environment.targetCPU = "x86-64-v4"
         let counted = CaseMeasurement(
             key: CaseKey(backend: "swift", operation: .challenge, size: 43, threads: 1),
@@ -145,7 +159,13 @@ struct ReportTests {
         let widened = try CSV.parse(Array(try Data(contentsOf: results.history)))
         #expect(widened.header == kept.map { table.header[$0] } + added)
         let history = try ReportFiles.readHistory(at: results.history.path)
-        #expect(history.map(\.environment.runID) == ["run-1", "run-1", "run-1", "run-2", "run-2", "run-2", "run-2"])
+        #expect(
+            history.map(\.environment.runID) == [
+                "20261122T000001.000Z-abc1234-00000001", "20261122T000001.000Z-abc1234-00000001",
+                "20261122T000001.000Z-abc1234-00000001", "20261122T000002.000Z-abc1234-00000002",
+                "20261122T000002.000Z-abc1234-00000002", "20261122T000002.000Z-abc1234-00000002",
+                "20261122T000002.000Z-abc1234-00000002",
+            ])
         // The old rows are as they were, the new columns empty; the new rows keep their values.
         let oldRows = try ReportFiles.history(from: Array(oldText.utf8), path: "old")
         #expect(Array(history.prefix(3)) == oldRows)
@@ -154,14 +174,15 @@ struct ReportTests {
         )
         let newRow = try #require(
             history.first {
-                $0.environment.runID == "run-2" && $0.key.backend == "swift" && $0.key.operation == .challenge
+                $0.environment.runID == "20261122T000002.000Z-abc1234-00000002" && $0.key.backend == "swift"
+                    && $0.key.operation == .challenge
             })
         #expect(newRow.summary.allocationsPerOperation == 2)
         #expect(history.suffix(4).allSatisfy { $0.environment.targetCPU == "x86-64-v4" })
 
         // A third run appends under the widened header, keeping the file's bytes.
         let before = try Data(contentsOf: results.history)
-        try results.save(sampleReport(runID: "run-3"))
+        try results.save(sampleReport(runID: "20261122T000003.000Z-abc1234-00000003"))
         let after = try Data(contentsOf: results.history)
         #expect(after.prefix(before.count) == before)
         #expect(try ReportFiles.readHistory(at: results.history.path).count == 10)
@@ -198,20 +219,20 @@ struct ReportTests {
         let results = ResultsDirectory(path: directory.path)
         try FileManager.default.copyItem(at: old, to: results.history)
         try results.prepare()
-        try results.save(sampleReport(runID: "run-2"))
+        try results.save(sampleReport(runID: "20261122T000002.000Z-abc1234-00000002"))
         let header = try CSV.parse(Array(try Data(contentsOf: results.history))).header
         #expect(header.contains("openssl") && header.contains("libsodium") && header.contains("library"))
         #expect(header.last == ReportSchema.summaryColumnNames.last)
         let history = try ReportFiles.readHistory(at: results.history.path)
         #expect(Array(history.prefix(oldRows.count)) == oldRows)
         let newRows = history.dropFirst(oldRows.count)
-        #expect(newRows.map(\.schema) == [2, 2, 2])
+        #expect(newRows.map(\.schema) == [ReportSchema.version, ReportSchema.version, ReportSchema.version])
         // Each new row records its own backend's library, and no other.
         let libraries = sampleReport().environment.libraries
         for row in newRows {
             #expect(row.environment.libraries == libraries.filter { $0.key == row.key.backend })
         }
-        // And a new file is schema 2 throughout: `library` where `openssl` and `libsodium` were.
+        // And a new file is of this schema throughout: `library` where `openssl` and `libsodium` were.
         let latest = try CSV.parse(Array(try Data(contentsOf: results.latest))).header
         #expect(!latest.contains("openssl") && !latest.contains("libsodium") && latest.contains("library"))
     }
@@ -231,13 +252,17 @@ struct ReportTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let results = ResultsDirectory(path: directory.path)
-        try results.save(sampleReport(runID: "run-1"))
+        try results.save(sampleReport(runID: "20261122T000001.000Z-abc1234-00000001"))
         let history = try Data(contentsOf: results.history)
-        #expect(throws: BenchError.self) { try results.save(sampleReport(runID: "run-1", scale: 2)) }
+        #expect(throws: BenchError.self) {
+            try results.save(sampleReport(runID: "20261122T000001.000Z-abc1234-00000001", scale: 2))
+        }
         #expect(try Data(contentsOf: results.history) == history)
         #expect(
-            try ReportFiles.readSummary(at: results.summary(of: sampleReport(runID: "run-1").environment).path)
-                .map(\.median) == sampleReport().rows.map(\.median))
+            try ReportFiles.readSummary(
+                at: results.summary(of: sampleReport(runID: "20261122T000001.000Z-abc1234-00000001").environment).path
+            )
+            .map(\.median) == sampleReport().rows.map(\.median))
     }
 
     @Test("Temporary files of a run that was killed are removed; another running process's stay")
@@ -288,6 +313,46 @@ struct ReportTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: nested.path).isEmpty)
     }
 
+    @Test("A save reads its own rows back before staging them: a row the history could not read is 70, nothing written")
+    func saveReadsItsRowsBack() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let results = ResultsDirectory(path: directory.path)
+        try results.prepare()
+        let environment = RunEnvironment.capture(libraries: [:], buildCommit: "abc1234")
+        let key = CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1)
+        let sampled = CaseMeasurement(
+            key: key, samples: [Sample(iterations: 10, nanosecondsPerOperation: 61.5)], failure: nil)
+        try results.save(RunResult(environment: environment, measurements: [sampled]))
+        let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        let history = try Data(contentsOf: results.history)
+
+        // Negative counts, as a worker could once report them: counts and figures read only from 0.
+        let counted = CaseMeasurement.counted(key, iterations: -3, instructionsPerOperation: -5)
+        // Another run: its id's nonce differs.
+        let next = RunEnvironment.capture(libraries: [:], buildCommit: "abc1234")
+        #expect {
+            try results.save(RunResult(environment: next, measurements: [counted]))
+        } throws: { error in
+            guard let error = error as? BenchError else { return false }
+            return error.kind == .backendFailed
+                && error.message.hasPrefix("nothing written: the run's rows would not read back: ")
+                && error.message.contains("'-3' is not a whole number")
+        }
+        // Nor does a pair of runs of `bench ab` write any of its files.
+        let good = RunResult(environment: environment, measurements: [sampled])
+        let comparison = try Comparison(
+            baseline: ComparedRun(good, name: "baseline"), current: ComparedRun(good, name: "current"),
+            criteria: ComparisonCriteria(threshold: 0.05))
+        #expect(throws: BenchError.self) {
+            try results.save(
+                baseline: good, current: RunResult(environment: next, measurements: [counted]), comparison: comparison)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == before)
+        #expect(try Data(contentsOf: results.history) == history)
+        #expect(try ReportFiles.readHistory(at: results.history.path).count == 1)
+    }
+
     @Test("A malformed history stops the run before it measures (65), and is left as it was")
     func malformedHistory() throws {
         let directory = try temporaryDirectory()
@@ -314,6 +379,46 @@ struct ReportReadingTests {
 
     func validSummary() -> String {
         ReportSchema.encode(sampleReport().rows, columns: ReportSchema.summary)
+    }
+
+    @Test("A row of this schema whose commit, run id, timestamp or build is not in its grammar is 65, with its column")
+    func recordedFieldGrammars() throws {
+        let fields: [(column: String, from: String, to: String)] = [
+            ("commit (4)", ",abc1234,", ",origin/other,"),
+            ("commit (4)", ",abc1234,", ",--upload-pack=x,"),
+            ("run_id (2)", "-abc1234-00000000,", "-abc1234,"),
+            ("timestamp (3)", ",2026-11-22T00:00:00.000Z,", ",2026-11-22,"),
+            ("build (5)", ",release,", ",fast,"),
+        ]
+        for (column, from, to) in fields {
+            let text = validSummary().replacingOccurrences(of: from, with: to)
+            #expect(text != validSummary())
+            let path = try file(text)
+            #expect {
+                try ReportFiles.readSummary(at: path)
+            } throws: { error in
+                guard let error = error as? BenchError else { return false }
+                return error.kind == .malformedInput && error.message.hasPrefix("\(path):2: column \(column): ")
+            }
+        }
+    }
+
+    @Test("An older row's free-text commit reads as unknown; its run id, without a nonce, still reads")
+    func olderFreeTextCommit() throws {
+        // A schema 2 row as a Bench.main given a branch name wrote it.
+        let text = validSummary().replacingOccurrences(of: "\r\n\(ReportSchema.version),", with: "\r\n2,")
+            .replacingOccurrences(of: "-abc1234-00000000,", with: "-release/1.0,")
+            .replacingOccurrences(of: ",abc1234,", with: ",release/1.0,")
+        let rows = try ReportFiles.readSummary(at: try file(text))
+        #expect(!rows.isEmpty)
+        #expect(rows.allSatisfy { $0.environment.commit == "unknown" && $0.schema == 2 })
+        #expect(rows.allSatisfy { $0.environment.runID == "20261122T000000.000Z-release/1.0" })
+        // The run id keeps its text, but not a control character, nor a missing timestamp.
+        for runID in ["20261122T000000.000Z-a\u{7f}b", "release/1.0"] {
+            let bad = validSummary().replacingOccurrences(of: "\r\n\(ReportSchema.version),", with: "\r\n2,")
+                .replacingOccurrences(of: "20261122T000000.000Z-abc1234-00000000,", with: runID + ",")
+            #expect(throws: BenchError.self) { try ReportFiles.readSummary(at: try file(bad)) }
+        }
     }
 
     @Test("A missing file is 66")
@@ -385,13 +490,13 @@ struct ReportReadingTests {
 
     @Test("Another schema version is 65")
     func otherSchema() throws {
-        let text = validSummary().replacingOccurrences(of: "\r\n2,", with: "\r\n3,")
+        let text = validSummary().replacingOccurrences(of: "\r\n3,", with: "\r\n4,")
         #expect(text != validSummary())
         let path = try file(text)
         #expect(
             throws: BenchError(
                 .malformedInput,
-                "\(path):2: column schema (1): schema version 3 is not supported; this bench reads versions 1 to 2")
+                "\(path):2: column schema (1): schema version 4 is not supported; this bench reads versions 1 to 3")
         ) {
             try ReportFiles.readSummary(at: path)
         }

@@ -62,7 +62,17 @@ package enum ReportFiles {
     }
 
     /// The largest file read as a report: a year of full runs on every commit is a few tens of MiB.
-    static let maximumFileSize = 1 << 30
+    static let maximumFileSize = 256 << 20
+
+    /// What a field of a report may hold, in bytes: the facts a run records about itself as much as
+    /// their grammars take (``RecordedFields``), any other field 4 KiB, a worker's longest reason.
+    /// Checked as the file is read, so that no field is held beyond its limit.
+    static let limits = CSV.Limits(
+        columns: 256,
+        fieldBytes: [
+            "commit": RecordedFields.commitLimit, "run_id": RecordedFields.runIDLimit, "timestamp": 32, "build": 32,
+        ],
+        otherFieldBytes: 4096)
 
     /// The bytes of a regular file: `missingInput` when there is none, `malformedInput` beyond
     /// ``maximumFileSize``. POSIX `read`, as `Data(contentsOf:)` leaks for an empty file (LeakSanitizer).
@@ -107,32 +117,54 @@ package enum ReportFiles {
         row.missingFigure.map { "status ok, but \($0) is empty" }
     }
 
-    /// The rows in `bytes`; a second row with the same `identity` as an earlier one is an error, as
-    /// is a row that `check` finds fault with.
+    /// The rows in `bytes`, each decoded as it is read; a second row with the same `identity` as an
+    /// earlier one is an error, as is a row that `check` finds fault with. The first error ends the
+    /// reading: what follows it is not parsed.
     private static func decode<Row>(
         _ bytes: some Collection<UInt8>, path: String, columns: [Column<Row>], empty: Row,
         check: (Row) -> String? = { _ in nil }, identity: (Row) -> String
     ) throws(BenchError) -> [Row] {
-        let rows = try ReportSchema.decode(table(of: bytes, path: path), columns: columns, empty: empty, path: path)
+        var reader = try self.reader(of: bytes, path: path)
+        let present = try ReportSchema.present(columns, in: reader.header, path: path)
+        var rows: [Row] = []
         var firstLines: [String: Int] = [:]
-        for (line, row) in rows {
-            if let fault = check(row) { throw .malformed(path, line: line, fault) }
+        while let record = try next(of: &reader, path: path) {
+            let row = try ReportSchema.decode(record, columns: present, empty: empty, path: path)
+            if let fault = check(row) { throw .malformed(path, line: record.line, fault) }
             let id = identity(row)
             if let first = firstLines[id] {
-                throw .malformed(path, line: line, "a second row for \(id); the first is on line \(first)")
+                throw .malformed(path, line: record.line, "a second row for \(id); the first is on line \(first)")
             }
-            firstLines[id] = line
+            firstLines[id] = record.line
+            rows.append(row)
         }
-        return rows.map(\.row)
+        return rows
     }
 
-    /// The CSV table in `bytes`; a parse error becomes a `malformedInput` error at its place.
-    static func table(of bytes: some Collection<UInt8>, path: String) throws(BenchError) -> CSVTable {
+    /// A reader of the CSV in `bytes`, within ``limits``, its header read.
+    ///
+    /// - Throws: `BenchError` (`malformedInput`) at the place of a parse error.
+    static func reader(of bytes: some Collection<UInt8>, path: String) throws(BenchError) -> CSVReader {
         do {
-            return try CSV.parse(bytes)
+            return try CSVReader(bytes, limits: limits)
         } catch {
-            let place = "\(path):\(error.line)" + (error.column.map { ":\($0)" } ?? "")
-            throw BenchError(.malformedInput, "\(place): \(error.message)")
+            throw malformed(error, path: path)
         }
+    }
+
+    /// The next record of `reader`, or `nil` at the end.
+    ///
+    /// - Throws: `BenchError` (`malformedInput`) at the place of a parse error.
+    static func next(of reader: inout CSVReader, path: String) throws(BenchError) -> CSVRecord? {
+        do {
+            return try reader.next()
+        } catch {
+            throw malformed(error, path: path)
+        }
+    }
+
+    private static func malformed(_ error: CSVError, path: String) -> BenchError {
+        let place = "\(path):\(error.line)" + (error.column.map { ":\($0)" } ?? "")
+        return BenchError(.malformedInput, "\(place): \(error.message)")
     }
 }

@@ -17,6 +17,14 @@ extension Column {
     }
 }
 
+/// A row that records the schema version it was read in, which columns read before later ones.
+protocol SchemaVersioned: Sendable {
+    var schema: Int { get }
+}
+
+extension SummaryRow: SchemaVersioned {}
+extension SampleRow: SchemaVersioned {}
+
 /// Why a field could not be read; the caller adds the file, line and column.
 struct FieldError: Error {
     let message: String
@@ -27,9 +35,14 @@ struct FieldError: Error {
 ///
 /// Version 2 replaced version 1's `openssl` and `libsodium` columns with `library`, the row's own
 /// backend's; files of either version read, and a version 1 history takes version 2's rows.
+/// Version 3 gave `run_id`, `timestamp`, `commit` and `build` their grammars
+/// (``RecordedFields``); an older row's `commit` that is not one reads as `unknown`.
 package enum ReportSchema {
     /// The format's version, written in every row's `schema` column.
-    package static let version = 2
+    package static let version = 3
+
+    /// The first version whose `commit` and `run_id` follow ``RecordedFields``' grammars.
+    static let recordedFieldsVersion = 3
 
     static let oldestReadable = 1
 
@@ -38,8 +51,8 @@ package enum ReportSchema {
 
     static let summary: [Column<SummaryRow>] = [
         schemaColumn(\.schema),
-        text("run_id", \.environment.runID), text("timestamp", \.environment.timestamp),
-        text("commit", \.environment.commit), text("build", \.environment.build),
+        runIDColumn(\.environment.runID), timestampColumn(\.environment.timestamp),
+        commitColumn(\.environment.commit), buildColumn(\.environment.build),
         backendColumn(\.key.backend), operationColumn(\.key.operation), sizeColumn(\.key),
         count("threads", \.key.threads, through: Selection.maximumThreads),
         // Read before `error`, which fills in the reason of a failed case.
@@ -117,7 +130,7 @@ package enum ReportSchema {
 
     static let samples: [Column<SampleRow>] = [
         schemaColumn(\.schema),
-        text("run_id", \.runID), backendColumn(\.key.backend), operationColumn(\.key.operation),
+        runIDColumn(\.runID), backendColumn(\.key.backend), operationColumn(\.key.operation),
         sizeColumn(\.key),
         count("threads", \.key.threads, through: Selection.maximumThreads), count("process", \.sample.process, from: 0),
         count("sample", \.index, from: 0),
@@ -203,6 +216,80 @@ package enum ReportSchema {
         }
     }
 
+    /// `run_id` (``RecordedFields/isRunID(_:commitMatching:)``), read after `schema`: in a row
+    /// older than the grammar, the timestamp, a dash and then any text without a control
+    /// character (such ids had no nonce before, and any commit ``commitColumn(_:)`` reads).
+    private static func runIDColumn<Row: SchemaVersioned>(_ field: WritableKeyPath<Row, String> & Sendable) -> Column<
+        Row
+    > {
+        Column(name: "run_id", encode: { $0[keyPath: field] }) { row, value throws(FieldError) in
+            let isOlder = row.schema < recordedFieldsVersion
+            guard
+                RecordedFields.isRunID(value)
+                    || isOlder && value.utf8.count <= RecordedFields.runIDLimit
+                        && RecordedFields.isTimestamp(Substring(value.utf8.prefix(20)), compact: true)
+                        && value.utf8.dropFirst(20).first == UInt8(ascii: "-")
+                        && isPrintable(value[...])
+            else {
+                throw FieldError(
+                    message: "'\(printable(value))' is not a run id (<timestamp>-<commit>-<8 hex digits>[-baseline])")
+            }
+            row[keyPath: field] = value
+        }
+    }
+
+    private static func timestampColumn<Row>(_ field: WritableKeyPath<Row, String> & Sendable) -> Column<Row> {
+        Column(name: "timestamp", encode: { $0[keyPath: field] }) { row, value throws(FieldError) in
+            guard RecordedFields.isTimestamp(value) else {
+                throw FieldError(
+                    message: "'\(printable(value))' is not ISO 8601 in UTC with milliseconds (2026-11-22T04:15:56.042Z)"
+                )
+            }
+            row[keyPath: field] = value
+        }
+    }
+
+    /// `commit` (``RecordedFields/isCommit(_:)``), read after `schema`: in an older row, text
+    /// that is not a commit reads as `unknown`, so that no history written before the grammar
+    /// becomes unreadable.
+    private static func commitColumn<Row: SchemaVersioned>(_ field: WritableKeyPath<Row, String> & Sendable) -> Column<
+        Row
+    > {
+        Column(name: "commit", encode: { $0[keyPath: field] }) { row, value throws(FieldError) in
+            if RecordedFields.isCommit(value) {
+                row[keyPath: field] = value
+            } else if row.schema < recordedFieldsVersion {
+                row[keyPath: field] = "unknown"
+            } else {
+                throw FieldError(
+                    message:
+                        "'\(printable(value))' is not a commit (4 to 64 lowercase hex digits, -dirty or not, or unknown)"
+                )
+            }
+        }
+    }
+
+    private static func buildColumn<Row>(_ field: WritableKeyPath<Row, String> & Sendable) -> Column<Row> {
+        Column(name: "build", encode: { $0[keyPath: field] }) { row, value throws(FieldError) in
+            guard value == "release" || value == "debug" else {
+                throw FieldError(message: "'\(printable(value))' is neither 'release' nor 'debug'")
+            }
+            row[keyPath: field] = value
+        }
+    }
+
+    /// Whether `text` has no control character (C0, DEL or C1).
+    private static func isPrintable(_ text: Substring) -> Bool {
+        !text.unicodeScalars.contains { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }
+    }
+
+    /// The start of `text` for a message: 40 scalars at most, each control character as `?`.
+    private static func printable(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.prefix(40).map { isPrintable(Substring(String($0))) ? $0 : "?" }))
+    }
+
     private static func text<Row>(_ name: String, _ field: WritableKeyPath<Row, String> & Sendable) -> Column<Row> {
         Column(name: name, encode: { $0[keyPath: field] }) { row, value in row[keyPath: field] = value }
     }
@@ -260,13 +347,15 @@ package enum ReportSchema {
         rows.map { row in CSV.encodeRecord(columns.map { $0.encode(row) }) }.joined()
     }
 
-    /// - Throws: ``BenchError`` (`.malformedInput`) naming the file, line and column.
-    static func decode<Row>(
-        _ table: CSVTable, columns: [Column<Row>], empty: Row, path: String
-    ) throws(BenchError) -> [(line: Int, row: Row)] {
+    /// The columns of `header` that `columns` read, each with its position there.
+    ///
+    /// - Throws: ``BenchError`` (`.malformedInput`) when a required one is missing.
+    static func present<Row>(
+        _ columns: [Column<Row>], in header: [String], path: String
+    ) throws(BenchError) -> [(column: Column<Row>, position: Int)] {
         var present: [(column: Column<Row>, position: Int)] = []
         for column in columns {
-            guard let position = table.header.firstIndex(of: column.name) else {
+            guard let position = header.firstIndex(of: column.name) else {
                 guard !column.isRequired else {
                     throw .malformed(path, line: 1, "the required column '\(column.name)' is missing")
                 }
@@ -274,19 +363,23 @@ package enum ReportSchema {
             }
             present.append((column, position))
         }
-        var rows: [(line: Int, row: Row)] = []
-        rows.reserveCapacity(table.records.count)
-        for record in table.records {
-            var row = empty
-            for (column, position) in present {
-                do {
-                    try column.decode(&row, record.fields[position])
-                } catch {
-                    throw .malformed(path, line: record.line, column: "\(column.name) (\(position + 1))", error.message)
-                }
+        return present
+    }
+
+    /// The row `record` holds, read into `empty` by the columns ``present(_:in:path:)`` found.
+    ///
+    /// - Throws: ``BenchError`` (`.malformedInput`) naming the file, line and column.
+    static func decode<Row>(
+        _ record: CSVRecord, columns present: [(column: Column<Row>, position: Int)], empty: Row, path: String
+    ) throws(BenchError) -> Row {
+        var row = empty
+        for (column, position) in present {
+            do {
+                try column.decode(&row, record.fields[position])
+            } catch {
+                throw .malformed(path, line: record.line, column: "\(column.name) (\(position + 1))", error.message)
             }
-            rows.append((record.line, row))
         }
-        return rows
+        return row
     }
 }

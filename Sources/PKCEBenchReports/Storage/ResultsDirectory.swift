@@ -56,15 +56,15 @@ package struct ResultsDirectory: Sendable {
     /// Writes a run's reports, all or nothing, with the directory locked, as the article "Reports"
     /// describes; with `asBaseline`, also that baseline's summary and samples.
     ///
-    /// - Throws: `BenchError`: `.cannotWrite`; `.malformedInput` when `history.csv` no longer reads.
+    /// - Throws: `BenchError`: `.cannotWrite`; `.malformedInput` when `history.csv` no longer reads;
+    ///   `.backendFailed` when the run's own rows would not read back (``files(of:as:)``).
     @discardableResult
     package func save(
         _ run: RunResult, asBaseline: BaselineName? = nil, comparison: Comparison? = nil,
         changes: HistoryChanges? = nil
     ) throws(BenchError) -> [URL] {
-        let summary = ReportSchema.encode(SummaryRow.rows(of: run), columns: ReportSchema.summary)
-        let samples = ReportSchema.encode(SampleRow.rows(of: run), columns: ReportSchema.samples)
         let runSummary = self.summary(of: run.environment)
+        let (summary, samples) = try Self.files(of: run, as: runSummary)
         return try DirectoryLock.withLock(on: url) { () throws(BenchError) in
             // Run ids carry a random nonce; a file of the same name is another run's, and stays.
             guard !FileManager.default.fileExists(atPath: runSummary.path) else {
@@ -97,23 +97,19 @@ package struct ResultsDirectory: Sendable {
     /// Writes what `bench ab` and `bench pair` measured and decided (``ABFiles``), all or none,
     /// under the directory's lock.
     ///
-    /// - Throws: `BenchError` (`.cannotWrite`) when a file cannot be written; then none is.
+    /// - Throws: `BenchError`: `.cannotWrite` when a file cannot be written, then none is;
+    ///   `.backendFailed` when a run's own rows would not read back (``files(of:as:)``).
     package func save(baseline: RunResult, current: RunResult, comparison: Comparison) throws(BenchError) {
+        var files: [(URL, String)] = []
+        for (run, name) in [(baseline, ABFiles.baseline), (current, ABFiles.current)] {
+            let summaryURL = url.appendingPathComponent(name)
+            let (summary, samples) = try Self.files(of: run, as: summaryURL)
+            files += [(summaryURL, summary), (samplesURL(of: summaryURL), samples)]
+        }
+        files.append(
+            (url.appendingPathComponent(ABFiles.comparison), ComparisonFormatter.csv(comparison, lineEnding: .crlf)))
+        files.append((url.appendingPathComponent(ABFiles.page), HTMLReport.page(current, comparison: comparison)))
         try DirectoryLock.withLock(on: url) { () throws(BenchError) in
-            var files: [(URL, String)] = []
-            for (run, name) in [(baseline, ABFiles.baseline), (current, ABFiles.current)] {
-                let summary = url.appendingPathComponent(name)
-                files.append((summary, ReportSchema.encode(SummaryRow.rows(of: run), columns: ReportSchema.summary)))
-                files.append(
-                    (
-                        samplesURL(of: summary),
-                        ReportSchema.encode(SampleRow.rows(of: run), columns: ReportSchema.samples)
-                    ))
-            }
-            files.append(
-                (url.appendingPathComponent(ABFiles.comparison), ComparisonFormatter.csv(comparison, lineEnding: .crlf))
-            )
-            files.append((url.appendingPathComponent(ABFiles.page), HTMLReport.page(current, comparison: comparison)))
             try AtomicFiles.writeAll(files)
         }
     }
@@ -137,6 +133,28 @@ package struct ResultsDirectory: Sendable {
         }
     }
 
+    /// The contents of a run's summary file, to be saved at `summaryURL`, and of its samples file,
+    /// each read back with the schema that every command reads them with. A row that did not read
+    /// back, once stored, would make every later command on the directory exit 65 (`history.csv`
+    /// keeps it for good), so it is refused before anything is staged. A run's rows come from its
+    /// measurements, which another build's workers may have made (`bench backfill`, `bench ab`):
+    /// the worker protocol's checks should have refused anything that this refuses.
+    ///
+    /// - Throws: `BenchError` (`.backendFailed`, as the software failed) quoting what did not read.
+    package static func files(of run: RunResult, as summaryURL: URL) throws(BenchError) -> (
+        summary: String, samples: String
+    ) {
+        let summary = ReportSchema.encode(SummaryRow.rows(of: run), columns: ReportSchema.summary)
+        let samples = ReportSchema.encode(SampleRow.rows(of: run), columns: ReportSchema.samples)
+        do {
+            _ = try ReportFiles.summaries(from: Array(summary.utf8), path: summaryURL.path)
+            _ = try ReportFiles.samples(from: Array(samples.utf8), path: ReportFiles.samplesPath(for: summaryURL.path))
+        } catch {
+            throw BenchError(.backendFailed, "nothing written: the run's rows would not read back: \(error.message)")
+        }
+        return (summary, samples)
+    }
+
     package func samplesURL(of summary: URL) -> URL {
         URL(fileURLWithPath: ReportFiles.samplesPath(for: summary.path))
     }
@@ -152,17 +170,22 @@ package struct ResultsDirectory: Sendable {
         let bytes = try ReportFiles.contents(of: history.path)
         // It read in ``prepare()``, but another run may have replaced it since: read it again.
         _ = try ReportFiles.history(from: bytes, path: history.path)
-        let table = try ReportFiles.table(of: bytes, path: history.path)
-        let missing = ReportSchema.summaryColumnNames.filter { !table.header.contains($0) }
-        let header = table.header + missing
+        var reader = try ReportFiles.reader(of: bytes, path: history.path)
+        let missing = ReportSchema.summaryColumnNames.filter { !reader.header.contains($0) }
+        let header = reader.header + missing
         let columns = header.map { name in
             ReportSchema.summary.first { $0.name == name }
                 ?? Column(name: name, encode: { _ in "" }, decode: { _, _ in })
         }
         let newRows = ReportSchema.encodeRecords(rows, columns: columns)
         guard missing.isEmpty else {
-            let widened = table.records.map { $0.fields + Array(repeating: "", count: missing.count) }
-            return CSV.encode(header: header, records: widened) + newRows
+            // Record by record: a history is not held as fields whole.
+            var widened = CSV.encodeRecord(header)
+            let empty = Array(repeating: "", count: missing.count)
+            while let record = try ReportFiles.next(of: &reader, path: history.path) {
+                widened += CSV.encodeRecord(record.fields + empty)
+            }
+            return widened + newRows
         }
         // The header holds every column: keep the file's bytes as they are, and append.
         var existing = String(decoding: bytes, as: UTF8.self)
