@@ -64,7 +64,8 @@ public enum Bench {
             let failure = BenchError(.backendFailed, "a backend cannot be set up: \(logDescription(of: error))")
             BenchCommand.fail(failure.message, status: ExitStatus(failure.kind).rawValue)
         }
-        if let buildCommit, !RecordedFields.isCommit(buildCommit) {
+        // Once, in the command a user runs, not again in each of its workers.
+        if let buildCommit, !RecordedFields.isCommit(buildCommit), CommandLine.arguments.dropFirst().first != "worker" {
             Terminal.note(
                 "note: the build commit given to Bench.main is not a commit (4 to 64 lowercase hex digits, "
                     + "-dirty or not), and runs record it as unknown")

@@ -67,13 +67,22 @@ struct BuildCacheTests {
         #expect(chown(worktree.path, 65534, 65534) == 0)
         #expect(chown(worktree.appendingPathComponent("Package.swift").path, 65534, 65534) == 0)
 
+        // A swift first on the path that says whether it ran.
+        let tools = directory.appendingPathComponent("tools")
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+        let started = directory.appendingPathComponent("swift-started")
+        try "#!/bin/sh\ntouch '\(started.path)'\nexit 1\n".write(
+            to: tools.appendingPathComponent("swift"), atomically: true, encoding: .utf8)
+        chmod(tools.appendingPathComponent("swift").path, 0o755)
+        var withTools = environment
+        withTools["PATH"] = tools.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         let result = try bench(
             ["ab", "--against", "HEAD", "--output", directory.appendingPathComponent("out").path]
-                + PlantedBuildTests.small, in: repository, environment: environment)
+                + PlantedBuildTests.small, in: repository, environment: withTools)
         #expect(result.status == 70, "\(result.stderr)")
         #expect(result.stderrLines.count == 1, "\(result.stderr)")
         #expect(result.stderr.contains("\(worktree.path) is owned by user 65534"), "\(result.stderr)")
-        #expect(!result.stderr.contains("building "), "swift build was started: \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: started.path), "swift was started")
         #expect(!FileManager.default.fileExists(atPath: touched.path), "the planted Package.swift was evaluated")
         #expect(!FileManager.default.fileExists(atPath: worktree.appendingPathComponent(".build").path))
     }

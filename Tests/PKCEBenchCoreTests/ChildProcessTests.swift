@@ -19,5 +19,8 @@ struct ChildProcessTests {
         let captured = try ChildProcess.run("/bin/sh", ["-c", "head -c 20000000 /dev/zero"])
         #expect(captured.succeeded)
         #expect(captured.output.utf8.count == ChildProcess.capturedLimit)
+        #expect(captured.isTruncated)
+        let exact = try ChildProcess.run("/bin/sh", ["-c", "head -c \(ChildProcess.capturedLimit) /dev/zero"])
+        #expect(!exact.isTruncated && exact.output.utf8.count == ChildProcess.capturedLimit)
     }
 }

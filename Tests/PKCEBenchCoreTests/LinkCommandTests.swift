@@ -173,10 +173,30 @@ struct LinkCommandTests {
             ),
             (good.map { $0.hasPrefix("@") ? "@" + kept + "/build/../../x.list" : $0 }, "outside"),
             (good.map { $0.hasPrefix("@") ? "@/etc/passwd" : $0 }, "outside"),
+            // Arguments that would run or link code from elsewhere, which SwiftPM's link never has.
+            (good + ["-tools-directory", "/tmp/evil"], "passes -tools-directory"),
+            (good + ["-Xclang-linker", "-B/tmp/evil"], "passes -Xclang-linker"),
+            (good + ["-Xlinker", "--plugin=/tmp/evil.so"], "passes -Xlinker"),
+            (good + ["/tmp/evil.o"], "passes /tmp/evil.o"),
+            (good + ["-L", "/tmp"], "passes -L"),
+            (good + ["-Xfrontend", "-load-plugin-library"], "passes -Xfrontend"),
         ] {
             let message = refusal(arguments)
             #expect(message?.contains(reason) == true, "\(arguments): \(message ?? "accepted")")
         }
+        // What SwiftPM's link with the layout flags has passes; the checks above were each of one argument.
+        let swiftPM =
+            good + [
+                "-L/usr/lib", "-lsodium", "-lstdc++", "-module-name", "bench", "-emit-executable", "-Xlinker",
+                "--gc-sections", "-Xlinker", "--defsym", "-Xlinker", "main=bench_main", "-Xlinker", "-rpath=$ORIGIN",
+                "-target", "x86_64-unknown-linux-gnu", "-g", "-Xfrontend", "-function-sections", "-Xllvm",
+                "-align-all-functions=6",
+            ]
+        #expect(LinkCommand.unexpectedArgument(in: swiftPM, kept: kept) == nil)
+        // A response file's line that the driver would split into arguments.
+        try "'\(kept)/build/a.o' '-tools-directory' '/tmp/evil'\n".write(
+            toFile: list, atomically: true, encoding: .utf8)
+        #expect(refusal(good)?.contains("which a response file would read as more than a path") == true)
         // An object that climbs out of the kept build.
         try "'\(kept)/build/../../../etc/x.o'\n".write(toFile: list, atomically: true, encoding: .utf8)
         #expect(refusal(good)?.contains("links \(kept)/build/../../../etc/x.o, outside") == true)

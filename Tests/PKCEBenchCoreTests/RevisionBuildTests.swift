@@ -182,6 +182,8 @@ struct RevisionBuildTests {
             URL(fileURLWithPath: "/usr/bin/setfacl"), arguments: ["-m", "user:65534:rwx", above])
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+        #expect(RevisionBuild.aclLetsOthersWrite(above, following: false))
+        #expect(!RevisionBuild.aclLetsOthersWrite(cache.path, following: false))
         // The mode bits alone (0775 with the mask in the group bits, the user's private group) would pass.
         #expect {
             try RevisionBuild.requireTrusted(cache.path, cache: cache)
@@ -205,7 +207,7 @@ struct RevisionBuildTests {
             } throws: { error in
                 guard let error = error as? BenchError else { return false }
                 return error.kind == .backendFailed && error.message.contains(words)
-                    && error.message.contains("chmod 700 '\(cache.path)'")
+                    && error.message.contains("chmod -R go-rwx '\(cache.path)'")
             }
         }
         // Inside the cache, group write is refused even in the user's private group.
@@ -216,6 +218,36 @@ struct RevisionBuildTests {
         #expect(throws: BenchError.self) { try RevisionBuild.requireTrusted(inside.path, cache: cache) }
         chmod(inside.path, 0o600)
         try RevisionBuild.requireTrusted(inside.path, cache: cache)
+    }
+
+    @Test("A kept build made under umask 002 is made the user's alone, links not followed")
+    func keptMadePrivate() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let staging = directory.appendingPathComponent("staging")
+        try FileManager.default.createDirectory(
+            at: staging.appendingPathComponent("build/A.build"), withIntermediateDirectories: true)
+        let object = staging.appendingPathComponent("build/A.build/a.o")
+        let executable = staging.appendingPathComponent("build/bench")
+        try "o".write(to: object, atomically: false, encoding: .utf8)
+        try "x".write(to: executable, atomically: false, encoding: .utf8)
+        let outside = directory.appendingPathComponent("outside")
+        try "y".write(to: outside, atomically: false, encoding: .utf8)
+        #expect(symlink(outside.path, staging.appendingPathComponent("link").path) == 0)
+        for (path, mode) in [
+            (staging.path, 0o775), (staging.appendingPathComponent("build").path, 0o775),
+            (staging.appendingPathComponent("build/A.build").path, 0o2775), (object.path, 0o664),
+            (executable.path, 0o775), (outside.path, 0o666),
+        ] {
+            chmod(path, mode_t(mode))
+        }
+        try CommitBuilds.makePrivate(staging)
+        #expect(try Self.mode(of: staging.path) == 0o700)
+        #expect(try Self.mode(of: staging.appendingPathComponent("build/A.build").path) == 0o700)
+        #expect(try Self.mode(of: object.path) == 0o600)
+        #expect(try Self.mode(of: executable.path) == 0o700)
+        #expect(try Self.mode(of: outside.path) == 0o666, "a link's target is not the cache's")
+        try RevisionBuild.requireTrusted(object.path, cache: staging)
     }
 
     static func mode(of path: String) throws -> Int {

@@ -107,7 +107,8 @@ package struct CommitBuilds: Sendable {
         let shallow = try ChildProcess.run(
             origin.git, ["-C", origin.repository, "rev-parse", "--is-shallow-repository"])
         let isShallow = shallow.output.hasPrefix("true")
-        guard RecordedFields.isHash(hash[...]), let commit = try? commit(hash) else {
+        // A branch named like a short hash would win over the object: the commit must be the hash's.
+        guard RecordedFields.isHash(hash[...]), let commit = try? commit(hash), commit.id.hasPrefix(hash) else {
             return isShallow ? .historyTooShallow : .notOnThisBranch
         }
         let ancestor = try ChildProcess.run(
@@ -219,27 +220,40 @@ package struct CommitBuilds: Sendable {
             scratch.appendingPathComponent("\(origin.configuration).yaml").path, cache: origin.cache)
         let built = try LinkCommand(
             executable: executable, product: origin.product, configuration: origin.configuration, scratch: scratch)
-        guard let driver = built.arguments.first, toolchain.isDriver(driver) else {
+        // The driver as the link command names it (a toolchain's path, or a proxy's such as swiftly's),
+        // which must be a swiftc of the toolchain on the path.
+        guard let driver = built.arguments.first, URL(fileURLWithPath: driver).lastPathComponent == "swiftc",
+            let linkedBy = try? Toolchain(driver: driver), linkedBy.version == toolchain.version
+        else {
             throw BenchError(
                 .backendFailed,
                 "cannot keep the build of \(commit.short): it was linked by \(built.arguments.first ?? "nothing"), "
-                    + "not by the swiftc beside \(swift)")
+                    + "not by a swiftc of \(toolchain.version)")
         }
-        try keep(built, commit: commit, in: kept, toolchain: toolchain)
+        try keep(built, commit: commit, in: kept, toolchain: linkedBy)
         return try read(kept, commit: commit, driver: driver, buildSeconds: seconds)
     }
 
     /// Checks `commit` out in the shared worktree, adding the worktree first when it is not there.
     /// Files git does not track, the build directory among them, stay.
     private func checkOut(_ commit: Commit) throws(BenchError) {
-        let exists = FileManager.default.fileExists(atPath: worktree.path)
-        if !exists {
-            // Its folder may have gone with the cache while git still lists it.
-            try RevisionBuild.forgetMissingWorktrees(of: origin.repository, in: origin.cache, git: origin.git)
-        }
+        var exists = FileManager.default.fileExists(atPath: worktree.path)
         if exists {
             // Before git reads its .git: another account's folder could name a configuration to run.
             try RevisionBuild.requireTrusted(worktree.path, cache: origin.cache)
+            if !RevisionBuild.isListedWorktree(worktree, of: origin.repository, git: origin.git) {
+                // A worktree of a clone gone or moved, or one git forgot: the cache's own, so made again.
+                do {
+                    try FileManager.default.removeItem(at: worktree)
+                } catch {
+                    throw .cannotWrite(worktree.path, "a worktree git does not list cannot be removed")
+                }
+                exists = false
+            }
+        }
+        if !exists {
+            // Its folder may have gone with the cache while git still lists it.
+            try RevisionBuild.forgetMissingWorktrees(of: origin.repository, in: origin.cache, git: origin.git)
         }
         let command =
             exists
@@ -269,6 +283,13 @@ package struct CommitBuilds: Sendable {
             try fileManager.createDirectory(at: staging, withIntermediateDirectories: false)
             // The paths are the kept directory's; the files go to the staging one until it is renamed.
             let moved = try built.relocated(into: kept.path)
+            // Found now rather than each time the build is read: a link bench would not run again.
+            if let unexpected = LinkCommand.unexpectedArgument(in: moved.arguments, kept: kept.path) {
+                throw BenchError(
+                    .backendFailed,
+                    "cannot keep the build of \(commit.short): its link passes \(printable(unexpected)), "
+                        + "which bench does not run again")
+            }
             func staged(_ path: String) -> String { staging.path + path.dropFirst(kept.path.count) }
             for (source, destination) in [(built.executable, moved.executable)] + moved.copies {
                 // relocated(into:) moved no path that climbs; this keeps it so.
@@ -287,6 +308,8 @@ package struct CommitBuilds: Sendable {
             try JSONEncoder().encode(moved.arguments).write(to: staging.appendingPathComponent("link-arguments.json"))
             try JSONEncoder().encode(toolchain).write(to: staging.appendingPathComponent(Toolchain.fileName))
             try Data(commit.id.utf8).write(to: staging.appendingPathComponent("built"))
+            // What FileManager made under the user's umask (002 gives group write) is the user's alone.
+            try Self.makePrivate(staging)
             try? fileManager.removeItem(at: kept)
             try fileManager.moveItem(at: staging, to: kept)
         } catch let error as BenchError {
@@ -298,10 +321,25 @@ package struct CommitBuilds: Sendable {
         }
     }
 
-    /// The driver that linked the build kept in `kept`, when its toolchain is `toolchain`: `nil`
-    /// when it was kept by another toolchain, or before toolchains were recorded.
+    /// Takes every permission but the owner's from `directory` and all in it, links not followed:
+    /// inside the cache of builds nothing may be writable by others (``RevisionBuild/requireTrusted(_:cache:)``).
+    static func makePrivate(_ directory: URL) throws {
+        var paths = [directory.path]
+        if let enumerator = FileManager.default.enumerator(atPath: directory.path) {
+            while let relative = enumerator.nextObject() as? String { paths.append(directory.path + "/" + relative) }
+        }
+        for path in paths {
+            var status = stat()
+            guard lstat(path, &status) == 0 else { throw CocoaError(.fileReadUnknown) }
+            guard status.st_mode & S_IFMT != S_IFLNK, status.st_mode & 0o077 != 0 else { continue }
+            guard chmod(path, status.st_mode & 0o700) == 0 else { throw CocoaError(.fileWriteNoPermission) }
+        }
+    }
+
+    /// The driver that linked the build kept in `kept`, when it is a `swiftc` of `toolchain`: `nil`
+    /// when the build was kept by another toolchain, or before toolchains were recorded.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when the record is not trusted.
+    /// - Throws: ``BenchError``: `.backendFailed` when the record, or the driver it names, is not trusted.
     private func keptDriver(_ kept: URL, commit: Commit, toolchain: Toolchain) throws(BenchError) -> String? {
         let record = kept.appendingPathComponent(Toolchain.fileName)
         guard FileManager.default.fileExists(atPath: record.path) else { return nil }
@@ -311,7 +349,16 @@ package struct CommitBuilds: Sendable {
         else {
             throw BenchError(.backendFailed, "the kept build of \(commit.short) has no readable \(record.path)")
         }
-        return recorded.version == toolchain.version && toolchain.isDriver(recorded.driver) ? recorded.driver : nil
+        guard recorded.version == toolchain.version else { return nil }
+        guard URL(fileURLWithPath: recorded.driver).lastPathComponent == "swiftc", recorded.driver.hasPrefix("/") else {
+            throw BenchError(
+                .backendFailed,
+                "\(record.path): refusing to link again with \(printable(recorded.driver)), not a swiftc")
+        }
+        // Asked for its version only once nobody else could have put it there.
+        try RevisionBuild.requireTrusted(recorded.driver)
+        let now = try? Toolchain(driver: recorded.driver)
+        return now?.version == toolchain.version ? recorded.driver : nil
     }
 
     /// The build kept in `kept`, once it and its executable are trusted, and its link command
@@ -337,33 +384,35 @@ package struct CommitBuilds: Sendable {
     }
 }
 
-/// The toolchain that builds commits: its `swiftc`, which links them, and that driver's version,
-/// recorded with every kept build (`toolchain.json`), so that a kept link command is run only
-/// by the driver that made it, and a build of another toolchain is made again.
+/// The toolchain that builds commits: a `swiftc`, which links them, and its version, recorded
+/// with every kept build (`toolchain.json`), so that a kept link command is run only by the
+/// driver that made it, and a build of another toolchain is made again.
 struct Toolchain: Codable, Equatable {
     static let fileName = "toolchain.json"
 
-    /// The `swiftc` beside the `swift` that builds, its links resolved.
+    /// The `swiftc` beside the `swift` on the path; in a kept build's record, the one its link
+    /// command runs, which may be another path to a `swiftc` of the same version.
     var driver: String
     /// The first line `swiftc --version` prints.
     var version: String
 
-    /// The toolchain of `swift`, the `swift` on the path.
+    /// The toolchain of `swift`, the `swift` on the path: the `swiftc` beside it.
     ///
     /// - Throws: ``BenchError``: `.toolMissing` when it has no `swiftc` that gives its version.
     init(swift: String) throws(BenchError) {
-        let driver = URL(fileURLWithPath: swift).resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("swiftc").path
+        try self.init(
+            driver: URL(fileURLWithPath: swift).deletingLastPathComponent().appendingPathComponent("swiftc").path)
+    }
+
+    /// The toolchain of the compiler driver at `driver`, as its `--version` says.
+    ///
+    /// - Throws: ``BenchError``: `.toolMissing` when it does not give its version.
+    init(driver: String) throws(BenchError) {
         let printed = try ChildProcess.run(driver, ["--version"])
         guard printed.succeeded, let line = printed.output.split(separator: "\n").first else {
-            throw BenchError(.toolMissing, "cannot read the version of \(driver), beside \(swift): \(printed.lastLine)")
+            throw BenchError(.toolMissing, "cannot read the version of \(driver): \(printed.lastLine)")
         }
         self.driver = driver
         self.version = String(line)
-    }
-
-    /// Whether `path` is this toolchain's driver, as written or through its links.
-    func isDriver(_ path: String) -> Bool {
-        path == driver || URL(fileURLWithPath: path).resolvingSymlinksInPath().path == driver
     }
 }

@@ -44,9 +44,11 @@ package struct LinkCommand: Sendable, Equatable {
 
     /// A link command kept with its build (``CommitBuilds``) in `directory`: `arguments` as
     /// ``relocated(into:)`` wrote them, checked as strictly as when they were read from SwiftPM's
-    /// manifest, since they are run for every pair: `swiftc` the compiler driver `toolchain`
-    /// recorded, lld, exactly one `-o` (not last) to the kept `product`, and every object list and
-    /// object in it inside `directory`, with no `..`.
+    /// manifest, since they are run for every pair: `swiftc` the compiler `driver` recorded with
+    /// the build, lld, exactly one `-o` (not last) to the kept `product`, every object list and
+    /// object in it inside `directory`, with no `..` and nothing a response file would split, and
+    /// no argument a SwiftPM link with ``RevisionBuild/layoutFlags`` does not have
+    /// (``unexpectedArgument(in:kept:)``).
     ///
     /// - Throws: ``BenchError``: `.backendFailed` naming what fails, or when its functions cannot
     ///   be listed.
@@ -75,11 +77,74 @@ package struct LinkCommand: Sendable, Equatable {
                 let path =
                     line.hasPrefix("'") && line.hasSuffix("'") ? String(line.dropFirst().dropLast()) : String(line)
                 guard Self.isInside(path, directory) else { throw refuse("links \(path), outside \(directory)") }
+                // The driver splits a response file at spaces and quotes: one line, one path.
+                guard !path.contains(where: { $0.isWhitespace || $0 == "'" || $0 == "\"" || $0 == "\\" }) else {
+                    throw refuse("links '\(printable(path))', which a response file would read as more than a path")
+                }
             }
+        }
+        if let unexpected = Self.unexpectedArgument(in: arguments, kept: directory) {
+            throw refuse("passes \(printable(unexpected)), which a SwiftPM link of the kept build does not")
         }
         self.init(
             executable: executable, arguments: arguments, functions: try Self.functions(in: executable, linkedBy: first)
         )
+    }
+
+    /// The first argument after the driver that a link by SwiftPM with ``RevisionBuild/layoutFlags``,
+    /// relocated into `directory`, does not have, or `nil`: `-o` and `@` lists (checked apart),
+    /// `-L` to a directory inside `directory` or trusted (``RevisionBuild/requireTrusted(_:cache:)``),
+    /// `-l` of a library name, `-module-name`, `-target`, `-emit-executable`, `-g`, the linker's
+    /// `--gc-sections`, `--defsym NAME=NAME` and `-rpath=$ORIGIN`, and the layout flags' own.
+    /// Any other could run or link code from elsewhere (`-tools-directory`, `-Xclang-linker -B`).
+    static func unexpectedArgument(in arguments: [String], kept directory: String) -> String? {
+        func isName(_ text: String, _ allowed: String = "_") -> Bool {
+            !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || allowed.contains($0)) }
+        }
+        func isTrustedDirectory(_ path: String) -> Bool {
+            isInside(path, directory) || path.hasPrefix("/") && (try? RevisionBuild.requireTrusted(path)) != nil
+        }
+        // The layout flags' -Xswiftc values, as pairs where one takes a value: -Xfrontend X, -Xllvm X.
+        let layout = stride(from: 1, to: RevisionBuild.layoutFlags.count, by: 2).map { RevisionBuild.layoutFlags[$0] }
+        let linkerFlags: Set = ["--gc-sections", "--defsym", "-rpath=$ORIGIN"]
+        var index = 1
+        while index < arguments.count {
+            let argument = arguments[index]
+            let value = index + 1 < arguments.count ? arguments[index + 1] : nil
+            var consumed = 1
+            switch argument {
+            case "-o":
+                consumed = 2
+            case "-L" where value.map(isTrustedDirectory) == true:
+                consumed = 2
+            case "-module-name" where value.map { isName($0) } == true,
+                "-target" where value.map { isName($0, "_.-") } == true:
+                consumed = 2
+            case "-Xlinker"
+            where value.map {
+                linkerFlags.contains($0)
+                    || $0.split(separator: "=").count == 2 && $0.split(separator: "=").allSatisfy { isName(String($0)) }
+            } == true:
+                consumed = 2
+            case "-emit-executable", "-g", "-use-ld=lld":
+                break
+            case let flag where flag.hasPrefix("@"):
+                break
+            case let flag where flag.hasPrefix("-L") && flag.count > 2 && isTrustedDirectory(String(flag.dropFirst(2))):
+                break
+            case let flag where flag.hasPrefix("-l") && isName(String(flag.dropFirst(2)), "_.+-"):
+                break
+            default:
+                // A layout flag, alone or with the value it takes.
+                guard let position = layout.firstIndex(of: argument) else { return argument }
+                if argument == "-Xfrontend" || argument == "-Xllvm" {
+                    guard position + 1 < layout.count, layout[position + 1] == value else { return argument }
+                    consumed = 2
+                }
+            }
+            index += consumed
+        }
+        return nil
     }
 
     /// Whether `path` is absolute, has no `.` or `..` component, and is inside `directory`.
@@ -183,7 +248,7 @@ package struct LinkCommand: Sendable, Equatable {
             guard fields.count >= 2, ["t", "T", "w", "W"].contains(fields[1]) else { return nil }
             return String(fields[0])
         }
-        guard listed.succeeded, !functions.isEmpty else {
+        guard listed.succeeded, !listed.isTruncated, !functions.isEmpty else {
             throw BenchError(.backendFailed, "cannot list the functions of \(executable): \(listed.lastLine)")
         }
         return functions.uniqued()

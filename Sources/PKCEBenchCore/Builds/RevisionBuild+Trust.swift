@@ -52,7 +52,7 @@ extension RevisionBuild {
                 .backendFailed,
                 "refusing to use the cache of builds at \(cache.path): it \(access) (mode "
                     + "\(String(status.st_mode & 0o7777, radix: 8))), and bench keeps its builds private: run "
-                    + "chmod 700 '\(cache.path)' if nobody else could have written in it, else remove it")
+                    + "chmod -R go-rwx '\(cache.path)' if nobody else could have written in it, else remove it")
         }
     }
 

@@ -222,6 +222,8 @@ extension ChildProcess {
         var succeeded: Bool
         var output: String
         var error: String
+        /// Whether the output went on past ``ChildProcess/capturedLimit``, and was cut there.
+        var isTruncated = false
 
         /// The last line of its standard error, or of its output.
         var lastLine: String {
@@ -251,14 +253,16 @@ extension ChildProcess {
             status = process.poll()
         }
         if status == nil { process.stop(with: SIGKILL) }
-        func read(_ file: URL) -> String {
-            guard let handle = try? FileHandle(forReadingFrom: file) else { return "" }
+        func read(_ file: URL) -> (text: String, isTruncated: Bool) {
+            guard let handle = try? FileHandle(forReadingFrom: file) else { return ("", false) }
             defer { try? handle.close() }
-            let data = (try? handle.read(upToCount: capturedLimit)) ?? nil
-            return data.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let data = ((try? handle.read(upToCount: capturedLimit + 1)) ?? nil) ?? Data()
+            return (String(decoding: data.prefix(capturedLimit), as: UTF8.self), data.count > capturedLimit)
         }
-        var errors = read(error)
+        var errors = read(error).text
         if status == nil { errors += "\n\(executable) was stopped after \(String(format: "%g", timeout)) s" }
-        return Captured(succeeded: status == .exited(0), output: read(output), error: errors)
+        let printed = read(output)
+        return Captured(
+            succeeded: status == .exited(0), output: printed.text, error: errors, isTruncated: printed.isTruncated)
     }
 }
