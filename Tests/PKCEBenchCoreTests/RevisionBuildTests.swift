@@ -250,6 +250,13 @@ struct RevisionBuildTests {
         try RevisionBuild.requireTrusted(object.path, cache: staging)
     }
 
+    @Test("A commit's subject is kept escaped, as every output escapes what a terminal would act on")
+    func escapedSubject() {
+        let commit = CommitBuilds.Commit(id: "1a2b3c4", subject: "fix\u{1B}[2J\u{202E}txt.exe")
+        #expect(commit.subject == "fix\\u{1B}[2J\\u{202E}txt.exe")
+        #expect(!commit.subject.unicodeScalars.contains { $0.properties.generalCategory == .control })
+    }
+
     static func mode(of path: String) throws -> Int {
         try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
     }

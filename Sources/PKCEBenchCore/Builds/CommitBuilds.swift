@@ -259,7 +259,8 @@ package struct CommitBuilds: Sendable {
             exists
             ? RevisionBuild.privately(
                 origin.git,
-                ["-C", worktree.path, "checkout", "--quiet", "--force", "--detach", "--end-of-options", commit.id])
+                // A full hash, never an option (git 2.39's checkout --detach takes no --end-of-options).
+                ["-C", worktree.path, "checkout", "--quiet", "--force", "--detach", commit.id])
             : RevisionBuild.privately(
                 origin.git,
                 ["-C", origin.repository, "worktree", "add", "--detach", worktree.path, commit.id])
