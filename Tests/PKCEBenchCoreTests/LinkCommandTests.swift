@@ -164,7 +164,7 @@ struct LinkCommandTests {
             (["/bin/sh", "-c", "touch x"], "runs /bin/sh, not the driver"),
             ([], "is empty"),
             (good.filter { $0 != "-use-ld=lld" }, "does not link with lld"),
-            (good + ["-use-ld=/tmp/ld"], "does not link with lld"),
+            (good + ["-use-ld=/planted/ld"], "does not link with lld"),
             (Array(good.prefix(3)) + ["-use-ld=lld", "-o"], "does not write exactly one output"),
             (good + ["-o", kept + "/build/bench"], "does not write exactly one output"),
             (
@@ -174,10 +174,11 @@ struct LinkCommandTests {
             (good.map { $0.hasPrefix("@") ? "@" + kept + "/build/../../x.list" : $0 }, "outside"),
             (good.map { $0.hasPrefix("@") ? "@/etc/passwd" : $0 }, "outside"),
             // Arguments that would run or link code from elsewhere, which SwiftPM's link never has.
-            (good + ["-tools-directory", "/tmp/evil"], "passes -tools-directory"),
-            (good + ["-Xclang-linker", "-B/tmp/evil"], "passes -Xclang-linker"),
-            (good + ["-Xlinker", "--plugin=/tmp/evil.so"], "passes -Xlinker"),
-            (good + ["/tmp/evil.o"], "passes /tmp/evil.o"),
+            (good + ["-tools-directory", "/planted"], "passes -tools-directory"),
+            (good + ["-Xclang-linker", "-B/planted"], "passes -Xclang-linker"),
+            (good + ["-Xlinker", "--plugin=/planted/plugin.so"], "passes -Xlinker"),
+            (good + ["/planted/object.o"], "passes /planted/object.o"),
+            // Every Linux has /tmp, a directory anyone may write: a library search path there is refused.
             (good + ["-L", "/tmp"], "passes -L"),
             (good + ["-Xfrontend", "-load-plugin-library"], "passes -Xfrontend"),
         ] {
@@ -194,7 +195,7 @@ struct LinkCommandTests {
             ]
         #expect(LinkCommand.unexpectedArgument(in: swiftPM, kept: kept) == nil)
         // A response file's line that the driver would split into arguments.
-        try "'\(kept)/build/a.o' '-tools-directory' '/tmp/evil'\n".write(
+        try "'\(kept)/build/a.o' '-tools-directory' '/planted'\n".write(
             toFile: list, atomically: true, encoding: .utf8)
         #expect(refusal(good)?.contains("which a response file would read as more than a path") == true)
         // An object that climbs out of the kept build.

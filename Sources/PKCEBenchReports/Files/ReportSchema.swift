@@ -232,7 +232,7 @@ package enum ReportSchema {
                         && isPrintable(value[...])
             else {
                 throw FieldError(
-                    message: "'\(printable(value))' is not a run id (<timestamp>-<commit>-<8 hex digits>[-baseline])")
+                    message: "'\(value.prefix(40))' is not a run id (<timestamp>-<commit>-<8 hex digits>[-baseline])")
             }
             row[keyPath: field] = value
         }
@@ -242,7 +242,7 @@ package enum ReportSchema {
         Column(name: "timestamp", encode: { $0[keyPath: field] }) { row, value throws(FieldError) in
             guard RecordedFields.isTimestamp(value) else {
                 throw FieldError(
-                    message: "'\(printable(value))' is not ISO 8601 in UTC with milliseconds (2026-11-22T04:15:56.042Z)"
+                    message: "'\(value.prefix(40))' is not ISO 8601 in UTC with milliseconds (2026-11-22T04:15:56.042Z)"
                 )
             }
             row[keyPath: field] = value
@@ -263,7 +263,7 @@ package enum ReportSchema {
             } else {
                 throw FieldError(
                     message:
-                        "'\(printable(value))' is not a commit (4 to 64 lowercase hex digits, -dirty or not, or unknown)"
+                        "'\(value.prefix(40))' is not a commit (4 to 64 lowercase hex digits, -dirty or not, or unknown)"
                 )
             }
         }
@@ -272,7 +272,7 @@ package enum ReportSchema {
     private static func buildColumn<Row>(_ field: WritableKeyPath<Row, String> & Sendable) -> Column<Row> {
         Column(name: "build", encode: { $0[keyPath: field] }) { row, value throws(FieldError) in
             guard value == "release" || value == "debug" else {
-                throw FieldError(message: "'\(printable(value))' is neither 'release' nor 'debug'")
+                throw FieldError(message: "'\(value.prefix(40))' is neither 'release' nor 'debug'")
             }
             row[keyPath: field] = value
         }
@@ -281,13 +281,6 @@ package enum ReportSchema {
     /// Whether `text` has no control character (C0, DEL or C1).
     private static func isPrintable(_ text: Substring) -> Bool {
         !text.unicodeScalars.contains { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }
-    }
-
-    /// The start of `text` for a message: 40 scalars at most, each control character as `?`.
-    private static func printable(_ text: String) -> String {
-        String(
-            String.UnicodeScalarView(
-                text.unicodeScalars.prefix(40).map { isPrintable(Substring(String($0))) ? $0 : "?" }))
     }
 
     private static func text<Row>(_ name: String, _ field: WritableKeyPath<Row, String> & Sendable) -> Column<Row> {
