@@ -48,11 +48,7 @@ package struct ComparedRun: Sendable {
     /// With `backend`, every case takes that name for its backend, so that a case of one backend
     /// meets its counterpart of another.
     package init(_ run: RunResult, name: String, backend: String? = nil) {
-        func renamed(_ key: CaseKey) -> CaseKey {
-            var key = key
-            if let backend { key.backend = backend }
-            return key
-        }
+        func renamed(_ key: CaseKey) -> CaseKey { Self.key(key, as: backend) }
         var samplesByCase: [CaseKey: [Int: [Double]]] = [:]
         for measurement in run.measurements where !measurement.samples.isEmpty {
             samplesByCase[renamed(measurement.key)] = Dictionary(grouping: measurement.samples, by: \.process)
@@ -66,6 +62,13 @@ package struct ComparedRun: Sendable {
                 return summary
             },
             samplesByCase: run.measurements.isEmpty ? nil : samplesByCase)
+    }
+
+    /// `key` as a run compared under `backend`'s name calls it.
+    package static func key(_ key: CaseKey, as backend: String?) -> CaseKey {
+        var key = key
+        if let backend { key.backend = backend }
+        return key
     }
 
     package var hasSamples: Bool { samplesByCase != nil }

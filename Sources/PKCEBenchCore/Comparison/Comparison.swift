@@ -171,12 +171,17 @@ package struct Comparison: Sendable {
 
     /// - Parameters:
     ///   - pairing: Whether process `i` of each run was measured next to the other's.
+    ///   - gateDecisions: With pairs, the sequential gate's decisions as it took them while measuring
+    ///     (``PairedProcesses``), by the compared case key; a case without one is `inconclusive`.
+    ///     `nil` for paired runs read back from files, whose samples the gate is replayed on
+    ///     (``SequentialGate/replay(_:schedule:criteria:)``).
     ///   - layout: Where the sides' code lay, when they were measured side by side.
     /// - Throws: ``BenchError`` (`.malformedInput`) when one file is a debug build and the other a release build,
     ///   or when one counted instructions and the other was timed.
     package init(
         baseline: ComparedRun, current: ComparedRun, criteria: ComparisonCriteria, pairing: Pairing = .independent,
-        looks: LookSchedule = .single, layout: CodeLayout? = nil, runToRun: RunToRunSpread = .unmeasured
+        looks: LookSchedule = .single, gateDecisions: [CaseKey: GateDecision]? = nil, layout: CodeLayout? = nil,
+        runToRun: RunToRunSpread = .unmeasured
     ) throws(BenchError) {
         try Self.requireSameBuild(baseline, current.name, builds: current.builds)
         self.metric = try Self.requireSameMetric(baseline, current)
@@ -206,10 +211,16 @@ package struct Comparison: Sendable {
         let decisions: [GateDecision?]
         switch pairing {
         case .byProcess:
-            let figures = keys.map { key in
-                Self.pairFigures(baseline.samplesByProcess(of: key) ?? [:], current.samplesByProcess(of: key) ?? [:])
+            if let gateDecisions {
+                decisions = keys.map { gateDecisions[$0] }
+            } else {
+                // Runs read back from files: the gate over their pairs, look by look, as it was taken.
+                let figures = keys.map { key in
+                    Self.pairFigures(
+                        baseline.samplesByProcess(of: key) ?? [:], current.samplesByProcess(of: key) ?? [:])
+                }
+                decisions = SequentialGate.replay(figures, schedule: looks, criteria: criteria)
             }
-            decisions = SequentialGate.replay(figures, schedule: looks, criteria: criteria)
         case .independent:
             let within = keys.map { key in
                 ChangeEstimate.independent(

@@ -93,33 +93,60 @@ package enum SequentialGate {
         return decisions
     }
 
-    /// Replays the looks over each case's pair figures, by pair number, as `bench ab` took them:
-    /// look `k` reads the pairs numbered below `k × pairsPerLook`, up to the last look that has
-    /// pairs of its own. A case with fewer than two pairs gets `nil`. The family at every look is
-    /// every case with at least two pairs.
+    /// Replays the looks over stored pair figures, by pair number, as `bench ab` took them: look
+    /// `k` reads the pairs numbered below `k × pairsPerLook`, up to the last look that has pairs of
+    /// its own. A case with fewer than two pairs gets `nil`. `bench ab` itself keeps the decisions
+    /// it took while measuring (``Looks``); this is the same gate over figures read back, as the
+    /// simulations of its error rates read theirs.
     package static func replay(
         _ figures: [[Int: Double]], schedule: LookSchedule, criteria: ComparisonCriteria
     ) -> [GateDecision?] {
         let measured = (figures.flatMap(\.keys).max() ?? -1) + 1
-        let family = figures.filter { $0.count >= 2 }.count
-        var decisions = [GateDecision?](repeating: nil, count: figures.count)
-        var look = 1
+        var looks = Looks(cases: figures.count, schedule: schedule, criteria: criteria)
         while true {
-            let pairs = schedule.pairs(atLook: look)
-            let open = figures.indices.filter { decisions[$0]?.isOpen ?? true }
+            let pairs = schedule.pairs(atLook: looks.taken + 1)
+            looks.look(at: figures.map { $0.filter { $0.key < pairs } }, deciding: Array(figures.indices))
+            if looks.taken >= schedule.looks || pairs >= measured { return looks.decisions }
+        }
+    }
+
+    /// The gate between its looks: each case's decision so far, one look at a time, as the pairs
+    /// come in. `bench ab` takes its looks with this while it measures, and keeps the decisions.
+    package struct Looks: Sendable {
+        package let schedule: LookSchedule
+        package let criteria: ComparisonCriteria
+        /// Each case's decision at the latest look that decided it; `nil` until a look has two pairs
+        /// of it.
+        package private(set) var decisions: [GateDecision?]
+        /// The looks taken so far.
+        package private(set) var taken = 0
+        /// Holm's family: the cases with two pairs or more at any look so far. A case counts from its
+        /// first such look on, decided, failed or open: a family chosen by the outcome of earlier looks
+        /// would void Holm's bound ("The sequential gate" in the article on verdicts).
+        private var family = 0
+
+        package init(cases: Int, schedule: LookSchedule, criteria: ComparisonCriteria) {
+            self.schedule = schedule
+            self.criteria = criteria
+            self.decisions = Array(repeating: nil, count: cases)
+        }
+
+        /// Takes the next look at `figures`, each case's pair figures so far by pair number, and
+        /// decides those of the cases at `indices` that are still open.
+        package mutating func look(at figures: [[Int: Double]], deciding indices: [Int]) {
+            precondition(figures.count == decisions.count, "one figure set per case")
+            taken += 1
+            family = max(family, figures.filter { $0.count >= 2 }.count)
+            let open = indices.filter { decisions[$0]?.isOpen ?? true }
             let estimates = open.map { index in
                 // In pair order, so that sums come out the same every time.
-                ChangeEstimate.paired(
-                    logRatios: figures[index].filter { $0.key < pairs }.sorted { $0.key < $1.key }.map(\.value))
+                ChangeEstimate.paired(logRatios: figures[index].sorted { $0.key < $1.key }.map(\.value))
             }
-            let last = look >= schedule.looks || pairs >= measured
-            for (index, decision) in zip(
-                open, decide(estimates, look: look, of: schedule.looks, family: family, criteria: criteria))
-            where decision != nil {
+            let decided = SequentialGate.decide(
+                estimates, look: taken, of: schedule.looks, family: family, criteria: criteria)
+            for (index, decision) in zip(open, decided) where decision != nil {
                 decisions[index] = decision
             }
-            if last { return decisions }
-            look += 1
         }
     }
 }

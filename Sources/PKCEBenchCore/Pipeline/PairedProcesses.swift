@@ -20,6 +20,19 @@ package struct PairedProcesses {
     /// Asked between samples whether a signal asked the run to stop.
     var interruption: () -> Int32?
 
+    package init(
+        selection: Selection, plan: SamplingPlan, schedule: LookSchedule, criteria: ComparisonCriteria, sides: Sides,
+        progress: ProgressPrinter, interruption: @escaping () -> Int32?
+    ) {
+        self.selection = selection
+        self.plan = plan
+        self.schedule = schedule
+        self.criteria = criteria
+        self.sides = sides
+        self.progress = progress
+        self.interruption = interruption
+    }
+
     /// The pairs of processes of each look: with fewer, the trimmed mean keeps too few pairs
     /// (12 of 20, 11 degrees of freedom) for the suite's Holm-corrected level.
     package static let standardPairs = 20
@@ -34,11 +47,19 @@ package struct PairedProcesses {
     /// orchestrator's own start, the shared libraries' first load from disk).
     package static let warmupPairs = 1
 
-    /// Takes `cases`' samples on both sides, on one CPU when it can.
-    ///
-    /// - Returns: Each side's cases' samples, or why they failed, without the cases it does not
-    ///   have (a case a newer build added).
-    func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> BothSides<[CaseMeasurement]> {
+    /// What the pairs measured.
+    package struct Measured {
+        /// Each side's cases' samples, or why they failed, without the cases it does not have (a
+        /// case a newer build added).
+        package var sides: BothSides<[CaseMeasurement]>
+        /// The gate's decision on each case both sides measured, as it took it at its looks while
+        /// measuring, by the current side's case key. The comparison reports these, rather than
+        /// deciding again.
+        package var decisions: [CaseKey: GateDecision]
+    }
+
+    /// Takes `cases`' samples on both sides, on one CPU when it can, in pairs of worker processes.
+    func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> Measured {
         // One CPU for both sides' samples; several threads per case need several CPUs.
         if selection.threads == 1 {
             let cpu = CPKCEHarness_pinToOneCPU()
@@ -48,24 +69,29 @@ package struct PairedProcesses {
                 progress.note("warning: cannot pin the measuring processes to one CPU; expect wider intervals")
             }
         }
-        return try measureInPairs(cases)
+        let workers = WorkerPairs(
+            selection: selection, plan: plan, schedule: schedule, sides: sides,
+            copies: ExecutableCopies(warn: progress.note), interruption: interruption)
+        return try measure(cases, from: workers)
     }
 
-    /// Takes every case's samples on both sides, look after look, each look measuring only the
-    /// cases the gate left open.
-    private func measureInPairs(_ cases: [BenchmarkCase]) throws(BenchError) -> BothSides<[CaseMeasurement]> {
-        var taken = BothSides { _ in Taken(count: cases.count) }
+    /// Takes every case's samples on both sides from `source`, look after look, each look
+    /// measuring only the cases the gate left open, and keeps the gate's decisions.
+    package func measure(_ cases: [BenchmarkCase], from source: some PairSource) throws(BenchError) -> Measured {
+        var taken = BothSides { _ in PairedSamples(count: cases.count) }
         let pairs = schedule.pairsPerLook
         let looks = schedule.looks
+        var gate = SequentialGate.Looks(cases: cases.count, schedule: schedule, criteria: criteria)
         var open = Array(cases.indices)
         var pair = 0
-        let copies = ExecutableCopies(warn: progress.note)
+        func isMeasurable(_ index: Int) -> Bool {
+            taken.baseline.isMeasurable(index) && taken.current.isMeasurable(index)
+        }
         for warmup in 0..<Self.warmupPairs {
             progress.info(
                 "warm-up pair \(warmup + 1) of \(Self.warmupPairs): checking both sides; its samples are set aside")
-            try measurePair(
-                warmup, of: cases, open: open, share: plan.samples / pairs, check: warmup == 0, copies: copies,
-                into: &taken)
+            try source.measurePair(
+                warmup, of: cases, open: open, share: plan.samples / pairs, check: warmup == 0, into: &taken)
             Side.allCases.forEach { side in taken[side].samples = taken[side].samples.map { _ in [] } }
         }
         for look in 1...looks {
@@ -81,33 +107,82 @@ package struct PairedProcesses {
                     pair, of: pairs * looks,
                     remainingSeconds: index == 0 ? nil : elapsed / Double(index) * Double(pairs - index),
                     unit: "pair")
-                try measurePair(
+                try source.measurePair(
                     pair, of: cases, open: open, share: plan.samples / pairs + (index < plan.samples % pairs ? 1 : 0),
-                    check: false, copies: copies, into: &taken)
+                    check: false, into: &taken)
                 pair += 1
             }
-            guard look < looks else { break }
+            // Every case's figures count in the look's family, a case that failed since among them;
+            // only the cases both sides still measure are decided.
             let figures = cases.indices.map { index in
                 Comparison.pairFigures(
                     Self.byProcess(taken.baseline.samples[index]), Self.byProcess(taken.current.samples[index]))
             }
-            let decisions = SequentialGate.replay(figures, schedule: schedule, criteria: criteria)
-            open = open.filter { index in
-                (decisions[index]?.isOpen ?? true) && taken.baseline.isMeasurable(index)
-                    && taken.current.isMeasurable(index)
-            }
+            gate.look(at: figures, deciding: open.filter(isMeasurable))
+            open = open.filter { (gate.decisions[$0]?.isOpen ?? true) && isMeasurable($0) }
             if open.isEmpty { break }
         }
         progress.info(
             "\(Self.warmupPairs + pair) pairs of workers started: \(Self.warmupPairs) warm-up, \(pair) measured")
-        return BothSides { side in
-            cases.indices.filter { !taken[side].absent.contains($0) }.map { index in
-                CaseMeasurement(
-                    key: sides.key(of: cases[index].key, on: side), samples: taken[side].samples[index],
-                    failure: taken[side].failures[index])
-            }
+        var decisions: [CaseKey: GateDecision] = [:]
+        for index in cases.indices where isMeasurable(index) {
+            decisions[sides.key(of: cases[index].key, on: .current)] = gate.decisions[index]
         }
+        return Measured(
+            sides: BothSides { side in
+                cases.indices.filter { !taken[side].absent.contains($0) }.map { index in
+                    CaseMeasurement(
+                        key: sides.key(of: cases[index].key, on: side), samples: taken[side].samples[index],
+                        failure: taken[side].failures[index])
+                }
+            },
+            decisions: decisions)
     }
+
+    /// Samples' nanoseconds per operation by the process (pair) that took them, in order, kept as
+    /// the reports keep them: the gate decides on the figures that the run's files hold.
+    private static func byProcess(_ samples: [Sample]) -> [Int: [Double]] {
+        Dictionary(grouping: samples, by: \.process).mapValues { $0.map(\.atReportPrecision.nanosecondsPerOperation) }
+    }
+}
+
+/// Where the pairs' samples come from: pairs of worker processes (``PairedProcesses``), or, in
+/// tests, a stand-in that decides what each pair measures.
+package protocol PairSource {
+    /// Measures pair `pair`: `share` turns of each case in `open` (indices into `cases`) on each
+    /// side, appended to `taken`, or why a case failed on a side, or that a side lacks it; with
+    /// `check`, each side checks its cases' output first.
+    func measurePair(
+        _ pair: Int, of cases: [BenchmarkCase], open: [Int], share: Int, check: Bool,
+        into taken: inout BothSides<PairedSamples>
+    ) throws(BenchError)
+}
+
+/// What one side of ``PairedProcesses`` has taken so far, by case index.
+package struct PairedSamples {
+    package var samples: [[Sample]]
+    package var failures: [String?]
+    /// The cases this side's build does not have.
+    package var absent: Set<Int> = []
+
+    package init(count: Int) {
+        samples = Array(repeating: [], count: count)
+        failures = Array(repeating: nil, count: count)
+    }
+
+    package func isMeasurable(_ index: Int) -> Bool {
+        failures[index] == nil && !absent.contains(index)
+    }
+}
+
+/// Pairs of worker processes, one per side, alive at once.
+private struct WorkerPairs: PairSource {
+    var selection: Selection
+    var plan: SamplingPlan
+    var schedule: LookSchedule
+    var sides: Sides
+    var copies: ExecutableCopies
+    var interruption: () -> Int32?
 
     /// Measures pair `pair`: a worker of each side, `share` turns of each case in `open`
     /// (indices into `cases`), each worker started from a fresh copy of its executable, or a
@@ -119,9 +194,9 @@ package struct PairedProcesses {
     /// executable on both sides), and one that holds the whole suite did not. Which side's
     /// worker starts first alternates from pair to pair, so that whatever starting second does
     /// lands on both sides alike, as the order within a turn does.
-    private func measurePair(
-        _ pair: Int, of cases: [BenchmarkCase], open: [Int], share: Int, check: Bool, copies: ExecutableCopies,
-        into taken: inout BothSides<Taken>
+    func measurePair(
+        _ pair: Int, of cases: [BenchmarkCase], open: [Int], share: Int, check: Bool,
+        into taken: inout BothSides<PairedSamples>
     ) throws(BenchError) {
         // Generous: starting, checking and calibrating every case, on a busy machine.
         let readyTimeout = 120 + Double(cases.count) * (plan.warmup.nanoseconds / 1e9 + 0.5)
@@ -196,30 +271,6 @@ package struct PairedProcesses {
     /// Which side goes first in the `turn`th turn: the baseline in even ones.
     private static func order(_ turn: Int) -> [Side] {
         turn % 2 == 0 ? [.baseline, .current] : [.current, .baseline]
-    }
-
-    /// Samples' nanoseconds per operation by the process (pair) that took them, in order, kept as
-    /// the reports keep them: the gate decides here on the figures that the reported comparison,
-    /// made from the run's kept samples, replays, so the two cannot disagree.
-    private static func byProcess(_ samples: [Sample]) -> [Int: [Double]] {
-        Dictionary(grouping: samples, by: \.process).mapValues { $0.map(\.atReportPrecision.nanosecondsPerOperation) }
-    }
-
-    /// What one side has taken so far, by case index.
-    private struct Taken {
-        var samples: [[Sample]]
-        var failures: [String?]
-        /// The cases this side's build does not have.
-        var absent: Set<Int> = []
-
-        init(count: Int) {
-            samples = Array(repeating: [], count: count)
-            failures = Array(repeating: nil, count: count)
-        }
-
-        func isMeasurable(_ index: Int) -> Bool {
-            failures[index] == nil && !absent.contains(index)
-        }
     }
 
     /// A worker of one side of a pair, its cases calibrated.

@@ -52,8 +52,7 @@ package struct Pipeline {
     /// Two sides measured side by side, and how they are decided.
     package struct SideBySide {
         package var sides: Sides
-        /// When the paired gate looks, and at the most how many pairs it takes; replayed by the
-        /// comparison.
+        /// When the paired gate looks, and at the most how many pairs it takes.
         package var looks: LookSchedule
         /// When a change counts.
         package var criteria: ComparisonCriteria
@@ -73,6 +72,9 @@ package struct Pipeline {
         package var baseline: [CaseMeasurement]?
         /// What each side's Callgrind worker saw under Valgrind, when counted.
         package var counted: [Side: CountedCalls] = [:]
+        /// The paired gate's decisions, as it took them while measuring, by the current side's case
+        /// key; empty for other sources.
+        package var decisions: [CaseKey: GateDecision] = [:]
     }
 
     /// Checks the backends `cases` use, then measures the cases: the one place a run checks its
@@ -124,7 +126,8 @@ package struct Pipeline {
                 selection: selection, plan: plan, schedule: sideBySide.looks, criteria: sideBySide.criteria,
                 sides: sideBySide.sides, progress: progress, interruption: interruption)
             let measured = try paired.measure(cases)
-            return Measured(current: measured.current, baseline: measured.baseline)
+            return Measured(
+                current: measured.sides.current, baseline: measured.sides.baseline, decisions: measured.decisions)
         case (.pairedProcesses, nil), (.inProcess, _?), (.processes, _?):
             preconditionFailure("paired processes measure two sides; the other sources, one")
         }

@@ -71,7 +71,12 @@ package struct ABRunner {
         }
         let comparison = try Comparison(
             baseline: compared.baseline, current: compared.current,
-            criteria: sideBySide.criteria, pairing: .byProcess, looks: sideBySide.looks, layout: sides.layout)
+            criteria: sideBySide.criteria, pairing: .byProcess, looks: sideBySide.looks,
+            gateDecisions: Dictionary(
+                uniqueKeysWithValues: measured.decisions.map {
+                    (ComparedRun.key($0.key, as: sides.comparedBackend), $0.value)
+                }),
+            layout: sides.layout)
 
         try output.save(baseline: runs.baseline, current: runs.current, comparison: comparison)
         let names = ResultsDirectory.ABFiles.self
