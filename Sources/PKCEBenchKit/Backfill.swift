@@ -79,7 +79,8 @@ struct Backfill: ParsableCommand {
                 // The cases both that build and this bench have: those a run of it holds.
                 build = prepared.0
                 cases = prepared.1.intersection(selected.map(\.key))
-            case .failure(let error) where error.kind == .backendFailed || error.kind == .malformedInput:
+            case .failure(let error)
+            where [.buildFailed, .workerFailed, .backendFailed, .malformedInput].contains(error.kind):
                 // One commit that does not build, or is too old, does not stop the others.
                 printer.note("skipped, \(error.message)")
                 skipped.append(commit.short)
@@ -122,7 +123,7 @@ struct Backfill: ParsableCommand {
         print("measured \(measured) run(s) of \(commits.count) commit(s); the history is \(results.history.path)")
         guard skipped.isEmpty else {
             throw BenchError(
-                .backendFailed, "\(skipped.count) commit(s) not measured: \(skipped.joined(separator: ", "))")
+                .buildFailed, "\(skipped.count) commit(s) not measured: \(skipped.joined(separator: ", "))")
         }
     }
 

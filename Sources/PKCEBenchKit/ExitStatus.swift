@@ -25,7 +25,7 @@ enum ExitStatus: Int32, CaseIterable {
             case .malformedInput: .malformedInput
             case .missingInput: .missingInput
             case .toolMissing: .toolMissing
-            case .backendFailed: .backendFailed
+            case .backendFailed, .buildFailed, .workerFailed, .internalFailure: .backendFailed
             case .cannotWrite: .cannotWrite
             case .interrupted: .interrupted
             case .terminated: .terminated

@@ -10,7 +10,7 @@ struct Overhead: ParsableCommand {
     func run() throws {
         InterruptSignals.install()
         let statistics = try HarnessOverhead.measure(plan: sampling.plan()) { InterruptSignals.received }
-        guard let statistics else { throw BenchError(.backendFailed, "the empty case took no samples") }
+        guard let statistics else { throw BenchError(.internalFailure, "the empty case took no samples") }
         let figures = [statistics.median, statistics.p10, statistics.p90].map(NumberFormat.nanoseconds)
         print(
             "harness overhead (\(BuildConfiguration.current) build): median \(figures[0]) ns per operation, p10 \(figures[1]), p90 \(figures[2]), over \(statistics.count) samples"

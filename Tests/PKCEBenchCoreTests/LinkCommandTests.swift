@@ -47,7 +47,7 @@ struct LinkCommandTests {
                     executable: "/p/bench", product: product, configuration: "release", scratch: directory)
                 return nil
             } catch {
-                return error.kind == .backendFailed ? error.message : "\(error.kind)"
+                return error.kind == .buildFailed ? error.message : "\(error.kind)"
             }
         }
         #expect(refusal(product: "bench")?.hasSuffix("release.yaml cannot be read") == true)
@@ -154,7 +154,7 @@ struct LinkCommandTests {
                 _ = try LinkCommand(kept: kept, product: "bench", arguments: arguments, driver: driver)
                 return nil
             } catch {
-                return error.kind == .backendFailed ? error.message : "another kind: \(error)"
+                return error.kind == .buildFailed ? error.message : "another kind: \(error)"
             }
         }
         // Past the checks, only the executable is missing: listing its functions fails.

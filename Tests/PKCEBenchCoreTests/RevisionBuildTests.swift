@@ -206,7 +206,7 @@ struct RevisionBuildTests {
                 try RevisionBuild.prepareCache(cache)
             } throws: { error in
                 guard let error = error as? BenchError else { return false }
-                return error.kind == .backendFailed && error.message.contains(words)
+                return error.kind == .buildFailed && error.message.contains(words)
                     && error.message.contains("chmod -R go-rwx '\(cache.path)'")
             }
         }

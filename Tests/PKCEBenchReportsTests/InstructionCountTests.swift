@@ -167,7 +167,7 @@ struct InstructionCountTests {
             let error = try #require(throws: BenchError.self) {
                 try InstructionCounter.measurements(of: cases, from: account(calls), profiles: [1, 2, 3, 4])
             }
-            #expect(error.kind == .backendFailed)
+            #expect(error.kind == .workerFailed)
         }
     }
 

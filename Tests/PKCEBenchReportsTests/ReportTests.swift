@@ -335,7 +335,7 @@ struct ReportTests {
             try results.save(RunResult(environment: next, measurements: [counted]))
         } throws: { error in
             guard let error = error as? BenchError else { return false }
-            return error.kind == .backendFailed
+            return error.kind == .internalFailure
                 && error.message.hasPrefix("nothing written: the run's rows would not read back: ")
                 && error.message.contains("'-3' is not a whole number")
         }

@@ -102,7 +102,7 @@ package struct CommitBuilds: Sendable {
     /// Whether `hash` names an ancestor of `HEAD`: `--confirm` builds only those, never another
     /// branch's commit or anything else a history row could name.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when git cannot be started.
+    /// - Throws: ``BenchError``: `.buildFailed` when git cannot be started.
     package func lineage(of hash: String) throws(BenchError) -> Lineage {
         let shallow = try ChildProcess.run(
             origin.git, ["-C", origin.repository, "rev-parse", "--is-shallow-repository"])
@@ -161,20 +161,20 @@ package struct CommitBuilds: Sendable {
     /// The cases `kept`'s `bench list` names for `arguments` (its selection options): what a run of
     /// that build measures.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when it fails or names what is not a case.
+    /// - Throws: ``BenchError``: `.buildFailed` when it fails or names what is not a case.
     package static func cases(of kept: Kept, selecting arguments: [String]) throws(BenchError) -> [CaseKey] {
         let listed = try ChildProcess.run(kept.executable, ["list"] + arguments)
         let keys = listed.output.split(separator: "\n").map { CaseKey(name: String($0)) }
         guard listed.succeeded, !keys.contains(where: { $0 == nil }) else {
             throw BenchError(
-                .backendFailed, "the bench of \(kept.commit.short) cannot list its cases: \(listed.lastLine)")
+                .buildFailed, "the bench of \(kept.commit.short) cannot list its cases: \(listed.lastLine)")
         }
         return keys.compactMap { $0 }
     }
 
     /// `commit`'s build: kept already, or built now in the shared worktree and then kept.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when the build fails or is not trusted;
+    /// - Throws: ``BenchError``: `.buildFailed` when the build fails or is not trusted;
     ///   `.cannotWrite`, `.toolMissing`, `.interrupted`, `.terminated`.
     package func build(
         _ commit: Commit, progress: ProgressPrinter, interruption: () -> Int32?
@@ -211,7 +211,7 @@ package struct CommitBuilds: Sendable {
         else {
             let lastLine = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").last ?? "no output"
             throw BenchError(
-                .backendFailed,
+                .buildFailed,
                 "cannot build \(commit.short): swift build failed (\(lastLine)); its output is in \(log.path)")
         }
         let seconds = Double(MonotonicClock.now() - started) / 1e9
@@ -226,7 +226,7 @@ package struct CommitBuilds: Sendable {
             let linkedBy = try? Toolchain(driver: driver), linkedBy.version == toolchain.version
         else {
             throw BenchError(
-                .backendFailed,
+                .buildFailed,
                 "cannot keep the build of \(commit.short): it was linked by \(built.arguments.first ?? "nothing"), "
                     + "not by a swiftc of \(toolchain.version)")
         }
@@ -287,7 +287,7 @@ package struct CommitBuilds: Sendable {
             // Found now rather than each time the build is read: a link bench would not run again.
             if let unexpected = LinkCommand.unexpectedArgument(in: moved.arguments, kept: kept.path) {
                 throw BenchError(
-                    .backendFailed,
+                    .buildFailed,
                     "cannot keep the build of \(commit.short): its link passes \(printable(unexpected)), "
                         + "which bench does not run again")
             }
@@ -295,7 +295,7 @@ package struct CommitBuilds: Sendable {
             for (source, destination) in [(built.executable, moved.executable)] + moved.copies {
                 // relocated(into:) moved no path that climbs; this keeps it so.
                 guard LinkCommand.isInside(destination, kept.path) else {
-                    throw BenchError(.backendFailed, "cannot keep \(source): it would go to \(destination)")
+                    throw BenchError(.buildFailed, "cannot keep \(source): it would go to \(destination)")
                 }
                 try fileManager.createDirectory(
                     atPath: URL(fileURLWithPath: staged(destination)).deletingLastPathComponent().path,
@@ -340,7 +340,7 @@ package struct CommitBuilds: Sendable {
     /// The driver that linked the build kept in `kept`, when it is a `swiftc` of `toolchain`: `nil`
     /// when the build was kept by another toolchain, or before toolchains were recorded.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when the record, or the driver it names, is not trusted.
+    /// - Throws: ``BenchError``: `.buildFailed` when the record, or the driver it names, is not trusted.
     private func keptDriver(_ kept: URL, commit: Commit, toolchain: Toolchain) throws(BenchError) -> String? {
         let record = kept.appendingPathComponent(Toolchain.fileName)
         guard FileManager.default.fileExists(atPath: record.path) else { return nil }
@@ -348,12 +348,12 @@ package struct CommitBuilds: Sendable {
         guard let data = try? Data(contentsOf: record),
             let recorded = try? JSONDecoder().decode(Toolchain.self, from: data)
         else {
-            throw BenchError(.backendFailed, "the kept build of \(commit.short) has no readable \(record.path)")
+            throw BenchError(.buildFailed, "the kept build of \(commit.short) has no readable \(record.path)")
         }
         guard recorded.version == toolchain.version else { return nil }
         guard URL(fileURLWithPath: recorded.driver).lastPathComponent == "swiftc", recorded.driver.hasPrefix("/") else {
             throw BenchError(
-                .backendFailed,
+                .buildFailed,
                 "\(record.path): refusing to link again with \(printable(recorded.driver)), not a swiftc")
         }
         // Asked for its version only once nobody else could have put it there.
@@ -373,13 +373,13 @@ package struct CommitBuilds: Sendable {
         guard let data = try? Data(contentsOf: arguments),
             let decoded = try? JSONDecoder().decode([String].self, from: data)
         else {
-            throw BenchError(.backendFailed, "the kept build of \(commit.short) has no readable \(arguments.path)")
+            throw BenchError(.buildFailed, "the kept build of \(commit.short) has no readable \(arguments.path)")
         }
         let linkCommand: LinkCommand
         do {
             linkCommand = try LinkCommand(kept: kept.path, product: origin.product, arguments: decoded, driver: driver)
-        } catch  where error.kind == .backendFailed {
-            throw BenchError(.backendFailed, "\(arguments.path): \(error.message)")
+        } catch  where error.kind == .buildFailed {
+            throw BenchError(.buildFailed, "\(arguments.path): \(error.message)")
         }
         return Kept(commit: commit, executable: executable, linkCommand: linkCommand, buildSeconds: buildSeconds)
     }

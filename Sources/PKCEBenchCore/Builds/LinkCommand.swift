@@ -20,12 +20,12 @@ package struct LinkCommand: Sendable, Equatable {
     /// Reads the command that linked `executable` (a product called `product`, built in
     /// `configuration`) from SwiftPM's build manifest, `<scratch>/<configuration>.yaml`.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when the manifest has no such command, or one
+    /// - Throws: ``BenchError``: `.buildFailed` when the manifest has no such command, or one
     ///   that does not link with lld to `executable`.
     package init(executable: String, product: String, configuration: String, scratch: URL) throws(BenchError) {
         let manifest = scratch.appendingPathComponent("\(configuration).yaml")
         func missing(_ reason: String) -> BenchError {
-            BenchError(.backendFailed, "cannot link \(executable) again: \(manifest.path) \(reason)")
+            BenchError(.buildFailed, "cannot link \(executable) again: \(manifest.path) \(reason)")
         }
         guard let text = try? String(contentsOf: manifest, encoding: .utf8) else { throw missing("cannot be read") }
         guard let arguments = Self.linkArguments(in: text, product: product, configuration: configuration) else {
@@ -50,12 +50,12 @@ package struct LinkCommand: Sendable, Equatable {
     /// no argument a SwiftPM link with ``RevisionBuild/layoutFlags`` does not have
     /// (``unexpectedArgument(in:kept:)``).
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` naming what fails, or when its functions cannot
+    /// - Throws: ``BenchError``: `.buildFailed` naming what fails, or when its functions cannot
     ///   be listed.
     init(kept directory: String, product: String, arguments: [String], driver: String) throws(BenchError) {
         let executable = directory + "/build/" + product
         func refuse(_ reason: String) -> BenchError {
-            BenchError(.backendFailed, "refusing to link \(executable) again: its kept command \(reason)")
+            BenchError(.buildFailed, "refusing to link \(executable) again: its kept command \(reason)")
         }
         guard let first = arguments.first else { throw refuse("is empty") }
         guard first == driver else { throw refuse("runs \(first), not the driver \(driver) that linked it") }
@@ -166,7 +166,7 @@ package struct LinkCommand: Sendable, Equatable {
     /// then link from the copies.
     func relocated(into directory: String) throws(BenchError) -> Relocated {
         guard let flag = arguments.firstIndex(of: "-o"), flag + 1 < arguments.count else {
-            throw BenchError(.backendFailed, "cannot keep the build of \(executable): its link command has no -o")
+            throw BenchError(.buildFailed, "cannot keep the build of \(executable): its link command has no -o")
         }
         let output = arguments[flag + 1]
         let root = URL(fileURLWithPath: output).deletingLastPathComponent().path
@@ -176,7 +176,7 @@ package struct LinkCommand: Sendable, Equatable {
         }
         // A path that climbs out of the build directory would be copied from, and kept, outside it.
         if let climbing = arguments.first(where: { $0.split(separator: "/").contains("..") }) {
-            throw BenchError(.backendFailed, "cannot keep the build of \(executable): its link names \(climbing)")
+            throw BenchError(.buildFailed, "cannot keep the build of \(executable): its link names \(climbing)")
         }
         var copies: [(String, String)] = []
         var fileList: (path: String, text: String)? = nil
@@ -185,7 +185,7 @@ package struct LinkCommand: Sendable, Equatable {
             if argument.hasPrefix("@"), let listPath = moved(String(argument.dropFirst())) {
                 guard let text = try? String(contentsOfFile: String(argument.dropFirst()), encoding: .utf8) else {
                     throw BenchError(
-                        .backendFailed, "cannot keep the build of \(executable): \(argument) cannot be read")
+                        .buildFailed, "cannot keep the build of \(executable): \(argument) cannot be read")
                 }
                 // One object a line, quoted or not.
                 let lines = text.split(separator: "\n").map { line -> String in
@@ -209,11 +209,11 @@ package struct LinkCommand: Sendable, Equatable {
             .first(where: { $0.contains(scratch) })
         {
             throw BenchError(
-                .backendFailed, "cannot keep the build of \(executable): its link reads \(left), outside \(root)")
+                .buildFailed, "cannot keep the build of \(executable): its link reads \(left), outside \(root)")
         }
         guard let fileList else {
             throw BenchError(
-                .backendFailed, "cannot keep the build of \(executable): its link command lists no objects file")
+                .buildFailed, "cannot keep the build of \(executable): its link command lists no objects file")
         }
         return Relocated(
             executable: newRoot + "/" + URL(fileURLWithPath: output).lastPathComponent, copies: copies,
@@ -249,7 +249,7 @@ package struct LinkCommand: Sendable, Equatable {
             return String(fields[0])
         }
         guard listed.succeeded, !listed.isTruncated, !functions.isEmpty else {
-            throw BenchError(.backendFailed, "cannot list the functions of \(executable): \(listed.lastLine)")
+            throw BenchError(.buildFailed, "cannot list the functions of \(executable): \(listed.lastLine)")
         }
         return functions.uniqued()
     }
@@ -292,7 +292,7 @@ package struct LinkCommand: Sendable, Equatable {
     /// (listed in `output.order`), and without debug information (which nothing running needs,
     /// and which is most of the file).
     ///
-    /// - Throws: ``BenchError``: `.cannotWrite` when the order cannot be written; `.backendFailed`
+    /// - Throws: ``BenchError``: `.cannotWrite` when the order cannot be written; `.buildFailed`
     ///   when the link fails.
     func link(to output: String, seed: UInt32) throws(BenchError) {
         let orderFile = output + ".order"
@@ -305,7 +305,7 @@ package struct LinkCommand: Sendable, Equatable {
         var arguments = arguments
         // Both initialisers checked that `-o` is there and not last.
         guard let flag = arguments.firstIndex(of: "-o"), flag + 1 < arguments.count else {
-            throw BenchError(.backendFailed, "cannot link \(executable) again: its command has no -o")
+            throw BenchError(.buildFailed, "cannot link \(executable) again: its command has no -o")
         }
         arguments[flag + 1] = output
         arguments += [
@@ -315,7 +315,7 @@ package struct LinkCommand: Sendable, Equatable {
         let linked = try ChildProcess.run(arguments[0], Array(arguments.dropFirst()))
         guard linked.succeeded, FileManager.default.isExecutableFile(atPath: output) else {
             throw BenchError(
-                .backendFailed, "cannot link \(executable) again in order \(seed): \(linked.lastLine)")
+                .buildFailed, "cannot link \(executable) again in order \(seed): \(linked.lastLine)")
         }
     }
 }

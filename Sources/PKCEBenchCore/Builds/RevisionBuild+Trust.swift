@@ -8,7 +8,7 @@ extension RevisionBuild {
     /// nobody but its user may enter it (``requirePrivateCache(_:)``), and what is on the way to
     /// it must be trusted (``requireTrusted(_:cache:)``).
     ///
-    /// - Throws: ``BenchError``: `.cannotWrite` when it cannot be made; `.backendFailed` when it
+    /// - Throws: ``BenchError``: `.cannotWrite` when it cannot be made; `.buildFailed` when it
     ///   is not private or not trusted.
     package static func prepareCache(_ cache: URL) throws(BenchError) {
         let parent = cache.deletingLastPathComponent()
@@ -31,17 +31,17 @@ extension RevisionBuild {
     /// cache made by an earlier bench under umask 002 or 022 is refused with the command that
     /// fixes it: bench cannot tell whether another account changed it meanwhile.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` naming the cache, and the fix.
+    /// - Throws: ``BenchError``: `.buildFailed` naming the cache, and the fix.
     package static func requirePrivateCache(_ cache: URL) throws(BenchError) {
         var status = stat()
         guard lstat(cache.path, &status) == 0 else {
             throw BenchError(
-                .backendFailed,
+                .buildFailed,
                 "refusing to use the cache of builds at \(cache.path): \(String(cString: strerror(errno)))")
         }
         guard status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid() else {
             throw BenchError(
-                .backendFailed,
+                .buildFailed,
                 "refusing to use the cache of builds at \(cache.path): it is not a directory of yours (owner \(status.st_uid))"
             )
         }
@@ -49,7 +49,7 @@ extension RevisionBuild {
             let access =
                 status.st_mode & 0o022 != 0 ? "can be written by others than its owner" : "can be entered by others"
             throw BenchError(
-                .backendFailed,
+                .buildFailed,
                 "refusing to use the cache of builds at \(cache.path): it \(access) (mode "
                     + "\(String(status.st_mode & 0o7777, radix: 8))), and bench keeps its builds private: run "
                     + "chmod -R go-rwx '\(cache.path)' if nobody else could have written in it, else remove it")
@@ -68,7 +68,7 @@ extension RevisionBuild {
     /// above an entry of the user's; a POSIX ACL that lets a named user or group write counts as
     /// others' write.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` naming the first path that fails, and why.
+    /// - Throws: ``BenchError``: `.buildFailed` naming the first path that fails, and why.
     package static func requireTrusted(_ path: String, cache: URL? = nil) throws(BenchError) {
         let written = URL(fileURLWithPath: path).standardizedFileURL.path
         try requireTrusted(written, following: false, strictBelow: cache?.standardizedFileURL.path, for: path)
@@ -83,7 +83,7 @@ extension RevisionBuild {
         _ path: String, following: Bool, strictBelow cache: String?, for build: String
     ) throws(BenchError) {
         func refuse(_ component: String, _ reason: String) -> BenchError {
-            BenchError(.backendFailed, "refusing to run the build at \(build): \(component) \(reason)")
+            BenchError(.buildFailed, "refusing to run the build at \(build): \(component) \(reason)")
         }
         let user = getuid()
         var component = path
@@ -211,7 +211,7 @@ extension RevisionBuild {
     /// that git lists it as a worktree of `repository` at that path, and that `commit` is checked
     /// out there: `swift build` evaluates the `Package.swift` it finds, as this user.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` naming the worktree, and why.
+    /// - Throws: ``BenchError``: `.buildFailed` naming the worktree, and why.
     static func requireOwnWorktree(
         _ worktree: URL, of repository: String, at commit: String, cache: URL, git: String
     ) throws(BenchError) {
@@ -219,13 +219,13 @@ extension RevisionBuild {
         try requireTrusted(worktree.path, cache: cache)
         guard isListedWorktree(worktree, of: repository, git: git) else {
             throw BenchError(
-                .backendFailed,
+                .buildFailed,
                 "refusing to build in \(worktree.path): git lists no worktree of \(repository) there; remove it")
         }
         let head = try ChildProcess.run(git, ["-C", worktree.path, "rev-parse", "--verify", "HEAD"])
         guard head.succeeded, head.output.trimmingCharacters(in: .whitespacesAndNewlines) == commit else {
             throw BenchError(
-                .backendFailed, "refusing to build in \(worktree.path): its HEAD is not \(commit) (\(head.lastLine))")
+                .buildFailed, "refusing to build in \(worktree.path): its HEAD is not \(commit) (\(head.lastLine))")
         }
     }
 

@@ -2,7 +2,9 @@ import PKCE
 
 /// A failure the user can act on: what kind it is, and one line saying what went wrong and where.
 ///
-/// Only the command line turns a kind into an exit code; nothing below it deals in codes.
+/// Each kind is a domain: the input, the output, the backends, the builds of other commits, the
+/// worker processes. Only the command line turns a kind into an exit code (builds, workers and
+/// backends share 70, as ExitCodes.md says); nothing below it deals in codes.
 package struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
     package enum Kind: Sendable, Equatable, CaseIterable {
         case usage
@@ -11,9 +13,18 @@ package struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
         case missingInput
         /// A tool a run needs is not installed: `valgrind` for `--metric instructions`.
         case toolMissing
-        /// A backend failed its correctness check, failed during the run or cannot be set up, the
-        /// backends' names are not valid and distinct, or the software failed.
+        /// A backend failed its correctness check, failed during the run or cannot be set up, or
+        /// the backends' names are not valid and distinct.
         case backendFailed
+        /// Another commit's package did not build, or its build cannot be kept, trusted or linked
+        /// again.
+        case buildFailed
+        /// A worker process could not be started, broke the worker protocol, or did not answer or
+        /// exit in time; or Callgrind's account of it does not add up.
+        case workerFailed
+        /// The harness itself failed: what it wrote would not read back, or a case it made took no
+        /// samples.
+        case internalFailure
         case cannotWrite
         /// Stopped by SIGINT.
         case interrupted

@@ -30,7 +30,7 @@ final class ExecutableCopies {
     /// side is relinked, else a copy of its executable, or the executable itself when it cannot
     /// be copied.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when a side that is relinked cannot be.
+    /// - Throws: ``BenchError``: `.buildFailed` when a side that is relinked cannot be.
     func fresh(_ side: Side, of sides: Sides, seed: UInt32) throws(BenchError) -> String {
         let executable = sides.executable(of: side)
         guard let linkCommand = sides.linkCommand(of: side) else {
@@ -40,7 +40,7 @@ final class ExecutableCopies {
             return folder + "/bench"
         }
         guard let folder = emptyFolder(for: side) else {
-            throw BenchError(.backendFailed, "cannot link \(executable) again: no temporary directory for it")
+            throw BenchError(.buildFailed, "cannot link \(executable) again: no temporary directory for it")
         }
         try linkCommand.link(to: folder + "/bench", seed: seed)
         return folder + "/bench"

@@ -66,7 +66,7 @@ package struct InstructionCounter {
     ///
     /// - Returns: One measurement per case the worker has (an older build may lack some), in the
     ///   order of `cases`, and what the worker saw under Valgrind.
-    /// - Throws: ``BenchError``: `.backendFailed` when the worker or Valgrind failed, or Callgrind's
+    /// - Throws: ``BenchError``: `.workerFailed` when the worker or Valgrind failed, or Callgrind's
     ///   profiles do not match the worker's calls; `.interrupted`, `.terminated`, `.cannotWrite`.
     package func measure(_ cases: [BenchmarkCase], selection: Selection, check: Bool = false) throws(BenchError) -> (
         measurements: [CaseMeasurement], counted: CountedCalls
@@ -96,11 +96,11 @@ package struct InstructionCounter {
                 // Callgrind writes its last profile as the worker exits: wait for it.
                 try worker.finish(within: 120)
                 return account
-            } catch  where error.kind == .backendFailed {
+            } catch  where error.kind == .workerFailed || error.kind == .backendFailed {
                 let lastLine = log.flatMap {
                     (try? String(contentsOfFile: $0, encoding: .utf8))?.split(separator: "\n").last
                 }
-                throw BenchError(.backendFailed, error.message + (lastLine.map { " (valgrind: \($0))" } ?? ""))
+                throw BenchError(error.kind, error.message + (lastLine.map { " (valgrind: \($0))" } ?? ""))
             }
         }
 
@@ -114,7 +114,7 @@ package struct InstructionCounter {
         let strip = try ChildProcess(executable: objcopy, arguments: ["--strip-debug", executable, stripped])
         guard try strip.waitWatching(interruption: interruption) else {
             if let signal = interruption() { throw InterruptSignals.error(for: signal) }
-            throw BenchError(.backendFailed, "objcopy could not copy \(executable) without its debug information")
+            throw BenchError(.workerFailed, "objcopy could not copy \(executable) without its debug information")
         }
         let account = try count(
             [
@@ -130,7 +130,7 @@ package struct InstructionCounter {
     /// the totals of Callgrind's profiles, one per call in the same order: the difference between
     /// a case's two calls (N and 2N iterations) over N, which leaves out the call's fixed cost.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when the account and the profiles disagree. The
+    /// - Throws: ``BenchError``: `.workerFailed` when the account and the profiles disagree. The
     ///   account may come from another build's worker (`bench ab`), so it is checked before it is used.
     static func measurements(of cases: [BenchmarkCase], from account: CountedCalls, profiles: [UInt64])
         throws(BenchError) -> [CaseMeasurement]
@@ -141,14 +141,14 @@ package struct InstructionCounter {
             })
         else {
             throw BenchError(
-                .backendFailed,
+                .workerFailed,
                 "the worker's account of its counted calls is malformed: a case makes two, of at least one "
                     + "iteration, unless it failed")
         }
         var totals = profiles[...]
         guard account.cases.map(\.calls).reduce(0, +) == totals.count else {
             throw BenchError(
-                .backendFailed,
+                .workerFailed,
                 "Callgrind wrote \(totals.count) profiles for \(account.cases.map(\.calls).reduce(0, +)) counted "
                     + "calls: was \(CountedCalls.function) inlined or renamed?")
         }
@@ -188,7 +188,7 @@ package struct InstructionCounter {
             let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
             let totals = text.split(separator: "\n").first { $0.hasPrefix("totals:") || $0.hasPrefix("summary:") }
             guard let value = totals?.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) }) else {
-                throw BenchError(.backendFailed, "Callgrind's profile \(name) has no instruction total")
+                throw BenchError(.workerFailed, "Callgrind's profile \(name) has no instruction total")
             }
             return value
         }

@@ -39,7 +39,7 @@ final class ChildProcess {
 
     /// `environment` holds `NAME=value` strings; `nil` inherits this process's.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when it cannot be started.
+    /// - Throws: ``BenchError``: `.workerFailed` when it cannot be started.
     init(
         executable: String, arguments: [String], streams: Streams = .file("/dev/null"), environment: [String]? = nil
     ) throws(BenchError) {
@@ -75,12 +75,12 @@ final class ChildProcess {
             // that has exited is an EPIPE to report, not a SIGPIPE that ends this process.
             let kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
             guard socketpair(AF_UNIX, kind, 0, &toChild) == 0 else {
-                throw BenchError(.backendFailed, "cannot make a socket pair: \(String(cString: strerror(errno)))")
+                throw BenchError(.workerFailed, "cannot make a socket pair: \(String(cString: strerror(errno)))")
             }
             guard socketpair(AF_UNIX, kind, 0, &fromChild) == 0 else {
                 close(toChild[0])
                 close(toChild[1])
-                throw BenchError(.backendFailed, "cannot make a socket pair: \(String(cString: strerror(errno)))")
+                throw BenchError(.workerFailed, "cannot make a socket pair: \(String(cString: strerror(errno)))")
             }
             setUp(posix_spawn_file_actions_adddup2(&actions, toChild[0], STDIN_FILENO))
             setUp(posix_spawn_file_actions_adddup2(&actions, fromChild[1], STDOUT_FILENO))
@@ -126,7 +126,7 @@ final class ChildProcess {
             if toChild[1] >= 0 { close(toChild[1]) }
             if fromChild[0] >= 0 { close(fromChild[0]) }
             throw BenchError(
-                .backendFailed, "cannot start a measuring process (\(executable)): \(String(cString: strerror(status)))"
+                .workerFailed, "cannot start a measuring process (\(executable)): \(String(cString: strerror(status)))"
             )
         }
         self.pid = pid
@@ -238,7 +238,7 @@ extension ChildProcess {
     /// a private scratch directory, of which the first ``capturedLimit`` bytes each are read; a
     /// command still running after `timeout` seconds is killed, and has failed.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when it cannot be started; `.cannotWrite`.
+    /// - Throws: ``BenchError``: `.workerFailed` when it cannot be started; `.cannotWrite`.
     static func run(_ executable: String, _ arguments: [String], timeout: Double = 600) throws(BenchError) -> Captured {
         let directory = try makeScratchDirectory(for: "the output of \(executable)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -25,7 +25,7 @@ final class WorkerConnection {
     /// Starts a worker and reads its hello. `environment` is the worker's whole environment, as
     /// `NAME=value` (this process's when `nil`); `helloTimeout` is in seconds.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` when it does not say this version's hello in time;
+    /// - Throws: ``BenchError``: `.workerFailed` when it does not say this version's hello in time;
     ///   `.interrupted`, `.terminated`.
     init(
         executable: String, arguments: [String], environment: [String]? = nil, name: String,
@@ -54,8 +54,9 @@ final class WorkerConnection {
     /// signal). `caseCount`, the cases of the request's job, bounds the reply.
     ///
     /// - Throws: As ``init(executable:arguments:environment:name:standardError:helloTimeout:interruption:)``;
-    ///   `.backendFailed` with the worker's message when it refused the job, or when the reply is
-    ///   wrong (``WorkerProtocol/problem(with:answering:job:)``).
+    ///   `.backendFailed` with the worker's message when it refused the job (its backend failed its
+    ///   check, or its build cannot make the selection); `.workerFailed` when the reply is wrong
+    ///   (``WorkerProtocol/problem(with:answering:job:)``).
     func ask(
         _ request: WorkerProtocol.Request, within seconds: Double?, caseCount: Int = 0
     ) throws(BenchError) -> WorkerProtocol.Reply {
@@ -85,7 +86,7 @@ final class WorkerConnection {
     /// The worker broke the protocol, as `what` says: it is stopped, and this is the error to throw.
     private func broken(_ what: String) -> BenchError {
         process.stop(with: SIGKILL)
-        return BenchError(.backendFailed, "\(name) broke the worker protocol: \(what)")
+        return BenchError(.workerFailed, "\(name) broke the worker protocol: \(what)")
     }
 
     /// How long a worker has to exit once told to, before it is stopped.
@@ -93,13 +94,13 @@ final class WorkerConnection {
 
     /// Tells the worker to quit and waits for it to exit, stopping it after `seconds`.
     ///
-    /// - Throws: ``BenchError``: `.backendFailed` unless it exits 0 in time (a sanitizer's report at
+    /// - Throws: ``BenchError``: `.workerFailed` unless it exits 0 in time (a sanitizer's report at
     ///   exit fails it); `.interrupted`, `.terminated`.
     func finish(within seconds: Double = quitTimeout) throws(BenchError) {
         _ = process.writeInput(Array(coder.line(WorkerProtocol.Request.quit).utf8))
         process.closeInput()
         guard let status = awaitExit(within: seconds) else {
-            throw BenchError(.backendFailed, "\(name) did not exit within \(Int(seconds)) s of being told to")
+            throw BenchError(.workerFailed, "\(name) did not exit within \(Int(seconds)) s of being told to")
         }
         if case .exited(0) = status { return }
         throw error(for: status)
@@ -146,7 +147,7 @@ final class WorkerConnection {
             }
             if let deadline, MonotonicClock.now() >= deadline {
                 process.stop(with: SIGKILL)
-                throw BenchError(.backendFailed, "\(name) did not answer within \(Int(seconds ?? 0)) s")
+                throw BenchError(.workerFailed, "\(name) did not answer within \(Int(seconds ?? 0)) s")
             }
             var descriptor = pollfd(fd: process.output, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 20)
@@ -167,15 +168,15 @@ final class WorkerConnection {
     private func error(for status: ChildProcess.Status) -> BenchError {
         switch status {
         case .exited(0):
-            return BenchError(.backendFailed, "\(name) exited before it answered\(lastError)")
+            return BenchError(.workerFailed, "\(name) exited before it answered\(lastError)")
         case .exited(let code):
             if let signal = InterruptSignals.signalNumber(forExitStatus: code) {
                 return InterruptSignals.error(for: signal)
             }
-            return BenchError(.backendFailed, "\(name) exited with \(code)\(lastError)")
+            return BenchError(.workerFailed, "\(name) exited with \(code)\(lastError)")
         case .signalled(let signal):
             if signal == SIGINT || signal == SIGTERM { return InterruptSignals.error(for: signal) }
-            return BenchError(.backendFailed, "\(name) died of signal \(signal)\(lastError)")
+            return BenchError(.workerFailed, "\(name) died of signal \(signal)\(lastError)")
         }
     }
 

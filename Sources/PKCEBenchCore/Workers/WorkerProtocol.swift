@@ -66,7 +66,7 @@ package enum WorkerProtocol {
         case .malformedInput: 65
         case .missingInput: 66
         case .toolMissing: 69
-        case .backendFailed: 70
+        case .backendFailed, .buildFailed, .workerFailed, .internalFailure: 70
         case .cannotWrite: 73
         case .interrupted: 130
         case .terminated: 143

@@ -57,7 +57,7 @@ package struct ResultsDirectory: Sendable {
     /// describes; with `asBaseline`, also that baseline's summary and samples.
     ///
     /// - Throws: `BenchError`: `.cannotWrite`; `.malformedInput` when `history.csv` no longer reads;
-    ///   `.backendFailed` when the run's own rows would not read back (``files(of:as:)``).
+    ///   `.internalFailure` when the run's own rows would not read back (``files(of:as:)``).
     @discardableResult
     package func save(
         _ run: RunResult, asBaseline: BaselineName? = nil, comparison: Comparison? = nil,
@@ -98,7 +98,7 @@ package struct ResultsDirectory: Sendable {
     /// under the directory's lock.
     ///
     /// - Throws: `BenchError`: `.cannotWrite` when a file cannot be written, then none is;
-    ///   `.backendFailed` when a run's own rows would not read back (``files(of:as:)``).
+    ///   `.internalFailure` when a run's own rows would not read back (``files(of:as:)``).
     package func save(baseline: RunResult, current: RunResult, comparison: Comparison) throws(BenchError) {
         var files: [(URL, String)] = []
         for (run, name) in [(baseline, ABFiles.baseline), (current, ABFiles.current)] {
@@ -140,7 +140,7 @@ package struct ResultsDirectory: Sendable {
     /// measurements, which another build's workers may have made (`bench backfill`, `bench ab`):
     /// the worker protocol's checks should have refused anything that this refuses.
     ///
-    /// - Throws: `BenchError` (`.backendFailed`, as the software failed) quoting what did not read.
+    /// - Throws: `BenchError` (`.internalFailure`) quoting what did not read.
     package static func files(of run: RunResult, as summaryURL: URL) throws(BenchError) -> (
         summary: String, samples: String
     ) {
@@ -150,7 +150,7 @@ package struct ResultsDirectory: Sendable {
             _ = try ReportFiles.summaries(from: Array(summary.utf8), path: summaryURL.path)
             _ = try ReportFiles.samples(from: Array(samples.utf8), path: ReportFiles.samplesPath(for: summaryURL.path))
         } catch {
-            throw BenchError(.backendFailed, "nothing written: the run's rows would not read back: \(error.message)")
+            throw BenchError(.internalFailure, "nothing written: the run's rows would not read back: \(error.message)")
         }
         return (summary, samples)
     }
