@@ -38,8 +38,9 @@ public func fuzzWorkerReply(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// The environment of the runs the fuzzer makes, as a run records it. (Not captured: finding the
 /// Swift version runs `swiftc`, whose output Foundation reads with a buffer LeakSanitizer reports.)
 private let environment = RunEnvironment(
-    runID: "20261122T041556.042Z-5106788-4f0c2a9e", timestamp: "2026-11-22T04:15:56.042Z", commit: "5106788",
-    build: "release", targetCPU: "x86-64", cpu: "Fuzzed CPU", cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0",
+    runID: "20261122T041556.042Z-5106788-4f0c2a9e", timestamp: "2026-11-22T04:15:56.042Z",
+    commit: RecordedCommit(recorded: "5106788"),
+    build: .release, targetCPU: "x86-64", cpu: "Fuzzed CPU", cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0",
     swift: "6.3.1", libraries: ["swift": "PKCE (pure Swift)"], commitSource: .build)
 
 /// Traps unless a run of `measurements` saves files that read back.

@@ -81,44 +81,58 @@ struct AB: ParsableCommand {
             ? try InstructionCounter.forCounting(
                 executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
                 interruption: { InterruptSignals.received }) : nil
-        let runner = try ABRunner(
+        let (sides, baselineCommit) = try sides()
+        var runner = try ABRunner(
             selection: selection, sampling: sampling, gate: gate,
             criteria: try criteria.criteria(of: metric, pairing: .byProcess),
             directory: directory, format: format, progress: progress,
-            sides: try sides(), counter: counter)
+            sides: sides, counter: counter)
+        // A kept build lies outside any checkout: its commit is the one it was built from.
+        runner.baselineCommit = baselineCommit
         try ExitStatus(runner.run().outcome).exitUnlessOK()
     }
 
     /// The two builds: the baseline given and this one; or, with `--against`, that revision's
-    /// and this checkout's commit's, built now unless they are there (after the output files are
-    /// checked), and linked again for every pair.
-    private func sides() throws -> Sides {
-        if let baselineBench { return .builds(baseline: baselineBench, current: benchExecutable) }
+    /// and this checkout's commit's, each kept once built: built now unless kept (after the output
+    /// files are checked), in the one worktree that `bench bisect` and `bench backfill` build in,
+    /// the second over the first, so that it rebuilds only what the two commits change; and linked
+    /// again for every pair.
+    ///
+    /// - Returns: The sides, and the baseline's commit when it was built here.
+    private func sides() throws -> (Sides, baselineCommit: String?) {
+        if let baselineBench { return (.builds(baseline: baselineBench, current: benchExecutable), nil) }
         guard let against else { throw ValidationError("bench ab needs a baseline bench executable or --against REF") }
         let directory = FileManager.default.currentDirectoryPath
-        func build(_ revision: String) throws -> RevisionBuild {
+        func resolve(_ revision: String) throws -> RevisionBuild {
             try RevisionBuild(
                 revision: revision, in: directory, configuration: BuildConfiguration.current,
                 product: URL(fileURLWithPath: benchExecutable).lastPathComponent,
                 cache: try RevisionBuild.defaultCache())
         }
-        let builds = (baseline: try build(against), current: try build("HEAD"))
-        try builds.current.requireCommitted()
+        let revisions = (baseline: try resolve(against), current: try resolve("HEAD"))
+        try revisions.current.requireCommitted()
         try format.exports().check()
         try ResultsDirectory(path: self.directory.path).prepare(checkingHistory: false)
+        let builds = CommitBuilds(like: revisions.current)
+        try builds.lock()
         let progress = ProgressPrinter(caseCount: 0, style: progress.style)
-        for build in [builds.baseline, builds.current] {
-            if let seconds = try build.make(progress: progress, interruption: { InterruptSignals.received }) {
-                progress.info("built \(build.name) in \(Int(seconds.rounded())) s: \(build.executable)")
+        var kept: [CommitBuilds.Kept] = []
+        for revision in [revisions.baseline, revisions.current] {
+            let commit = try builds.commit(revision.commit)
+            let build = try builds.build(
+                commit, named: revision.name, progress: progress, interruption: { InterruptSignals.received })
+            if let seconds = build.buildSeconds {
+                progress.info("built \(revision.name) in \(Int(seconds.rounded())) s: \(build.executable)")
             } else {
-                progress.info("reusing the build of \(build.name): \(build.executable)")
+                progress.info("reusing the build of \(revision.name): \(build.executable)")
             }
+            kept.append(build)
         }
         if metric.metric == .time {
             progress.info(
                 "each pair of workers runs both builds linked again in a fresh random order of their functions")
         }
-        return .relinked(baseline: try builds.baseline.linkCommand(), current: try builds.current.linkCommand())
+        return (.relinked(baseline: kept[0].linkCommand, current: kept[1].linkCommand), kept[0].commit.short)
     }
 }
 

@@ -65,7 +65,7 @@ struct Backfill: ParsableCommand {
         try results.prepare()
         try builds.lock()
         // This machine, and the configuration every commit is built in.
-        var host = RunEnvironment.capture(libraries: CommandContext.libraries)
+        var host = RunEnvironment.capture(libraries: CommandContext.libraries).host
         host.build = BuildConfiguration.current
         var measured = 0
         var skipped: [String] = []

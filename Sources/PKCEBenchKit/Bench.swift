@@ -44,7 +44,8 @@ public enum Bench {
     /// - Parameters:
     ///   - backends: The backends to measure, in report order; made once, before the command line
     ///     is read.
-    ///   - buildCommit: The short commit, `-dirty` when the build's tracked files were modified;
+    ///   - buildCommit: The short commit, as the plugin generates it, marked dirty when the
+    ///     build's tracked files were modified;
     ///     `nil` or empty when unknown, and the run records its working tree's commit. Anything
     ///     else (a branch name, say) is recorded as `unknown`, with a note on standard error.
     @MainActor public static func main(
@@ -67,8 +68,8 @@ public enum Bench {
         // Once, in the command a user runs, not again in each of its workers.
         if let buildCommit, !RecordedFields.isCommit(buildCommit), CommandLine.arguments.dropFirst().first != "worker" {
             Terminal.note(
-                "note: the build commit given to Bench.main is not a commit (4 to 64 lowercase hex digits, "
-                    + "-dirty or not), and runs record it as unknown")
+                "note: the build commit given to Bench.main is not a commit (\(RecordedCommit.grammar)), "
+                    + "and runs record it as unknown")
         }
         CommandContext.$backends.withValue(made) {
             CommandContext.$buildCommit.withValue(buildCommit) {

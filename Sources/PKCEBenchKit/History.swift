@@ -157,14 +157,13 @@ struct History: ParsableCommand {
         try builds.lock()
         let progress = try ProgressOptions.parse([])
         let printer = ProgressPrinter(caseCount: 0, style: progress.style)
-        let here = RunEnvironment.capture(libraries: [:])
+        // This machine, and this bench's build configuration.
+        let here = RunEnvironment.capture(libraries: [:]).host
         var kept: [String: DescribedBuild] = [:]
         for (index, alert) in changes.alerts.enumerated() {
             let (series, changePoint) = alert
             let confirmation: HistoryChanges.Confirmation
-            if series.host.cpu != here.cpu || series.host.cpuFlags != here.cpuFlags
-                || series.host.build != BuildConfiguration.current
-            {
+            if !series.host.machine.isSameMachineAndBuild(as: here) {
                 // Another machine's step says nothing about a comparison made on this one.
                 confirmation = .init(outcome: .undecided, change: nil, reason: "its runs were made on another host")
             } else {
@@ -194,10 +193,10 @@ struct History: ParsableCommand {
         _ series: CaseSeries, _ changePoint: ChangePoint, builds: CommitBuilds, kept: inout [String: DescribedBuild],
         progress: ProgressOptions, printer: ProgressPrinter, output: URL
     ) throws(BenchError) -> HistoryChanges.Confirmation {
-        let before = changePoint.lastBefore.commit
-        let after = changePoint.firstAfter.commit
-        // A hash alone: not unknown, not -dirty (its build is not the commit's), never a ref.
-        guard RecordedFields.isHash(before[...]), RecordedFields.isHash(after[...]) else {
+        // A hash alone: a known commit, not a dirty one (its build is not the commit's), never a ref.
+        guard changePoint.lastBefore.commit.isClean, changePoint.firstAfter.commit.isClean,
+            let before = changePoint.lastBefore.commit.hash, let after = changePoint.firstAfter.commit.hash
+        else {
             return .init(outcome: .undecided, change: nil, reason: "a run either side has no commit to build")
         }
         var ends: [CommitBuilds.Commit] = []

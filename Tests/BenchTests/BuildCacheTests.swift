@@ -50,10 +50,15 @@ struct BuildCacheTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (repository, environment, commits) = try Self.repository(in: directory, commits: 1)
-        let configuration = productsDirectory.lastPathComponent
         let builds = directory.appendingPathComponent("cache/pkcebench/builds")
         try RevisionBuild.prepareCache(builds)
-        let worktree = builds.appendingPathComponent("\(commits[0])-\(configuration)")
+        // The worktree bench builds this repository's commits in.
+        let worktree = CommitBuilds(
+            like: try RevisionBuild(
+                revision: commits[0], in: repository.path,
+                configuration: BuildConfiguration(rawValue: productsDirectory.lastPathComponent) ?? .debug,
+                cache: builds)
+        ).worktree
         try FileManager.default.createDirectory(at: worktree, withIntermediateDirectories: false)
         // Evaluating this manifest (what swift build does first) would leave the file behind.
         let touched = directory.appendingPathComponent("evaluated")
@@ -74,6 +79,11 @@ struct BuildCacheTests {
         try "#!/bin/sh\ntouch '\(started.path)'\nexit 1\n".write(
             to: tools.appendingPathComponent("swift"), atomically: true, encoding: .utf8)
         chmod(tools.appendingPathComponent("swift").path, 0o755)
+        // The swiftc beside it is the real one: bench asks it its version to know which kept builds it may use.
+        let swiftc = URL(fileURLWithPath: try #require(executableInPath("swift"))).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("swiftc")
+        try FileManager.default.createSymbolicLink(
+            at: tools.appendingPathComponent("swiftc"), withDestinationURL: swiftc)
         var withTools = environment
         withTools["PATH"] = tools.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         let result = try bench(
@@ -85,6 +95,34 @@ struct BuildCacheTests {
         #expect(!FileManager.default.fileExists(atPath: started.path), "swift was started")
         #expect(!FileManager.default.fileExists(atPath: touched.path), "the planted Package.swift was evaluated")
         #expect(!FileManager.default.fileExists(atPath: worktree.appendingPathComponent(".build").path))
+    }
+
+    @Test(
+        "The cache removed while git still lists its worktree: bench ab --against adds it again, and forgets no worktree of the user's"
+    )
+    func worktreeOfARemovedCache() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repository, environment, commits) = try Self.repository(in: directory, commits: 1)
+        // A worktree of the user's own whose folder is gone: bench must not forget it for them.
+        let own = directory.appendingPathComponent("own-worktree")
+        try WorkflowTests.run(
+            ["git", "worktree", "add", "--quiet", "--detach", own.path, "HEAD"], in: repository,
+            environment: environment)
+        try FileManager.default.removeItem(at: own)
+        // The commit has no package: each run gets as far as swift build, which fails at once.
+        let arguments = ["ab", "--against", "HEAD", "--output", directory.appendingPathComponent("out").path]
+        let cannotBuild = "bench: cannot build HEAD (\(commits[0].prefix(7))): swift build failed"
+        for round in 1...2 {
+            let result = try bench(arguments + ABAgainstTests.small, in: repository, environment: environment)
+            #expect(result.status == 70, "round \(round): \(result.stderr)")
+            #expect(result.stderrLines.last?.hasPrefix(cannotBuild) == true, "round \(round): \(result.stderr)")
+            let worktrees = try WorkflowTests.run(
+                ["git", "worktree", "list", "--porcelain"], in: repository, environment: environment)
+            #expect(worktrees.contains("worktree \(own.path)\n"), "\(worktrees)")
+            #expect(worktrees.contains("/cache/pkcebench/builds/incremental-"), "\(worktrees)")
+            try FileManager.default.removeItem(at: directory.appendingPathComponent("cache"))
+        }
     }
 
     @Test("A kept build whose link command runs another program: bench bisect exits 70 naming it, and never runs it")

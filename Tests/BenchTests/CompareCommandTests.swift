@@ -179,7 +179,7 @@ struct CompareCommandTests {
         // Six earlier runs of the build beside the files: its spread between runs is measured.
         try SyntheticRun.writeHistory(in: directory)
         let release = try Self.write(SyntheticRun.report(), "release", in: directory)
-        let debug = try Self.write(SyntheticRun.report(build: "debug"), "debug", in: directory)
+        let debug = try Self.write(SyntheticRun.report(build: .debug), "debug", in: directory)
         let result = try bench(["compare", release, debug])
         #expect(result.status == 65)
         #expect(

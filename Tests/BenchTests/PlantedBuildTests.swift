@@ -1,4 +1,5 @@
 import Foundation
+import PKCEBenchCore
 import PKCEBenchTestSupport
 import Testing
 
@@ -14,7 +15,9 @@ struct PlantedBuildTests {
     static let small = ["--backend", "swift", "--operation", "sha256", "--size", "64", "--quick"]
 
     /// A git repository of one commit, in which `bench ab --against HEAD` finds a build planted in
-    /// its cache: `<commit>-debug` or `-release`, as the running bench was built.
+    /// its cache, kept as bench keeps one (`<commit>-debug-bench-aligned-sections.kept`, or
+    /// `-release-` as the running bench was built), recorded as of this toolchain, so that bench
+    /// would run it rather than build the commit.
     static func plantedBuild(in directory: URL) throws -> (repository: URL, cache: URL, ran: URL) {
         let repository = directory.appendingPathComponent("repository")
         try FileManager.default.createDirectory(at: repository, withIntermediateDirectories: true)
@@ -28,18 +31,27 @@ struct PlantedBuildTests {
         let configuration = productsDirectory.lastPathComponent
         let cache = directory.appendingPathComponent("cache")
         let builds = cache.appendingPathComponent("pkcebench/builds")
-        let products = builds.appendingPathComponent("\(commit)-\(configuration)/.build/\(configuration)")
-        try FileManager.default.createDirectory(at: products, withIntermediateDirectories: true)
+        let kept = builds.appendingPathComponent("\(commit)-\(configuration)-bench-aligned-sections.kept")
+        try FileManager.default.createDirectory(
+            at: kept.appendingPathComponent("build"), withIntermediateDirectories: true)
         // As bench makes its cache: nobody else may enter it.
         chmod(builds.path, 0o700)
         let ran = directory.appendingPathComponent("ran")
-        let planted = products.appendingPathComponent("bench").path
+        let planted = kept.appendingPathComponent("build/bench").path
         try "#!/bin/sh\ntouch \(ran.path)\nexit 1\n".write(toFile: planted, atomically: true, encoding: .utf8)
         chmod(planted, 0o755)
-        try commit.write(
-            to: builds.appendingPathComponent("\(commit)-\(configuration)-bench-aligned-sections.built"),
-            atomically: true,
-            encoding: .utf8)
+        try Data(commit.utf8).write(to: kept.appendingPathComponent("built"))
+        try JSONEncoder().encode(["/bin/sh", "-c", "touch '\(ran.path)'"])
+            .write(to: kept.appendingPathComponent("link-arguments.json"))
+        // The toolchain's own record, so that the kept build is read rather than built again.
+        let swift = try #require(executableInPath("swift"))
+        let driver = URL(fileURLWithPath: swift).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("swiftc").path
+        let version =
+            try WorkflowTests.run([driver, "--version"], in: directory).split(separator: "\n").first.map(String.init)
+            ?? ""
+        try JSONSerialization.data(withJSONObject: ["driver": driver, "version": version])
+            .write(to: kept.appendingPathComponent("toolchain.json"))
         return (repository, cache, ran)
     }
 

@@ -108,7 +108,7 @@ struct RunCommandTests {
         let tableLines = result.stdout.split(separator: "\n")
         #expect(tableLines.first?.hasPrefix("operation") == true)
         #expect(tableLines.filter { $0.hasSuffix("fastest") }.count == 16)
-        if BuildConfiguration.current == "debug" {
+        if BuildConfiguration.current == .debug {
             #expect(result.stderr.contains("warning: this is a debug build"))
         }
     }

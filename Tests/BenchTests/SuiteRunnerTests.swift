@@ -105,7 +105,7 @@ struct SuiteRunnerTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let baseline = directory.appendingPathComponent("debug.csv").path
-        try ReportFiles.write(SyntheticRun.report(build: "debug"), summaryAt: baseline)
+        try ReportFiles.write(SyntheticRun.report(build: .debug), summaryAt: baseline)
 
         var (runner, output) = try Self.runner([SwiftBackend()], operations: [.random])
         try FileManager.default.removeItem(at: runner.results.url)

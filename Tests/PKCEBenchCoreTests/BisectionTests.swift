@@ -97,9 +97,11 @@ struct BackfillPlanTests {
     func runsMissing() {
         let commit = Self.commits[2]
         let host = SyntheticRun.report().environment
-        func run(commit: String, keys: [CaseKey], cpuFlags: String? = nil, build: String = "release") -> RunResult {
+        func run(
+            commit: String, keys: [CaseKey], cpuFlags: String? = nil, build: BuildConfiguration = .release
+        ) -> RunResult {
             var environment = host
-            environment.commit = commit
+            environment.recordedCommit = RecordedCommit(recorded: commit)
             environment.build = build
             if let cpuFlags { environment.cpuFlags = cpuFlags }
             return RunResult(
@@ -110,7 +112,7 @@ struct BackfillPlanTests {
         // What this commit's build measures of the selection.
         let cases: Set = [a, b]
         func missing(_ history: [RunResult], wanted: Int = 2) -> Int {
-            BackfillPlan.runsMissing(of: commit, on: host, cases: cases, history: history, wanted: wanted)
+            BackfillPlan.runsMissing(of: commit, on: host.host, cases: cases, history: history, wanted: wanted)
         }
         #expect(missing([]) == 2)
         #expect(missing([run(commit: commit.short, keys: [a, b])]) == 1)
@@ -122,7 +124,7 @@ struct BackfillPlanTests {
         // Nor does another commit, host or build, or a commit recorded by too short a prefix.
         #expect(missing([run(commit: Self.commits[3].short, keys: [a, b])]) == 2)
         #expect(missing([run(commit: commit.short, keys: [a, b], cpuFlags: "other")]) == 2)
-        #expect(missing([run(commit: commit.short, keys: [a, b], build: "debug")]) == 2)
+        #expect(missing([run(commit: commit.short, keys: [a, b], build: .debug)]) == 2)
         #expect(missing([run(commit: "c2", keys: [a, b])]) == 2)
     }
 

@@ -74,7 +74,7 @@ struct ChangePointTests {
         let step = try #require(stepped.changePoints.first)
         #expect(stepped.changePoints.count == 1)
         #expect(step.index == 12 && step.isRegression)
-        #expect(step.lastBefore.commit == "c000011" && step.firstAfter.commit == "c000012")
+        #expect(step.lastBefore.commit.description == "c000011" && step.firstAfter.commit.description == "c000012")
         #expect(step.lastBefore.runID == runs[11].environment.runID)
         #expect(abs(step.estimate.change - 0.06) < 0.01)
         #expect(step.pValue <= 0.05 && step.libraryChange == nil)
@@ -137,7 +137,7 @@ struct ChangePointTests {
         let runs = SyntheticRun.series(runs: 20) { $0 >= 12 ? [Self.case1024: 1.06] : [:] }
         let series = Self.analysis.series(of: runs, metric: .time)
         let byRun = try #require(HistoryChanges.since(runs[13].environment.runID, in: runs, resolve: { _ in nil }))
-        #expect(byRun.commit == "c000013")
+        #expect(byRun.commit.description == "c000013")
         #expect(HistoryChanges(series: series, threshold: 0.02, since: byRun).alerts.isEmpty)
         let byCommit = try #require(HistoryChanges.since("c000011", in: runs, resolve: { _ in nil }))
         #expect(byCommit.runID == runs[11].environment.runID)
@@ -145,7 +145,7 @@ struct ChangePointTests {
         #expect(alerts.map(\.series.key) == [Self.case1024])
         // A revision git resolves to a hash whose prefix a run recorded.
         let resolved = HistoryChanges.since("main~8", in: runs) { $0 == "main~8" ? "c000011aaaabbbbcccc" : nil }
-        #expect(resolved?.commit == "c000011")
+        #expect(resolved?.commit.description == "c000011")
         #expect(HistoryChanges.since("nothing", in: runs, resolve: { _ in nil }) == nil)
         #expect(HistoryChanges(series: series, threshold: 0.02, since: nil).alerts.count == 1)
     }

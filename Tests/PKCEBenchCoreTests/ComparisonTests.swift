@@ -351,7 +351,7 @@ struct ComparisonTests {
         #expect(throws: BenchError.self) {
             try Self.apart(
                 baseline: Self.data(SyntheticRun.report(runID: "a")),
-                current: Self.data(SyntheticRun.report(runID: "b", build: "debug")))
+                current: Self.data(SyntheticRun.report(runID: "b", build: .debug)))
         }
     }
 

@@ -39,7 +39,8 @@ struct OtavaAgreementTests {
             let environment = RunEnvironment(
                 runID: "run-\(index)",
                 timestamp: String(format: "2026-11-27T%02d:%02d:00.000Z", index / 60, index % 60),
-                commit: commit, build: "release", targetCPU: "x86-64", cpu: "AMD EPYC", cpuFlags: "sha_ni avx2",
+                commit: RecordedCommit(recorded: commit), build: .release, targetCPU: "x86-64", cpu: "AMD EPYC",
+                cpuFlags: "sha_ni avx2",
                 cores: 2, kernel: "6.18.44-fc-v857", swift: "6.3.1", libraries: [:])
             let summaries = run.keys.sorted().map { CaseSummary.timed($0, median: run[$0]!, fastest: run[$0]!) }
             return RunResult(environment: environment, summaries: summaries)

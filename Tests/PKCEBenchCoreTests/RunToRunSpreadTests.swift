@@ -10,7 +10,8 @@ struct RunToRunSpreadTests {
 
     static func environment(_ runID: String, commit: String = "abc1234", kernel: String = "6.1.0") -> RunEnvironment {
         RunEnvironment(
-            runID: runID, timestamp: "2026-11-22T00:00:00.000Z", commit: commit, build: "release", targetCPU: "x86-64",
+            runID: runID, timestamp: "2026-11-22T00:00:00.000Z", commit: RecordedCommit(recorded: commit),
+            build: .release, targetCPU: "x86-64",
             cpu: "Test CPU", cpuFlags: "sha_ni avx2", cores: 2, kernel: kernel, swift: "6.3.1", libraries: [:])
     }
 

@@ -33,8 +33,9 @@ struct RunsApartTests {
             runs.keys.sorted().map { run in
                 let measured = runs[run]!
                 let environment = RunEnvironment(
-                    runID: "run-\(run)-\(UUID().uuidString)", timestamp: "", commit: commits.values.first ?? "",
-                    build: "release", targetCPU: "x86-64", cpu: "AMD EPYC", cpuFlags: "sha_ni avx2", cores: 2,
+                    runID: "run-\(run)-\(UUID().uuidString)", timestamp: "",
+                    commit: RecordedCommit(recorded: commits.values.first ?? ""),
+                    build: .release, targetCPU: "x86-64", cpu: "AMD EPYC", cpuFlags: "sha_ni avx2", cores: 2,
                     kernel: "6.18.44-fc-v857", swift: "6.3.1", libraries: [:])
                 let summaries = measured.keys.sorted().map { key in
                     let median = measured[key]!.median

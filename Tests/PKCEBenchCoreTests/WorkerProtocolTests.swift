@@ -8,7 +8,7 @@ import Testing
 @Suite("The worker protocol: requests and replies, one JSON line each")
 struct WorkerProtocolTests {
     static let facts = WorkerProtocol.BuildFacts(
-        build: "release", targetCPU: "x86-64", swift: "6.3.1",
+        build: .release, targetCPU: "x86-64", swift: "6.3.1",
         libraries: ["openssl": "OpenSSL 3", "sodium": "libsodium 1.0.18"],
         metrics: [.time, .instructions])
     static let plan = SamplingPlan(warmup: .zero, sampleTime: .milliseconds(1), samples: 3)

@@ -9,7 +9,8 @@ import Testing
 /// A report of made-up measurements, with environment values that need quoting in CSV.
 func sampleReport(runID: String = "20261122T000000.000Z-abc1234-00000000", scale: Double = 1) -> RunResult {
     let environment = RunEnvironment(
-        runID: runID, timestamp: "2026-11-22T00:00:00.000Z", commit: "abc1234", build: "release",
+        runID: runID, timestamp: "2026-11-22T00:00:00.000Z", commit: RecordedCommit(recorded: "abc1234"),
+        build: .release,
         cpu: "Test CPU, \"Model\" 9", cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0", swift: "6.3.1",
         libraries: ["openssl": "OpenSSL 3.0.19 27 Jan 2026", "sodium": "libsodium 1.0.18"])
     return RunResult(environment: environment, measurements: sampleMeasurements(scale: scale))

@@ -52,7 +52,7 @@ package enum SyntheticRun {
     ///   - scale: Multiplies the samples of the cases it names.
     ///   - failed: Cases that failed, with this reason, instead of being measured.
     package static func report(
-        runID: String = "20261122T000000.000Z-abc1234-00000000", build: String = "release",
+        runID: String = "20261122T000000.000Z-abc1234-00000000", build: BuildConfiguration = .release,
         openssl: String = "OpenSSL 3.0.19 27 Jan 2026", targetCPU: String = "x86-64", kernel: String = "6.1.0",
         seed: UInt64 = 1,
         samples: Int = 30, processes: Int = 5, processBias: Double = 0.003, busy: Double = 0,
@@ -60,7 +60,9 @@ package enum SyntheticRun {
     ) -> RunResult {
         var generator = SplitMix64(seed: seed)
         let environment = RunEnvironment(
-            runID: runID, timestamp: "2026-11-22T00:00:00.000Z", commit: "abc1234", build: build, targetCPU: targetCPU,
+            runID: runID, timestamp: "2026-11-22T00:00:00.000Z", commit: RecordedCommit(recorded: "abc1234"),
+            build: build,
+            targetCPU: targetCPU,
             cpu: "Test CPU",
             cpuFlags: "sha_ni avx2", cores: 2, kernel: kernel, swift: "6.3.1",
             libraries: ["openssl": openssl, "sodium": "libsodium 1.0.18", "swift": "PKCE (pure Swift)"])
@@ -107,7 +109,7 @@ package enum SyntheticRun {
                 runID: "20261120T\(minute.filter { $0 != ":" })00.000Z-\(commit)-0000000\(index % 10)",
                 openssl: openssl(index) ?? "OpenSSL 3.0.19 27 Jan 2026", seed: 2000 + UInt64(index),
                 scale: scale(index))
-            run.environment.commit = commit
+            run.environment.recordedCommit = RecordedCommit(recorded: commit)
             run.environment.timestamp = "2026-11-20T\(minute):00.000Z"
             return run
         }
@@ -156,7 +158,8 @@ package enum SyntheticRun {
             build, runID in
             RunResult(
                 environment: RunEnvironment(
-                    runID: runID, timestamp: "2026-11-22T00:00:00.000Z", commit: "abc1234", build: "release",
+                    runID: runID, timestamp: "2026-11-22T00:00:00.000Z", commit: RecordedCommit(recorded: "abc1234"),
+                    build: .release,
                     cpu: "Test CPU", cpuFlags: "sha_ni avx2", cores: 2, kernel: "6.1.0", swift: "6.3.1",
                     libraries: ["openssl": "OpenSSL 3.0.19 27 Jan 2026", "sodium": "libsodium 1.0.18"]),
                 measurements: samples[build])

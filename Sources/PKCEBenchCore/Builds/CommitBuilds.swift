@@ -1,10 +1,10 @@
 import Foundation
 
-/// Builds of many commits of this package, for `bench bisect`: one worktree and one build
-/// directory for them all, each commit checked out over the last, so that `swift build` rebuilds
-/// only what changed; each finished build is then kept, by commit, as its executable and the
-/// objects it was linked from, to run and link again in other orders (``LinkCommand``) after the
-/// worktree has moved on.
+/// Builds of commits of this package, for `bench ab --against`, `bench bisect`, `bench backfill`
+/// and `--confirm`: one worktree and one build directory for them all, each commit checked out
+/// over the last, so that `swift build` rebuilds only what changed; each finished build is then
+/// kept, by commit, as its executable and the objects it was linked from, to run and link again
+/// in other orders (``LinkCommand``) after the worktree has moved on.
 ///
 /// The worktree and the kept builds are in the cache of ``RevisionBuild``; one process at a time
 /// builds in it (``lock()``).
@@ -44,7 +44,7 @@ package struct CommitBuilds: Sendable {
     }
 
     /// One per repository (by a hash of its path), configuration and product.
-    var worktree: URL {
+    package var worktree: URL {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in URL(fileURLWithPath: origin.repository).resolvingSymlinksInPath().path.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
@@ -56,7 +56,7 @@ package struct CommitBuilds: Sendable {
     private var log: URL { URL(fileURLWithPath: worktree.path + ".log") }
 
     /// Where `commit`'s build is kept; its name changes with ``RevisionBuild/layoutFlags``' version,
-    /// as the marker of a ``RevisionBuild`` does.
+    /// so that a build made with other flags is not taken for one.
     func keptDirectory(_ commit: String) -> URL {
         origin.cache.appendingPathComponent("\(commit)-\(origin.configuration)-\(origin.product)-aligned-sections.kept")
     }
@@ -173,12 +173,14 @@ package struct CommitBuilds: Sendable {
     }
 
     /// `commit`'s build: kept already, or built now in the shared worktree and then kept.
+    /// `name` is what messages call it: by default its short hash and subject.
     ///
     /// - Throws: ``BenchError``: `.buildFailed` when the build fails or is not trusted;
     ///   `.cannotWrite`, `.toolMissing`, `.interrupted`, `.terminated`.
     package func build(
-        _ commit: Commit, progress: ProgressPrinter, interruption: () -> Int32?
+        _ commit: Commit, named name: String? = nil, progress: ProgressPrinter, interruption: () -> Int32?
     ) throws(BenchError) -> Kept {
+        let name = name ?? "\(commit.short) (\(commit.subject))"
         let kept = keptDirectory(commit.id)
         guard let swift = executableInPath("swift") else {
             throw BenchError(.toolMissing, "building \(commit.short) needs swift on PATH")
@@ -190,17 +192,19 @@ package struct CommitBuilds: Sendable {
             if let driver = try keptDriver(kept, commit: commit, toolchain: toolchain) {
                 return try read(kept, commit: commit, driver: driver, buildSeconds: nil)
             }
-            progress.info("building \(commit.short) again: its kept build is of another toolchain, or of none recorded")
+            progress.info("building \(name) again: its kept build is of another toolchain, or of none recorded")
         }
         try checkOut(commit)
         try RevisionBuild.requireOwnWorktree(
             worktree, of: origin.repository, at: commit.id, cache: origin.cache, git: origin.git)
-        progress.info("building \(commit.short) (\(commit.subject)) in \(packageDirectory.path)")
+        progress.info("building \(name) in \(packageDirectory.path)")
         let started = MonotonicClock.now()
         let command = RevisionBuild.privately(
             swift,
-            ["build", "-c", origin.configuration, "--product", origin.product, "--package-path", packageDirectory.path]
-                + RevisionBuild.layoutFlags)
+            [
+                "build", "-c", origin.configuration.rawValue, "--product", origin.product, "--package-path",
+                packageDirectory.path,
+            ] + RevisionBuild.layoutFlags)
         let build = try ChildProcess(
             executable: command.executable, arguments: command.arguments,
             streams: .files(output: log.path, error: log.path))
@@ -212,14 +216,15 @@ package struct CommitBuilds: Sendable {
             let lastLine = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").last ?? "no output"
             throw BenchError(
                 .buildFailed,
-                "cannot build \(commit.short): swift build failed (\(lastLine)); its output is in \(log.path)")
+                "cannot build \(name): swift build failed (\(lastLine)); its output is in \(log.path)")
         }
         let seconds = Double(MonotonicClock.now() - started) / 1e9
         let scratch = packageDirectory.appendingPathComponent(".build")
         try RevisionBuild.requireTrusted(
             scratch.appendingPathComponent("\(origin.configuration).yaml").path, cache: origin.cache)
         let built = try LinkCommand(
-            executable: executable, product: origin.product, configuration: origin.configuration, scratch: scratch)
+            executable: executable, product: origin.product, configuration: origin.configuration.rawValue,
+            scratch: scratch)
         // The driver as the link command names it (a toolchain's path, or a proxy's such as swiftly's),
         // which must be a swiftc of the toolchain on the path.
         guard let driver = built.arguments.first, URL(fileURLWithPath: driver).lastPathComponent == "swiftc",

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A build of a git revision of this package, for `bench ab --against REF`: made in a worktree
-/// outside the source tree, with the configuration of the `bench` that asks for it and
-/// ``layoutFlags``, and kept by commit, so that the next comparison with the same commit reuses it.
+/// A git revision of this package, resolved for `bench ab --against REF`, `bench bisect`,
+/// `bench backfill` and `--confirm`: the repository, the package's place in it, and the
+/// configuration and product that ``CommitBuilds`` builds it in, in the cache of builds, with
+/// ``layoutFlags``.
 ///
 /// Nothing is fetched: the revision's commit must be in the local repository. A shallow clone
 /// works once that commit has been fetched (`git fetch --depth=1 origin main`).
@@ -13,26 +14,16 @@ package struct RevisionBuild: Sendable {
     package let repository: String
     /// Where the package is in the repository: empty at its top, `Benchmarks/` for a nested one.
     package let packagePrefix: String
-    /// `release` or `debug`: that of the `bench` comparing with it.
-    package let configuration: String
+    /// That of the `bench` comparing with it.
+    package let configuration: BuildConfiguration
     /// `bench`, or a package's own executable that calls `Bench.main(backends:)`.
     package let product: String
-    /// Where builds are kept: a worktree per commit and configuration.
+    /// Where builds are kept (``defaultCache(environment:)``): the worktree they are made in,
+    /// and each kept build.
     package let cache: URL
-    /// The `git` that resolved the revision, which adds the worktree too.
+    /// The `git` that resolved the revision.
     package let git: String
 
-    package var worktree: URL { cache.appendingPathComponent("\(commit)-\(configuration)") }
-    /// The package in the worktree: the one the current directory is in, at the same place.
-    package var packageDirectory: URL { worktree.appendingPathComponent(packagePrefix) }
-    package var executable: String {
-        packageDirectory.appendingPathComponent(".build/\(configuration)/\(product)").path
-    }
-    /// What `swift build` printed, kept for a build that fails.
-    package var log: URL { cache.appendingPathComponent("\(commit)-\(configuration).log") }
-    /// Written once the build succeeded: a worktree without it is built again. Its name changes
-    /// with the flags, so that a build made with others is not taken for one.
-    var marker: URL { cache.appendingPathComponent("\(commit)-\(configuration)-\(product)-aligned-sections.built") }
     /// What `swift build` gets besides the configuration and product, on both sides alike: every
     /// function in its own section (Swift, C and C++), linked by lld, so that ``LinkCommand`` can
     /// link the objects again in another order; and every function starting on a 64-byte line,
@@ -50,7 +41,7 @@ package struct RevisionBuild: Sendable {
     ///
     /// - Throws: ``BenchError``: `.usage` when there is no repository or no such commit; `.toolMissing`.
     package init(
-        revision: String, in directory: String, configuration: String, product: String = "bench", cache: URL
+        revision: String, in directory: String, configuration: BuildConfiguration, product: String = "bench", cache: URL
     ) throws(BenchError) {
         guard let git = executableInPath("git") else {
             throw BenchError(
@@ -133,91 +124,6 @@ package struct RevisionBuild: Sendable {
                     + "set XDG_CACHE_HOME to a directory of yours")
         }
         return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/pkcebench/builds")
-    }
-
-    /// The command that linked ``executable``, to link it again in other orders.
-    ///
-    /// - Throws: ``BenchError``: `.backendFailed` when the build's manifest has none, or is not
-    ///   trusted (``requireTrusted(_:cache:)``).
-    package func linkCommand() throws(BenchError) -> LinkCommand {
-        let scratch = packageDirectory.appendingPathComponent(".build")
-        try Self.requireTrusted(scratch.appendingPathComponent("\(configuration).yaml").path, cache: cache)
-        return try LinkCommand(executable: executable, product: product, configuration: configuration, scratch: scratch)
-    }
-
-    package var isBuilt: Bool {
-        FileManager.default.fileExists(atPath: marker.path) && FileManager.default.isExecutableFile(atPath: executable)
-    }
-
-    /// Builds the revision with `swift build -c CONFIGURATION --product PRODUCT` and
-    /// ``layoutFlags``, in its worktree (in the package at ``packagePrefix`` there), unless the
-    /// build is there already.
-    ///
-    /// - Returns: The seconds the build took, or `nil` when it was there already.
-    /// - Throws: ``BenchError``: `.backendFailed` when the build fails or is not trusted
-    ///   (``requireTrusted(_:cache:)``, ``requireOwnWorktree(_:of:at:cache:git:)``); `.toolMissing`,
-    ///   `.cannotWrite`, `.interrupted`, `.terminated`.
-    package func make(progress: ProgressPrinter, interruption: () -> Int32?) throws(BenchError) -> Double? {
-        if isBuilt {
-            try Self.requirePrivateCache(cache)
-            try Self.requireTrusted(marker.path, cache: cache)
-            try Self.requireTrusted(executable, cache: cache)
-            return nil
-        }
-        guard let swift = executableInPath("swift") else {
-            throw BenchError(.toolMissing, "bench ab --against needs swift on PATH to build \(name)")
-        }
-        // A build made where another user can write could be swapped before it runs.
-        try Self.prepareCache(cache)
-        if FileManager.default.fileExists(atPath: worktree.path),
-            !Self.isListedWorktree(worktree, of: repository, git: git)
-        {
-            // A worktree of another clone, or one git forgot: the cache's own, so made again.
-            try Self.requireTrusted(worktree.path, cache: cache)
-            do {
-                try FileManager.default.removeItem(at: worktree)
-            } catch {
-                throw .cannotWrite(worktree.path, "a worktree git does not list cannot be removed")
-            }
-        }
-        if !FileManager.default.fileExists(atPath: worktree.path) {
-            try Self.forgetMissingWorktrees(of: repository, in: cache, git: git)
-            let add = Self.privately(git, ["-C", repository, "worktree", "add", "--detach", worktree.path, commit])
-            let added = try ChildProcess.run(add.executable, add.arguments)
-            guard added.succeeded else {
-                throw .cannotWrite(worktree.path, "git worktree add failed: \(added.lastLine)")
-            }
-        }
-        try Self.requireOwnWorktree(worktree, of: repository, at: commit, cache: cache, git: git)
-        progress.info(
-            "building \(name) with swift build -c \(configuration) in \(packageDirectory.path) (its output: \(log.path))"
-        )
-        let started = MonotonicClock.now()
-        let command = Self.privately(
-            swift,
-            ["build", "-c", configuration, "--product", product, "--package-path", packageDirectory.path]
-                + Self.layoutFlags)
-        let build = try ChildProcess(
-            executable: command.executable, arguments: command.arguments,
-            streams: .files(output: log.path, error: log.path))
-        guard try build.waitWatching(interruption: interruption),
-            FileManager.default.isExecutableFile(atPath: executable)
-        else {
-            let lastLine = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").last ?? "no output"
-            throw BenchError(
-                .backendFailed, "cannot build \(name): swift build failed (\(lastLine)); its output is in \(log.path)")
-        }
-        // The commit, as before, but not through a link that might have been planted at its name.
-        let descriptor = open(marker.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        let written =
-            descriptor < 0 ? -1 : commit.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count - 1) }
-        if descriptor >= 0 { close(descriptor) }
-        guard written == commit.utf8.count else {
-            throw .cannotWrite(marker.path, "cannot mark the build finished (\(String(cString: strerror(errno))))")
-        }
-        try Self.requireTrusted(marker.path, cache: cache)
-        try Self.requireTrusted(executable, cache: cache)
-        return Double(MonotonicClock.now() - started) / 1e9
     }
 
     /// Removes git's records of the worktrees this cache held whose folders are gone (removed

@@ -27,7 +27,7 @@ package struct ComparedRun: Sendable {
     package let environment: RunEnvironment?
     /// The build configurations its cases were measured in: one, except in a file put together
     /// from several runs.
-    package let builds: Set<String>
+    package let builds: Set<BuildConfiguration>
     package let summaries: [CaseSummary]
     /// Nanoseconds per operation of each sample, by case and then by measuring process, in the
     /// order taken; `nil` when the run kept no samples.
@@ -35,12 +35,12 @@ package struct ComparedRun: Sendable {
 
     /// `builds` defaults to the environment's build.
     package init(
-        name: String, environment: RunEnvironment?, builds: Set<String>? = nil, summaries: [CaseSummary],
+        name: String, environment: RunEnvironment?, builds: Set<BuildConfiguration>? = nil, summaries: [CaseSummary],
         samplesByCase: [CaseKey: [Int: [Double]]]?
     ) {
         self.name = name
         self.environment = environment
-        self.builds = builds ?? Set([environment?.build].compactMap { $0 }.filter { !$0.isEmpty })
+        self.builds = builds ?? Set([environment?.build].compactMap { $0 })
         self.summaries = summaries
         self.samplesByCase = samplesByCase
     }

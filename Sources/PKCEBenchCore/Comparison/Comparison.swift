@@ -134,15 +134,15 @@ package struct Comparison: Sendable {
     ///
     /// - Throws: ``BenchError`` (`.malformedInput`) when one is a debug build and the other a release build:
     ///   debug figures say nothing about release performance.
-    package static func requireSameBuild(_ baseline: ComparedRun, _ name: String, builds: Set<String>)
+    package static func requireSameBuild(_ baseline: ComparedRun, _ name: String, builds: Set<BuildConfiguration>)
         throws(BenchError)
     {
         let baselineBuilds = baseline.builds
         guard baselineBuilds != builds && !baselineBuilds.isEmpty && !builds.isEmpty else { return }
         throw BenchError(
             .malformedInput,
-            "cannot compare \(baseline.name) (\(baselineBuilds.sorted().joined(separator: ", ")) build) with "
-                + "\(name) (\(builds.sorted().joined(separator: ", ")) build): "
+            "cannot compare \(baseline.name) (\(baselineBuilds.map(\.rawValue).sorted().joined(separator: ", ")) build) with "
+                + "\(name) (\(builds.map(\.rawValue).sorted().joined(separator: ", ")) build): "
                 + "figures of a debug build say nothing about a release build")
     }
 

@@ -50,7 +50,8 @@ package struct RunToRunSpread: Sendable {
         var commits: [String: String] = [:]
         for (run, summary) in history
         where Self.sameBuild(run, environment) && !excluded.contains(run.runID) && summary.metric == .time {
-            guard let fastest = summary.times?.fastest, fastest > 0, Self.isBuild(run.commit) else { continue }
+            // A build of exactly one commit: not a dirty one, nor an unknown one.
+            guard let fastest = summary.times?.fastest, fastest > 0, run.recordedCommit.isClean else { continue }
             figures[run.runID, default: [:]][summary.key] = log(fastest)
             libraries[run.runID, default: [:]].merge(run.libraries) { first, _ in first }
             commits[run.runID] = run.commit
@@ -110,12 +111,8 @@ package struct RunToRunSpread: Sendable {
         return residuals
     }
 
-    private static func isBuild(_ commit: String) -> Bool {
-        !commit.isEmpty && commit != "unknown" && !commit.hasSuffix("-dirty")
-    }
-
+    /// Every fact of the host alike, cores too, and the kernel and Swift.
     private static func sameBuild(_ a: RunEnvironment, _ b: RunEnvironment) -> Bool {
-        a.cpu == b.cpu && a.cpuFlags == b.cpuFlags && a.cores == b.cores && a.kernel == b.kernel
-            && a.targetCPU == b.targetCPU && a.build == b.build && a.swift == b.swift
+        a.host == b.host && a.version.isSameKernelAndSwift(as: b.version)
     }
 }

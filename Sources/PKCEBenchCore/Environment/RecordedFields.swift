@@ -3,18 +3,18 @@
 /// malformed, so nothing later reads a ref expression, an option or a megabyte of text where a
 /// commit was recorded (`bench history --changes --confirm` hands the commit to git).
 package enum RecordedFields {
-    /// The most bytes a commit takes: 64 hex digits (SHA-256) and `-dirty`.
+    /// The most bytes a commit takes: 64 hex digits (SHA-256) and the dirty mark.
     package static let commitLimit = 70
 
-    /// `unknown`, empty, or 4 to 64 lowercase hex digits with `-dirty` appended when tracked
-    /// files differed from the commit.
+    /// A commit in the grammar ``RecordedCommit/init(exactly:)`` reads: 4 to 64 lowercase hex
+    /// digits, marked dirty when tracked files differed from the commit, an unknown one, or empty.
     package static func isCommit(_ text: String) -> Bool {
-        text.isEmpty || text == "unknown" || isHash(text.hasSuffix("-dirty") ? Substring(text.dropLast(6)) : text[...])
+        RecordedCommit(exactly: text) != nil
     }
 
-    /// A commit that names one: 4 to 64 lowercase hex digits, with `-dirty` or without.
+    /// A commit that names one: 4 to 64 lowercase hex digits, dirty or not.
     package static func isKnownCommit(_ text: String) -> Bool {
-        !text.isEmpty && text != "unknown" && isCommit(text)
+        RecordedCommit(exactly: text)?.isKnown == true
     }
 
     /// The most bytes a run id takes.

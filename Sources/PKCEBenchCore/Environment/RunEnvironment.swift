@@ -1,22 +1,20 @@
-internal import CPKCEHarness
 import Foundation
 
 /// How and where a run was made: recorded in every row of its reports, so that results are
 /// never compared without knowing what differed.
 package struct RunEnvironment: Sendable, Equatable {
-    /// `<UTC timestamp>-<short commit>-<nonce>`, such as `20261122T041556.042Z-5106788-4f0c2a9e`:
-    /// names the run's files; the nonce keeps apart runs that start in the same millisecond.
+    /// The text of a ``RunID``, such as `20261122T041556.042Z-5106788-4f0c2a9e`; rows written
+    /// before its grammar may hold other text.
     package var runID: String
     /// When the run started, ISO 8601 in UTC with milliseconds.
     package var timestamp: String
-    /// The short git commit, `-dirty` appended when tracked files differed from it: the one the
-    /// executable was built from when it recorded one, else that of the working tree the run was
-    /// made in (``commitSource`` says which), or `unknown` outside a git checkout.
-    package var commit: String
-    /// Where ``commit`` comes from; `nil` in reports older than the column.
+    /// The short git commit: the one the executable was built from when it recorded one, else
+    /// that of the working tree the run was made in (``commitSource`` says which).
+    package var recordedCommit: RecordedCommit
+    /// Where ``recordedCommit`` comes from; `nil` in reports older than the column.
     package var commitSource: CommitSource?
-    /// `release` or `debug`: the configuration this binary was compiled in.
-    package var build: String
+    /// The configuration this binary was compiled in.
+    package var build: BuildConfiguration
     /// As ``BuildConfiguration/targetCPU`` gives it.
     package var targetCPU: String
     /// The CPU model, from `/proc/cpuinfo`.
@@ -33,13 +31,13 @@ package struct RunEnvironment: Sendable, Equatable {
 
     /// Creates an environment from known values; ``capture(libraries:buildCommit:at:)`` reads the real ones.
     package init(
-        runID: String, timestamp: String, commit: String, build: String,
+        runID: String, timestamp: String, commit: RecordedCommit, build: BuildConfiguration,
         targetCPU: String = BuildConfiguration.targetCPU, cpu: String, cpuFlags: String,
         cores: Int, kernel: String, swift: String, libraries: [String: String], commitSource: CommitSource? = nil
     ) {
         self.runID = runID
         self.timestamp = timestamp
-        self.commit = commit
+        self.recordedCommit = commit
         self.commitSource = commitSource
         self.build = build
         self.targetCPU = targetCPU
@@ -53,22 +51,20 @@ package struct RunEnvironment: Sendable, Equatable {
 
     /// Reads the environment of this process, now; `libraries` holds the run's backends'
     /// `PKCEBackend.library`, by backend name, `buildCommit` the commit the executable was built
-    /// from when it recorded one (`unknown` when it is not a commit, ``RecordedFields/isCommit(_:)``),
-    /// and `date` is the start of the run.
+    /// from when it recorded one (an unknown one when it is not a commit,
+    /// ``RecordedCommit/init(recorded:)``), and `date` is the start of the run.
     package static func capture(
         libraries: [String: String], buildCommit: String? = nil, at date: Date = Date()
     ) -> RunEnvironment {
         // A ref name or free text is not recorded: `--confirm` would hand it to git.
-        let built = buildCommit.flatMap { $0.isEmpty ? nil : RecordedFields.isCommit($0) ? $0 : "unknown" }
+        let built = buildCommit.flatMap { $0.isEmpty ? nil : RecordedCommit(recorded: $0) }
         let commit = built ?? SystemFacts.gitCommit()
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         // `2026-11-22T04:15:56.042Z`; in the run's id `20261122T041556.042Z`, safe in file names.
         let timestamp = formatter.string(from: date)
-        // Eight hex digits from the system's CSPRNG tell apart runs that start in one millisecond.
-        let nonce = String(format: "%08x", UInt32.random(in: .min ... .max))
         return RunEnvironment(
-            runID: "\(timestamp.filter { $0 != "-" && $0 != ":" })-\(commit)-\(nonce)",
+            runID: RunID(startedAt: timestamp, commit: commit).description,
             timestamp: timestamp,
             commit: commit,
             build: BuildConfiguration.current,
@@ -79,6 +75,20 @@ package struct RunEnvironment: Sendable, Equatable {
             kernel: SystemFacts.kernelRelease(),
             swift: SwiftVersion.current,
             libraries: libraries.filter { !$0.value.isEmpty }, commitSource: built == nil ? .workingTree : .build)
+    }
+
+    /// The commit as the `commit` column records it: ``recordedCommit``'s text.
+    package var commit: String { recordedCommit.description }
+
+    /// The machine and build configuration: what ``cpu``, ``cpuFlags``, ``cores``, ``build`` and
+    /// ``targetCPU`` record.
+    package var host: Host {
+        Host(cpu: cpu, cpuFlags: cpuFlags, cores: cores, build: build, targetCPU: targetCPU)
+    }
+
+    /// The versions of the software: what ``kernel``, ``swift`` and ``libraries`` record.
+    package var version: EnvironmentVersion {
+        EnvironmentVersion(kernel: kernel, swift: swift, libraries: libraries)
     }
 
     /// The facts whose difference makes timings incomparable, by name, for warnings: `cpu`,
@@ -100,22 +110,4 @@ package enum CommitSource: String, Sendable, Equatable {
     /// The executable recorded none: the commit of the working tree the run was made in, which
     /// may not be the build's.
     case workingTree = "working-tree"
-}
-
-/// The configuration this module was compiled in.
-package enum BuildConfiguration {
-    package static var current: String {
-        #if DEBUG
-        "debug"
-        #else
-        "release"
-        #endif
-    }
-
-    /// The instruction set the Swift code was compiled for: an x86-64 microarchitecture level
-    /// (`x86-64`, `x86-64-v2`, `-v3` with AVX2, `-v4` with AVX-512), or `arm64` and others by name.
-    /// Swift's `#if` cannot tell the levels apart; the C headers' predefined macros can.
-    package static var targetCPU: String {
-        String(cString: CPKCEHarness_targetCPU())
-    }
 }

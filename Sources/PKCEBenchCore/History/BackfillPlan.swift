@@ -7,17 +7,18 @@ package enum BackfillPlan {
         commits.enumerated().filter { (commits.count - 1 - $0.offset) % max(1, every) == 0 }.map(\.element)
     }
 
-    /// How many of `wanted` runs of `commit` the history lacks: runs of that commit on this host
-    /// (its CPU and flags) and build configuration count when they timed exactly `cases`, what
-    /// that commit's build measures of the selection.
+    /// How many of `wanted` runs of `commit` the history lacks: runs of a clean build of that
+    /// commit, recorded by at least 7 digits of its hash, on this host and build configuration
+    /// (``Host/isSameMachineAndBuild(as:)``) count when they timed exactly `cases`, what that
+    /// commit's build measures of the selection.
     package static func runsMissing(
-        of commit: CommitBuilds.Commit, on host: RunEnvironment, cases: Set<CaseKey>, history: [RunResult],
+        of commit: CommitBuilds.Commit, on host: Host, cases: Set<CaseKey>, history: [RunResult],
         wanted: Int
     ) -> Int {
         let done = history.filter { run in
-            let recorded = run.environment.commit
-            return recorded.count >= 7 && commit.id.hasPrefix(recorded) && run.environment.cpu == host.cpu
-                && run.environment.cpuFlags == host.cpuFlags && run.environment.build == host.build
+            let recorded = run.environment.recordedCommit
+            return recorded.isClean && (recorded.hash?.utf8.count ?? 0) >= 7 && recorded.matches(commit.id)
+                && run.environment.host.isSameMachineAndBuild(as: host)
                 && Set(run.summaries.filter { $0.metric == .time }.map(\.key)) == cases
         }.count
         return max(0, wanted - done)

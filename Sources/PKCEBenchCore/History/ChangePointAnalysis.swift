@@ -59,7 +59,7 @@ package struct ChangePointAnalysis: Sendable, Equatable {
             // A run without a known commit is a group of its own.
             let boundaries = Set(
                 points.indices.dropFirst().filter {
-                    points[$0].commit != points[$0 - 1].commit || !Self.isKnown(points[$0].commit)
+                    points[$0].commit != points[$0 - 1].commit || !points[$0].commit.isKnown
                 })
             var splits = detector.splits(of: values, allowedAt: boundaries)
             // Drop the smallest step below the threshold, then measure its neighbours again.
@@ -80,10 +80,6 @@ package struct ChangePointAnalysis: Sendable, Equatable {
         }
     }
 
-    private static func isKnown(_ commit: String) -> Bool {
-        !commit.isEmpty && commit != "unknown"
-    }
-
     /// The change at `splits[position]`: the segment after it against the segment before, each
     /// reaching to the neighbouring step, by Welch's t-test on the runs' levels.
     private func change(at position: Int, of splits: [EDivisive.Split], in values: [Double]) -> ChangeEstimate {
@@ -100,21 +96,21 @@ package struct ChangePointAnalysis: Sendable, Equatable {
     }
 }
 
-/// What makes runs one series: the host, the build and the metric.
+/// What makes runs one series: the host (``Host/isSameSeries(as:)``) and the metric.
 package struct SeriesHost: Hashable, Comparable, Sendable, CustomStringConvertible {
-    package let cpu: String
-    package let cpuFlags: String
-    package let build: String
-    package let targetCPU: String
+    /// The host of the series' first run; its cores are not compared.
+    package let machine: Host
     package let metric: Metric
 
     package init(run: RunResult, metric: Metric) {
-        cpu = run.environment.cpu
-        cpuFlags = run.environment.cpuFlags
-        build = run.environment.build
-        targetCPU = run.environment.targetCPU
+        machine = run.environment.host
         self.metric = metric
     }
+
+    package var cpu: String { machine.cpu }
+    package var cpuFlags: String { machine.cpuFlags }
+    package var build: BuildConfiguration { machine.build }
+    package var targetCPU: String { machine.targetCPU }
 
     /// `AMD EPYC (sha_ni avx2), release, x86-64, time`.
     package var description: String {
@@ -123,6 +119,15 @@ package struct SeriesHost: Hashable, Comparable, Sendable, CustomStringConvertib
 
     package static func < (lhs: SeriesHost, rhs: SeriesHost) -> Bool {
         lhs.description < rhs.description
+    }
+
+    package static func == (lhs: SeriesHost, rhs: SeriesHost) -> Bool {
+        lhs.metric == rhs.metric && lhs.machine.isSameSeries(as: rhs.machine)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        machine.hashSeries(into: &hasher)
+        hasher.combine(metric)
     }
 }
 
@@ -140,7 +145,7 @@ package struct CaseSeries: Sendable, Equatable {
     /// One run of the case.
     package struct Point: Sendable, Equatable {
         package let runID: String
-        package let commit: String
+        package let commit: RecordedCommit
         package let timestamp: String
         /// The run's figure: the fastest sample in nanoseconds per operation, or instructions per operation.
         package let value: Double
@@ -228,7 +233,7 @@ private struct HostSeries {
             guard let level = logs[index][key] else { return nil }
             let environment = runs[index].environment
             return CaseSeries.Point(
-                runID: environment.runID, commit: environment.commit, timestamp: environment.timestamp,
+                runID: environment.runID, commit: environment.recordedCommit, timestamp: environment.timestamp,
                 value: exp(level), level: level - commonMode[index],
                 library: environment.libraries[key.backend] ?? "")
         }

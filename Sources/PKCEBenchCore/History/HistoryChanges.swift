@@ -11,7 +11,7 @@ package struct HistoryChanges: Sendable, Equatable {
     package struct Since: Sendable, Equatable {
         /// The last run of the commit, or the run, that `--since` named.
         package let runID: String
-        package let commit: String
+        package let commit: RecordedCommit
         package let timestamp: String
     }
 
@@ -80,17 +80,10 @@ package struct HistoryChanges: Sendable, Equatable {
     ) -> Since? {
         let ordered = runs.map(\.environment).sorted { $0.timestamp < $1.timestamp }
         if let run = ordered.last(where: { $0.runID == reference }) {
-            return Since(runID: run.runID, commit: run.commit, timestamp: run.timestamp)
-        }
-        func recorded(_ environment: RunEnvironment) -> String {
-            environment.commit.hasSuffix("-dirty") ? String(environment.commit.dropLast(6)) : environment.commit
+            return Since(runID: run.runID, commit: run.recordedCommit, timestamp: run.timestamp)
         }
         let hashes = [reference] + [resolve(reference)].compactMap { $0 }
-        let run = ordered.last { environment in
-            let commit = recorded(environment)
-            return commit.count >= 4 && commit != "unknown"
-                && hashes.contains { $0.count >= 4 && ($0.hasPrefix(commit) || commit.hasPrefix($0)) }
-        }
-        return run.map { Since(runID: $0.runID, commit: $0.commit, timestamp: $0.timestamp) }
+        let run = ordered.last { environment in hashes.contains(where: environment.recordedCommit.matches) }
+        return run.map { Since(runID: $0.runID, commit: $0.recordedCommit, timestamp: $0.timestamp) }
     }
 }

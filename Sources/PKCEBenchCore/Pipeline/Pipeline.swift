@@ -150,17 +150,18 @@ extension RunEnvironment {
     ) -> RunEnvironment {
         var environment = current
         if let commit {
-            environment.commit = commit
+            environment.recordedCommit = RecordedCommit(recorded: commit)
             environment.commitSource = .build
         } else {
             let directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path
-            environment.commit = SystemFacts.gitCommit(in: directory)
+            environment.recordedCommit = SystemFacts.gitCommit(in: directory)
             environment.commitSource = .workingTree
         }
         // The current run's timestamp and nonce, the baseline's commit: one id per `ab` run and side.
-        let timestamp = current.runID.prefix { $0 != "-" }
-        let nonce = current.runID.split(separator: "-").last ?? ""
-        environment.runID = "\(timestamp)-\(environment.commit)-\(nonce)-baseline"
+        var id = RunID(current.runID) ?? RunID(startedAt: current.timestamp, commit: .unknown)
+        id.commit = environment.recordedCommit
+        id.isBaseline = true
+        environment.runID = id.description
         environment.build = facts.build
         environment.targetCPU = facts.targetCPU
         environment.swift = facts.swift

@@ -21,15 +21,15 @@ enum SystemFacts {
         unameField(\.release)
     }
 
-    /// The short commit of the git checkout in `directory` (by default the current one), `-dirty`
-    /// appended when a tracked file is modified, or `unknown`.
-    static func gitCommit(in directory: String? = nil) -> String {
+    /// The short commit of the git checkout in `directory` (by default the current one), dirty
+    /// when a tracked file is modified, or an unknown one.
+    static func gitCommit(in directory: String? = nil) -> RecordedCommit {
         let place = directory.map { ["-C", $0] } ?? []
         guard let commit = run("git", place + ["rev-parse", "--short", "HEAD"]), !commit.isEmpty else {
-            return "unknown"
+            return .unknown
         }
         let changes = run("git", place + ["status", "--porcelain", "--untracked-files=no"]) ?? ""
-        return changes.isEmpty ? commit : "\(commit)-dirty"
+        return RecordedCommit(hash: commit, isDirty: !changes.isEmpty) ?? .unknown
     }
 
     /// The full hash of the commit `revision` names in the repository around the working directory,

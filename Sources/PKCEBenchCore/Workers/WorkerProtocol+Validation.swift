@@ -102,9 +102,6 @@ extension WorkerProtocol {
 
     /// What is wrong with what a build says of itself: every fact goes into the rows of its report.
     static func problem(with facts: BuildFacts) -> String? {
-        guard facts.build == "release" || facts.build == "debug" else {
-            return "a build configuration '\(facts.build.prefix(40))', neither release nor debug"
-        }
         let texts = [facts.swift, facts.targetCPU] + facts.libraries.values
         guard texts.allSatisfy({ $0.utf8.count <= textLimit }) else { return "a fact of over \(textLimit) bytes" }
         if let name = facts.libraries.keys.first(where: { !BackendNames.isValid($0) }) {

@@ -88,8 +88,7 @@ package enum WorkerProtocol {
 
     /// What a build says of itself in ``Reply/described(_:)``.
     package struct BuildFacts: Sendable, Equatable, Codable {
-        /// `release` or `debug`.
-        package var build: String
+        package var build: BuildConfiguration
         /// The compile target, as ``BuildConfiguration/targetCPU`` gives it.
         package var targetCPU: String
         package var swift: String
@@ -99,7 +98,8 @@ package enum WorkerProtocol {
         package var metrics: Set<Metric>
 
         package init(
-            build: String, targetCPU: String, swift: String, libraries: [String: String], metrics: Set<Metric>
+            build: BuildConfiguration, targetCPU: String, swift: String, libraries: [String: String],
+            metrics: Set<Metric>
         ) {
             self.build = build
             self.targetCPU = targetCPU

@@ -91,7 +91,7 @@ package struct SuiteRunner {
     }
 
     static func warnIfDebug(_ environment: RunEnvironment, progress: ProgressPrinter) {
-        if environment.build != "release" {
+        if environment.build != .release {
             progress.note(
                 "warning: this is a debug build; its figures are not representative (use swift run -c release bench)")
         }

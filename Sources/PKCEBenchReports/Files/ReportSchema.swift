@@ -52,7 +52,7 @@ package enum ReportSchema {
     static let summary: [Column<SummaryRow>] = [
         schemaColumn(\.schema),
         runIDColumn(\.environment.runID), timestampColumn(\.environment.timestamp),
-        commitColumn(\.environment.commit), buildColumn(\.environment.build),
+        commitColumn(\.environment.recordedCommit), buildColumn(\.environment.build),
         backendColumn(\.key.backend), operationColumn(\.key.operation), sizeColumn(\.key),
         count("threads", \.key.threads, through: Selection.maximumThreads),
         // Read before `error`, which fills in the reason of a failed case.
@@ -252,29 +252,27 @@ package enum ReportSchema {
     /// `commit` (``RecordedFields/isCommit(_:)``), read after `schema`: in an older row, text
     /// that is not a commit reads as `unknown`, so that no history written before the grammar
     /// becomes unreadable.
-    private static func commitColumn<Row: SchemaVersioned>(_ field: WritableKeyPath<Row, String> & Sendable) -> Column<
-        Row
-    > {
-        Column(name: "commit", encode: { $0[keyPath: field] }) { row, value throws(FieldError) in
-            if RecordedFields.isCommit(value) {
-                row[keyPath: field] = value
+    private static func commitColumn<Row: SchemaVersioned>(
+        _ field: WritableKeyPath<Row, RecordedCommit> & Sendable
+    ) -> Column<Row> {
+        Column(name: "commit", encode: { $0[keyPath: field].description }) { row, value throws(FieldError) in
+            if let commit = RecordedCommit(exactly: value) {
+                row[keyPath: field] = commit
             } else if row.schema < recordedFieldsVersion {
-                row[keyPath: field] = "unknown"
+                row[keyPath: field] = RecordedCommit(recorded: value)
             } else {
                 throw FieldError(
-                    message:
-                        "'\(value.prefix(40))' is not a commit (4 to 64 lowercase hex digits, -dirty or not, or unknown)"
-                )
+                    message: "'\(value.prefix(40))' is not a commit (\(RecordedCommit.grammar), or unknown)")
             }
         }
     }
 
-    private static func buildColumn<Row>(_ field: WritableKeyPath<Row, String> & Sendable) -> Column<Row> {
-        Column(name: "build", encode: { $0[keyPath: field] }) { row, value throws(FieldError) in
-            guard value == "release" || value == "debug" else {
+    private static func buildColumn<Row>(_ field: WritableKeyPath<Row, BuildConfiguration> & Sendable) -> Column<Row> {
+        Column(name: "build", encode: { $0[keyPath: field].rawValue }) { row, value throws(FieldError) in
+            guard let build = BuildConfiguration(rawValue: value) else {
                 throw FieldError(message: "'\(value.prefix(40))' is neither 'release' nor 'debug'")
             }
-            row[keyPath: field] = value
+            row[keyPath: field] = build
         }
     }
 

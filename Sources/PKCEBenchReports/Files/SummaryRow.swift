@@ -60,7 +60,7 @@ package struct SummaryRow: Sendable, Equatable {
     package init() {
         key = CaseKey(backend: "", operation: .verifier, size: 0, threads: 1)
         environment = RunEnvironment(
-            runID: "", timestamp: "", commit: "", build: "", targetCPU: "", cpu: "", cpuFlags: "", cores: 0,
+            runID: "", timestamp: "", commit: .unknown, build: .release, targetCPU: "", cpu: "", cpuFlags: "", cores: 0,
             kernel: "", swift: "", libraries: [:])
     }
 

@@ -87,10 +87,10 @@ package enum ChangePointFormatter {
         let change = row.change
         return [
             key.description, key.operation.rawValue, key.backend, String(key.size), String(key.threads),
-            row.series.host.cpu, row.series.host.cpuFlags, row.series.host.build, row.series.host.targetCPU,
+            row.series.host.cpu, row.series.host.cpuFlags, row.series.host.build.rawValue, row.series.host.targetCPU,
             row.series.host.metric.rawValue, String(row.series.points.count), row.status,
-            row.changePoint?.lastBefore.runID ?? "", row.changePoint?.lastBefore.commit ?? "",
-            row.changePoint?.firstAfter.runID ?? "", row.changePoint?.firstAfter.commit ?? "",
+            row.changePoint?.lastBefore.runID ?? "", row.changePoint?.lastBefore.commit.description ?? "",
+            row.changePoint?.firstAfter.runID ?? "", row.changePoint?.firstAfter.commit.description ?? "",
             ReportSchema.format(change?.estimate, decimals: 2), ReportSchema.format(change?.low, decimals: 2),
             ReportSchema.format(change?.high, decimals: 2), ReportSchema.format(row.changePoint?.pValue, decimals: 4),
             row.changePoint?.libraryChange?.before ?? "", row.changePoint?.libraryChange?.after ?? "",

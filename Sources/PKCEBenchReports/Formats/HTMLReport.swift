@@ -14,7 +14,7 @@ package enum HTMLReport {
             "<header>",
             "<h1>PKCEBench: \(SVG.escape(environment.runID))</h1>",
             "<p>Commit <code>\(SVG.escape(environment.commit))</code>\(commitSource(environment)), "
-                + "\(SVG.escape(environment.build)) build, "
+                + "\(SVG.escape(environment.build.rawValue)) build, "
                 + "started \(SVG.escape(environment.timestamp)).</p>",
             environmentList(environment),
             "</header>",

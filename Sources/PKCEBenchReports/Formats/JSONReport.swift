@@ -45,15 +45,15 @@ package enum JSONReport {
             var fields: [String: JSONValue] = caseFields(row.series.key)
             fields["cpu"] = .text(row.series.host.cpu)
             fields["cpu_flags"] = .array(row.series.host.cpuFlags.split(separator: " ").map { .string(String($0)) })
-            fields["build"] = .text(row.series.host.build)
+            fields["build"] = .text(row.series.host.build.rawValue)
             fields["target_cpu"] = .text(row.series.host.targetCPU)
             fields["metric"] = .string(row.series.host.metric.rawValue)
             fields["runs"] = .integer(row.series.points.count)
             fields["status"] = .string(row.status)
             fields["last_run_before"] = .text(changePoint?.lastBefore.runID ?? "")
-            fields["commit_before"] = .text(changePoint?.lastBefore.commit ?? "")
+            fields["commit_before"] = .text(changePoint?.lastBefore.commit.description ?? "")
             fields["first_run_after"] = .text(changePoint?.firstAfter.runID ?? "")
-            fields["commit_after"] = .text(changePoint?.firstAfter.commit ?? "")
+            fields["commit_after"] = .text(changePoint?.firstAfter.commit.description ?? "")
             fields["change_pct"] = .number(change?.estimate)
             fields["change_low_pct"] = .number(change?.low)
             fields["change_high_pct"] = .number(change?.high)
@@ -84,7 +84,7 @@ package enum JSONReport {
         .object([
             "run_id": .text(environment.runID), "timestamp": .text(environment.timestamp),
             "commit": .text(environment.commit), "commit_source": .text(environment.commitSource?.rawValue ?? ""),
-            "build": .text(environment.build),
+            "build": .text(environment.build.rawValue),
             "target_cpu": .text(environment.targetCPU), "cpu": .text(environment.cpu),
             "cpu_flags": .array(environment.cpuFlags.split(separator: " ").map { .string(String($0)) }),
             "cores": environment.cores > 0 ? .integer(environment.cores) : .null,
