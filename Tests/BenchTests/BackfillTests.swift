@@ -112,7 +112,8 @@ struct BackfillTests {
         let finished = try bench(arguments, in: package, environment: environment, executable: ownbench)
         #expect(finished.status == 0, "\(finished.stderr)")
         let runs = try Self.runs(in: history)
-        #expect(runs.map(\.environment.commit) == commits)
+        // On failure, what each start printed says which commit was skipped, or why.
+        #expect(runs.map(\.environment.commit) == commits, "\(stderr())\n\(finished.stderr)")
         #expect(Array(runs.prefix(afterKill.count).map(\.environment.runID)) == afterKill.map(\.environment.runID))
         #expect(finished.stderr.contains("\(commits[0]): 1 run(s) in the history already"))
         // No staged file of a killed write is left in the results directory.

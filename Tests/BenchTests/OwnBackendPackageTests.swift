@@ -10,8 +10,16 @@ import Testing
     "A package of a user's own: its executable calls Bench.main(backends:) with a backend of its own",
     .enabled(if: buildTestsEnabled, "builds a package; set PKCEBENCH_BUILD_TESTS=1 to run it"))
 struct OwnBackendPackageTests {
-    /// The fixture, copied beside a link named `PKCEBench` to this checkout, and built.
+    /// The fixture, copied beside a link named `PKCEBench` to this checkout, as a user's package
+    /// and repository would hold it; and its `ownbench`, built once for every test of this process
+    /// (``builtOnce``), which runs alike from any directory.
     static func build(in directory: URL) throws -> URL {
+        try copyFixture(to: directory)
+        return try builtOnce.get()
+    }
+
+    /// The fixture's files, and the link to this checkout, in `directory`: `OwnBackend/` beside `PKCEBench`.
+    private static func copyFixture(to directory: URL) throws {
         let fixture = DocumentationTests.root.appendingPathComponent("Tests/Fixtures/OwnBackend")
         let package = directory.appendingPathComponent("OwnBackend")
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
@@ -21,8 +29,27 @@ struct OwnBackendPackageTests {
         }
         try FileManager.default.createSymbolicLink(
             at: directory.appendingPathComponent("PKCEBench"), withDestinationURL: DocumentationTests.root)
-        _ = try WorkflowTests.run(["swift", "build", "--product", "ownbench"], in: package)
-        return package.appendingPathComponent(".build/debug/ownbench")
+    }
+
+    /// One debug build of the fixture's `ownbench` for the test process: three suites run it, and
+    /// each build of it takes minutes.
+    private static let builtOnce: Result<URL, BuildFailure> = {
+        do {
+            let directory = try temporaryDirectory()
+            try copyFixture(to: directory)
+            let package = directory.appendingPathComponent("OwnBackend")
+            let built = try WorkflowTests.shell(["swift", "build", "--product", "ownbench"], in: package)
+            guard built.status == 0 else {
+                return .failure(BuildFailure(description: "swift build of the fixture failed: \(built.output)"))
+            }
+            return .success(package.appendingPathComponent(".build/debug/ownbench"))
+        } catch {
+            return .failure(BuildFailure(description: "cannot build the fixture's ownbench: \(error)"))
+        }
+    }()
+
+    struct BuildFailure: Error, CustomStringConvertible {
+        let description: String
     }
 
     /// Standard error without the warning every debug build gives.
@@ -117,7 +144,9 @@ struct OwnBackendPackageTests {
         }
     }
 
-    @Test("bench ab --against REF from the package, nested in its repository: REF's build of the same product")
+    @Test(
+        "bench ab --against REF from the package, nested in its repository: REF's build of the same product, once, then reused"
+    )
     func againstRevision() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -132,18 +161,44 @@ struct OwnBackendPackageTests {
         try WorkflowTests.run(
             ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-m", "own backend"],
             in: directory, environment: environment)
+        // A worktree of the user's own whose folder is gone: bench must not forget it for them.
+        let own = directory.appendingPathComponent("own-worktree")
+        try WorkflowTests.run(
+            ["git", "worktree", "add", "--quiet", "--detach", own.path, "HEAD"], in: directory,
+            environment: environment)
+        try FileManager.default.removeItem(at: own)
+        let arguments = [
+            "ab", "--against", "main", "--quick", "--backend", "urandom", "--operation", "sha256", "--size", "64",
+            "--threshold", "50", "--output", "ab",
+        ]
+        let cache = directory.appendingPathComponent("home/cache/pkcebench/builds")
 
-        let result = try bench(
-            [
-                "ab", "--against", "main", "--quick", "--backend", "urandom", "--operation", "sha256", "--size", "64",
-                "--threshold", "50", "--output", "ab",
-            ], in: package, environment: environment, executable: ownbench)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("in \(directory.appendingPathComponent("home/cache/pkcebench/builds").path)"))
-        let built = try FileManager.default.contentsOfDirectory(
-            atPath: directory.appendingPathComponent("home/cache/pkcebench/builds").path)
-        #expect(built.contains { $0.hasSuffix("-debug-ownbench-aligned-sections.built") })
+        let first = try bench(arguments, in: package, environment: environment, executable: ownbench)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("building main ("), "\(first.stderr)")
+        #expect(first.stderr.contains("in \(cache.path)"))
+        #expect(first.stderr.contains("built main ("), "\(first.stderr)")
+        // The checkout's commit is main's: one build serves both sides.
+        #expect(first.stderr.contains("reusing the build of HEAD ("), "\(first.stderr)")
+        #expect(first.stderr.contains("linked again in a fresh random order"), "\(first.stderr)")
+        #expect(first.stdout.contains("code layout: both builds linked again for every pair"), "\(first.stdout)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: cache.path)
+            .filter { $0.hasSuffix("-debug-ownbench-aligned-sections.kept") }
+        #expect(kept.count == 1, "\(kept)")
         let baseline = try ReportFiles.readSummary(at: package.appendingPathComponent("ab/ab-baseline.csv").path)
         #expect(baseline.map(\.key.description) == ["sha256/urandom/64"])
+
+        let second = try bench(arguments, in: package, environment: environment, executable: ownbench)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("reusing the build of main ("), "\(second.stderr)")
+        #expect(!second.stderr.contains("building main"))
+
+        // The worktree is outside the source tree, which is as it was; the user's own is still listed.
+        let status = try WorkflowTests.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], in: directory, environment: environment)
+        #expect(status.isEmpty)
+        let worktrees = try WorkflowTests.run(
+            ["git", "worktree", "list", "--porcelain"], in: directory, environment: environment)
+        #expect(worktrees.contains("worktree \(own.path)\n"), "\(worktrees)")
     }
 }
