@@ -69,10 +69,7 @@ package struct PairedProcesses {
                 progress.note("warning: cannot pin the measuring processes to one CPU; expect wider intervals")
             }
         }
-        let workers = WorkerPairs(
-            selection: selection, plan: plan, schedule: schedule, sides: sides,
-            copies: ExecutableCopies(warn: progress.note), interruption: interruption)
-        return try measure(cases, from: workers)
+        return try measure(cases, from: WorkerPairs(run: self, copies: ExecutableCopies(warn: progress.note)))
     }
 
     /// Takes every case's samples on both sides from `source`, look after look, each look
@@ -175,15 +172,22 @@ package struct PairedSamples {
     }
 }
 
-/// Pairs of worker processes, one per side, alive at once.
+/// Pairs of worker processes, one per side, alive at once: what ``PairedProcesses/measure(_:)``
+/// measures with.
 private struct WorkerPairs: PairSource {
-    var selection: Selection
-    var plan: SamplingPlan
-    var schedule: LookSchedule
-    var sides: Sides
-    var copies: ExecutableCopies
-    var interruption: () -> Int32?
+    let run: PairedProcesses
+    /// Each side's executable, copied or linked afresh for every worker.
+    let copies: ExecutableCopies
 
+    func measurePair(
+        _ pair: Int, of cases: [BenchmarkCase], open: [Int], share: Int, check: Bool,
+        into taken: inout BothSides<PairedSamples>
+    ) throws(BenchError) {
+        try run.measurePair(pair, of: cases, open: open, share: share, check: check, copies: copies, into: &taken)
+    }
+}
+
+extension PairedProcesses {
     /// Measures pair `pair`: a worker of each side, `share` turns of each case in `open`
     /// (indices into `cases`), each worker started from a fresh copy of its executable, or a
     /// fresh link of it (see ``ExecutableCopies``); with `check`, the workers check each case's
@@ -194,8 +198,8 @@ private struct WorkerPairs: PairSource {
     /// executable on both sides), and one that holds the whole suite did not. Which side's
     /// worker starts first alternates from pair to pair, so that whatever starting second does
     /// lands on both sides alike, as the order within a turn does.
-    func measurePair(
-        _ pair: Int, of cases: [BenchmarkCase], open: [Int], share: Int, check: Bool,
+    fileprivate func measurePair(
+        _ pair: Int, of cases: [BenchmarkCase], open: [Int], share: Int, check: Bool, copies: ExecutableCopies,
         into taken: inout BothSides<PairedSamples>
     ) throws(BenchError) {
         // Generous: starting, checking and calibrating every case, on a busy machine.
