@@ -21,11 +21,13 @@ let outcome = try CodeChallenge.verify(presented: verifier.value, against: store
 }
 print(outcome, codeUsed)  // verified true
 
-// A wrong, malformed or missing verifier throws a PKCEError: its oauthErrorCode and description
-// are the client's error and error_description; logDescription is for the server's logs only.
+// A wrong, malformed or missing verifier throws a PKCEError: at the token endpoint,
+// oauthErrorCode(at: .token) and description(at: .token) are the client's error and
+// error_description (no code means the server failed: answer HTTP 500); logDescription is for the
+// server's logs only.
 do {
     _ = try CodeChallenge.verify(presented: verifier.value + "\n", against: stored, using: backend) {}
 } catch let error as PKCEError {
     // invalid_request code_verifier has the forbidden character U+000A at position 43
-    print(error.oauthErrorCode, error)
+    print(error.oauthErrorCode(at: .token) ?? "server error", error.description(at: .token))
 }
