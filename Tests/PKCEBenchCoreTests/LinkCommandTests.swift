@@ -114,7 +114,7 @@ struct LinkCommandTests {
         let list = root + "/bench.product/Objects.LinkFileList"
         try FileManager.default.createDirectory(
             atPath: root + "/bench.product", withIntermediateDirectories: true)
-        try "\(root)/A.build/a.swift.o\n'\(root)/B.build/b.c.o'\n/usr/lib/swiftrt.o\n".write(
+        try "\(root)/A.build/a.swift.o\n'\(root)/B.build/b.c.o'\n".write(
             toFile: list, atomically: true, encoding: .utf8)
         let command = LinkCommand(
             executable: root + "/bench",
@@ -129,7 +129,7 @@ struct LinkCommandTests {
             ])
         #expect(moved.copies.map(\.source) == [root + "/A.build/a.swift.o", root + "/B.build/b.c.o"])
         #expect(moved.copies.map(\.destination) == ["/kept/build/A.build/a.swift.o", "/kept/build/B.build/b.c.o"])
-        #expect(moved.fileList == "'/kept/build/A.build/a.swift.o'\n'/kept/build/B.build/b.c.o'\n/usr/lib/swiftrt.o\n")
+        #expect(moved.fileList == "'/kept/build/A.build/a.swift.o'\n'/kept/build/B.build/b.c.o'\n")
         #expect(moved.fileListPath == "/kept/build/bench.product/Objects.LinkFileList")
 
         let withoutList = LinkCommand(
@@ -212,6 +212,51 @@ struct LinkCommandTests {
         let dangling = LinkCommand(executable: root + "/bench", arguments: [driver, "-o"], functions: ["main"])
         #expect(throws: BenchError.self) { try dangling.relocated(into: kept) }
         #expect(throws: BenchError.self) { try dangling.link(to: directory.path + "/out", seed: 1) }
+    }
+
+    @Test(
+        "Keeping refuses what reading the kept command refuses: an object outside the build or climbing, a list elsewhere"
+    )
+    func keepingRefusesWhatReadingRefuses() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // As SwiftPM and the cache lay them out: the kept build is outside the package's .build.
+        let root = directory.appendingPathComponent("p/.build/x86_64-unknown-linux-gnu/release").path
+        let kept = directory.appendingPathComponent("cache/c-release-bench-aligned-sections.kept").path
+        try FileManager.default.createDirectory(atPath: root + "/bench.product", withIntermediateDirectories: true)
+        let inside = root + "/bench.product/Objects.LinkFileList"
+        let elsewhere = directory.appendingPathComponent("Objects.LinkFileList").path
+        /// What relocating a link whose objects list, at `list`, holds an object of the build and `line` throws.
+        func refusal(listing line: String, in list: String = inside) throws -> BenchError? {
+            try "'\(root)/A.build/a.swift.o'\n\(line)\n".write(toFile: list, atomically: true, encoding: .utf8)
+            let command = LinkCommand(
+                executable: root + "/bench",
+                arguments: ["/opt/swift/usr/bin/swiftc", "-o", root + "/bench", "@" + list, "-use-ld=lld"],
+                functions: ["main"])
+            do {
+                _ = try command.relocated(into: kept)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let objectOfTheBuild = try refusal(listing: "'\(root)/B.build/b.c.o'")
+        #expect(objectOfTheBuild == nil, "an object of the build is kept: \(objectOfTheBuild?.message ?? "")")
+        for (line, list, reason) in [
+            ("../x.o", inside, "links ../x.o, outside \(root)"),
+            ("'../x.o'", inside, "links ../x.o, outside \(root)"),
+            ("\(root)/A.build/../../x.o", inside, "links \(root)/A.build/../../x.o, outside \(root)"),
+            ("/usr/lib/swiftrt.o", inside, "links /usr/lib/swiftrt.o, outside \(root)"),
+            ("\(root)/A.build/a b.o", inside, "which a response file would read as more than a path"),
+            ("'\(root)/B.build/b.c.o'", elsewhere, "reads \(elsewhere), outside \(root)"),
+        ] {
+            let refused = try refusal(listing: line, in: list)
+            #expect(refused?.kind == .buildFailed, "\(line): \(refused?.message ?? "kept")")
+            #expect(
+                refused?.message.hasPrefix("cannot keep the build of \(root)/bench: its link ") == true
+                    && refused?.message.contains(reason) == true,
+                "\(line): \(refused?.message ?? "kept")")
+        }
     }
 
     @Test("One seed orders the functions two builds share alike, whatever else either holds")

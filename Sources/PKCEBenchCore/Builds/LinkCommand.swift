@@ -178,24 +178,38 @@ package struct LinkCommand: Sendable, Equatable {
         if let climbing = arguments.first(where: { $0.split(separator: "/").contains("..") }) {
             throw BenchError(.buildFailed, "cannot keep the build of \(executable): its link names \(climbing)")
         }
+        // What the kept command's check (``init(kept:product:arguments:driver:)``) would refuse is
+        // refused here: a build kept with it would be refused on every use, and never built again.
+        func refuse(_ reason: String) -> BenchError {
+            BenchError(.buildFailed, "cannot keep the build of \(executable): its link \(reason)")
+        }
         var copies: [(String, String)] = []
         var fileList: (path: String, text: String)? = nil
         var relocatedArguments: [String] = []
         for argument in arguments {
-            if argument.hasPrefix("@"), let listPath = moved(String(argument.dropFirst())) {
+            if argument.hasPrefix("@") {
+                guard let listPath = moved(String(argument.dropFirst())) else {
+                    throw refuse("reads \(argument.dropFirst()), outside \(root)")
+                }
                 guard let text = try? String(contentsOfFile: String(argument.dropFirst()), encoding: .utf8) else {
                     throw BenchError(
                         .buildFailed, "cannot keep the build of \(executable): \(argument) cannot be read")
                 }
-                // One object a line, quoted or not.
-                let lines = text.split(separator: "\n").map { line -> String in
+                // One object a line, quoted or not, each moved into the kept build.
+                var lines: [String] = []
+                for line in text.split(separator: "\n") {
                     let path =
                         line.hasPrefix("'") && line.hasSuffix("'") ? String(line.dropFirst().dropLast()) : String(line)
-                    guard let destination = moved(path), !path.split(separator: "/").contains("..") else {
-                        return String(line)
+                    guard let destination = moved(path), Self.isInside(destination, directory) else {
+                        throw refuse("links \(path), outside \(root)")
+                    }
+                    guard !destination.contains(where: { $0.isWhitespace || $0 == "'" || $0 == "\"" || $0 == "\\" })
+                    else {
+                        throw refuse(
+                            "links '\(printable(destination))', which a response file would read as more than a path")
                     }
                     copies.append((path, destination))
-                    return "'\(destination)'"
+                    lines.append("'\(destination)'")
                 }
                 fileList = (listPath, lines.joined(separator: "\n") + "\n")
                 relocatedArguments.append("@" + listPath)
