@@ -164,22 +164,13 @@ struct BuildCacheTests {
         #expect(!FileManager.default.fileExists(atPath: touched.path), "the kept command ran")
     }
 
-    @Test("--confirm builds only commits on this branch: a side branch's step is undecided, and nothing is built")
-    func confirmOnlyThisBranch() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let (repository, environment, _) = try Self.repository(in: directory, commits: 1)
-        _ = try WorkflowTests.run(
-            ["git", "checkout", "--quiet", "-b", "side"], in: repository, environment: environment)
-        var side: [String] = []
-        for number in 1...16 {
-            side.append(try Self.commit("side \(number)", in: repository, environment: environment))
-        }
-        _ = try WorkflowTests.run(["git", "checkout", "--quiet", "main"], in: repository, environment: environment)
-        // A history of the side branch's commits, made on this host by this build, with a 6% step at its tenth.
+    /// A history in `directory/results` of 16 runs, one at each of `commits`, made on this host by
+    /// this build, with a 6% step at the tenth: the alert --confirm measures again between
+    /// `commits[9]` and `commits[10]`. The results directory.
+    static func steppedHistory(of commits: [String], in directory: URL) throws -> URL {
         let stepped = HistoryChangesCommandTests.stepped
         let here = RunEnvironment.capture(libraries: [:])
-        let runs = SyntheticRun.series(runs: 16, commits: side.map { String($0.prefix(7)) }) {
+        let runs = SyntheticRun.series(runs: 16, commits: commits.map { String($0.prefix(7)) }) {
             $0 >= 10 ? [stepped: 1.06] : [:]
         }.map { run in
             var run = run
@@ -192,6 +183,22 @@ struct BuildCacheTests {
         let results = directory.appendingPathComponent("results")
         try FileManager.default.createDirectory(at: results, withIntermediateDirectories: true)
         try SyntheticRun.writeHistory(of: runs, in: results)
+        return results
+    }
+
+    @Test("--confirm builds only commits on this branch: a side branch's step is undecided, and nothing is built")
+    func confirmOnlyThisBranch() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repository, environment, _) = try Self.repository(in: directory, commits: 1)
+        _ = try WorkflowTests.run(
+            ["git", "checkout", "--quiet", "-b", "side"], in: repository, environment: environment)
+        var side: [String] = []
+        for number in 1...16 {
+            side.append(try Self.commit("side \(number)", in: repository, environment: environment))
+        }
+        _ = try WorkflowTests.run(["git", "checkout", "--quiet", "main"], in: repository, environment: environment)
+        let results = try Self.steppedHistory(of: side, in: directory)
 
         let result = try bench(
             ["history", "--changes", "--confirm", "--output", results.path], in: repository,
@@ -200,6 +207,36 @@ struct BuildCacheTests {
         #expect(
             result.stdout.contains("undecided (\(side[9].prefix(7)) is not on this branch)"),
             "\(result.stdout)")
+        // The lock --confirm takes before it builds, and no worktree, log or kept build.
+        let entries = Self.cacheEntries(directory)
+        #expect(
+            entries.count == 1 && entries.allSatisfy { $0.hasPrefix("incremental-") && $0.hasSuffix(".lock") },
+            "\(entries)")
+    }
+
+    @Test("--confirm in a shallow clone that lacks the alert's commits: undecided, history too shallow, nothing built")
+    func confirmInAShallowClone() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repository, environment, commits) = try Self.repository(in: directory, commits: 16)
+        // The commits are on main, an ancestor of HEAD each; the clone has only the last of them.
+        let clone = directory.appendingPathComponent("clone")
+        _ = try WorkflowTests.run(
+            ["git", "clone", "--quiet", "--depth", "1", "file://\(repository.path)", clone.path], in: directory,
+            environment: environment)
+        let shallow = try WorkflowTests.run(
+            ["git", "rev-parse", "--is-shallow-repository"], in: clone, environment: environment)
+        #expect(shallow == "true\n")
+        let results = try Self.steppedHistory(of: commits, in: directory)
+
+        let result = try bench(
+            ["history", "--changes", "--confirm", "--output", results.path], in: clone, environment: environment)
+        #expect(result.status == 2, "\(result.stdout)\n\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                "undecided (history too shallow to find \(commits[9].prefix(7)): fetch with depth 0 (git fetch --unshallow))"
+            ), "\(result.stdout)")
+        #expect(!result.stdout.contains("is not on this branch"), "\(result.stdout)")
         // The lock --confirm takes before it builds, and no worktree, log or kept build.
         let entries = Self.cacheEntries(directory)
         #expect(

@@ -250,6 +250,81 @@ struct RevisionBuildTests {
         try RevisionBuild.requireTrusted(object.path, cache: staging)
     }
 
+    /// Runs `git` with `arguments` in `directory`: its output, trimmed; a failure is the test's.
+    @discardableResult
+    static func git(_ arguments: [String], in directory: URL) throws -> String {
+        let git = try #require(executableInPath("git"))
+        let ran = try ChildProcess.run(git, ["-C", directory.path] + arguments)
+        try #require(ran.succeeded, "git \(arguments.joined(separator: " ")): \(ran.lastLine)")
+        return ran.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A repository in `directory` with two empty commits, and the cache of builds beside it,
+    /// made as bench makes it: the repository, the cache and the commits' full hashes.
+    static func repositoryAndCache(in directory: URL) throws -> (repository: URL, cache: URL, commits: [String]) {
+        let repository = directory.appendingPathComponent("repository")
+        try FileManager.default.createDirectory(at: repository, withIntermediateDirectories: false)
+        try git(["init", "--quiet", "-b", "main"], in: repository)
+        var commits: [String] = []
+        for number in 1...2 {
+            try git(
+                ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "--allow-empty", "-m", "\(number)"],
+                in: repository)
+            commits.append(try git(["rev-parse", "HEAD"], in: repository))
+        }
+        let cache = directory.appendingPathComponent("cache/pkcebench/builds")
+        try RevisionBuild.prepareCache(cache)
+        return (repository, cache, commits)
+    }
+
+    @Test(
+        "A directory of the user's in the cache that git does not list as a worktree is not built in, though it holds the commit",
+        .enabled(if: executableInPath("git") != nil, "git"))
+    func unlistedWorktree() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repository, cache, commits) = try Self.repositoryAndCache(in: directory)
+        // A clone at the commit wanted: its HEAD would pass, but git lists no worktree there.
+        let worktree = cache.appendingPathComponent("incremental-debug-bench-0")
+        try Self.git(["clone", "--quiet", repository.path, worktree.path], in: directory)
+        #expect(try Self.git(["rev-parse", "HEAD"], in: worktree) == commits[1])
+        let git = try #require(executableInPath("git"))
+        #expect {
+            try RevisionBuild.requireOwnWorktree(
+                worktree, of: repository.path, at: commits[1], cache: cache, git: git)
+        } throws: { error in
+            guard let error = error as? BenchError else { return false }
+            return error.kind == .buildFailed
+                && error.message
+                    == "refusing to build in \(worktree.path): git lists no worktree of \(repository.path) there; remove it"
+        }
+    }
+
+    @Test(
+        "A worktree git lists, whose HEAD was moved to another commit, is not built in",
+        .enabled(if: executableInPath("git") != nil, "git"))
+    func worktreeAtAnotherCommit() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repository, cache, commits) = try Self.repositoryAndCache(in: directory)
+        let worktree = cache.appendingPathComponent("incremental-debug-bench-0")
+        try Self.git(["worktree", "add", "--quiet", "--detach", worktree.path, commits[0]], in: repository)
+        let git = try #require(executableInPath("git"))
+        // Listed, and at the commit: accepted.
+        try RevisionBuild.requireOwnWorktree(worktree, of: repository.path, at: commits[0], cache: cache, git: git)
+        // Moved on by another hand.
+        try Self.git(["checkout", "--quiet", "--detach", commits[1]], in: worktree)
+        #expect {
+            try RevisionBuild.requireOwnWorktree(
+                worktree, of: repository.path, at: commits[0], cache: cache, git: git)
+        } throws: { error in
+            guard let error = error as? BenchError else { return false }
+            return error.kind == .buildFailed
+                && error.message
+                    == "refusing to build in \(worktree.path): its HEAD is not \(commits[0]) (\(commits[1]))"
+        }
+    }
+
     @Test("A commit's subject is kept escaped, as every output escapes what a terminal would act on")
     func escapedSubject() {
         let commit = CommitBuilds.Commit(id: "1a2b3c4", subject: "fix\u{1B}[2J\u{202E}txt.exe")
