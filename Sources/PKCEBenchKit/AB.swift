@@ -114,8 +114,8 @@ struct AB: ParsableCommand {
         try format.exports().check()
         try ResultsDirectory(path: self.directory.path).prepare(checkingHistory: false)
         let builds = CommitBuilds(like: revisions.current)
-        try builds.lock()
         let progress = ProgressPrinter(caseCount: 0, style: progress.style)
+        try builds.lock(progress: progress, interruption: { InterruptSignals.received })
         var kept: [CommitBuilds.Kept] = []
         for revision in [revisions.baseline, revisions.current] {
             let commit = try builds.commit(revision.commit)

@@ -63,7 +63,7 @@ struct Backfill: ParsableCommand {
         guard !commits.isEmpty else { throw BenchError(.usage, "no commit follows \(ends[0]) up to \(ends[1])") }
         let results = ResultsDirectory(path: directory.path)
         try results.prepare()
-        try builds.lock()
+        try builds.lock(progress: printer, interruption: { InterruptSignals.received })
         // This machine, and the configuration every commit is built in.
         var host = RunEnvironment.capture(libraries: CommandContext.libraries).host
         host.build = BuildConfiguration.current

@@ -64,7 +64,7 @@ struct Bisect: ParsableCommand {
                 interruption: { InterruptSignals.received }) : nil
         let comparison = CommitComparison(
             sampling: sampling, gate: gate, progress: progress, criteria: criteria, counter: counter)
-        try builds.lock()
+        try builds.lock(progress: printer, interruption: { InterruptSignals.received })
         printer.info(
             "bisecting \(key) over \(range.count) commit(s) after \(good.short) up to \(bad.short), "
                 + "about \(Int((log2(Double(range.count))).rounded(.up)) + 2) comparisons")

@@ -154,9 +154,9 @@ struct History: ParsableCommand {
     /// the commit before, on its case, with `bench ab`'s defaults for the metric.
     private func confirm(_ changes: inout HistoryChanges) throws {
         let builds = try CommitBuilds.ofThisProgram()
-        try builds.lock()
         let progress = try ProgressOptions.parse([])
         let printer = ProgressPrinter(caseCount: 0, style: progress.style)
+        try builds.lock(progress: printer, interruption: { InterruptSignals.received })
         // This machine, and this bench's build configuration.
         let here = RunEnvironment.capture(libraries: [:]).host
         var kept: [String: DescribedBuild] = [:]

@@ -325,6 +325,82 @@ struct RevisionBuildTests {
         }
     }
 
+    /// The commit builds of `repository`'s first commit in `cache`, and a process that holds their
+    /// lock (util-linux's `flock`) until `release` exists, started and holding it.
+    static func heldLock(
+        of repository: URL, at commit: String, cache: URL, release: URL
+    ) throws -> (builds: CommitBuilds, holder: ChildProcess) {
+        let builds = CommitBuilds(
+            like: try RevisionBuild(revision: commit, in: repository.path, configuration: .debug, cache: cache))
+        let held = release.deletingLastPathComponent().appendingPathComponent("held")
+        let holder = try ChildProcess(
+            executable: "/usr/bin/flock",
+            arguments: [
+                builds.worktree.path + ".lock", "/bin/sh", "-c",
+                "touch \"$0\"; while [ ! -e \"$1\" ]; do sleep 0.05; done", held.path, release.path,
+            ], streams: .pipes(standardError: nil))
+        holder.closeInput()
+        while !FileManager.default.fileExists(atPath: held.path) {
+            try #require(holder.poll() == nil, "flock ended before it held the lock")
+            usleep(10_000)
+        }
+        return (builds, holder)
+    }
+
+    @Test(
+        "A second bench that needs the worktree says once that it waits, and takes the lock when the first lets go",
+        .enabled(if: executableInPath("git") != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+    func lockWaits() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repository, cache, commits) = try Self.repositoryAndCache(in: directory)
+        let release = directory.appendingPathComponent("release")
+        let (builds, holder) = try Self.heldLock(of: repository, at: commits[0], cache: cache, release: release)
+        // Let go by the release file, not a signal, which would end flock and leave its shell.
+        defer {
+            _ = FileManager.default.createFile(atPath: release.path, contents: nil)
+            _ = holder.wait()
+        }
+        final class Written { var text = "" }
+        let written = Written()
+        var polls = 0
+        try builds.lock(progress: ProgressPrinter(caseCount: 0, style: .lines) { written.text += $0 }) {
+            // The first holder lets go after the second has waited a while.
+            polls += 1
+            if polls == 5 { _ = FileManager.default.createFile(atPath: release.path, contents: nil) }
+            return nil
+        }
+        #expect(polls >= 5, "the lock was taken while another process held it")
+        #expect(
+            written.text
+                == "waiting for another bench, or a build it started, building commits in \(builds.worktree.path)\n")
+    }
+
+    @Test(
+        "Waiting for the worktree ends at an interrupt, with the interrupt's error",
+        .enabled(if: executableInPath("git") != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+    func lockWaitInterrupted() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repository, cache, commits) = try Self.repositoryAndCache(in: directory)
+        let release = directory.appendingPathComponent("release")
+        let (builds, holder) = try Self.heldLock(of: repository, at: commits[0], cache: cache, release: release)
+        // Let go by the release file, not a signal, which would end flock and leave its shell.
+        defer {
+            _ = FileManager.default.createFile(atPath: release.path, contents: nil)
+            _ = holder.wait()
+        }
+        var polls = 0
+        let error = #expect(throws: BenchError.self) {
+            try builds.lock(progress: ProgressPrinter(caseCount: 0, style: .quiet)) {
+                polls += 1
+                return polls == 3 ? SIGINT : nil
+            }
+        }
+        #expect(error?.kind == .interrupted)
+        #expect(holder.poll() == nil, "the holder ended on its own, so nothing was waited for")
+    }
+
     @Test("A commit's subject is kept escaped, as every output escapes what a terminal would act on")
     func escapedSubject() {
         let commit = CommitBuilds.Commit(id: "1a2b3c4", subject: "fix\u{1B}[2J\u{202E}txt.exe")

@@ -140,21 +140,38 @@ package struct CommitBuilds: Sendable {
         return Commit(id: String(id), subject: String(line.dropFirst(id.count + 1)))
     }
 
-    /// Takes the cache's lock for building commits for as long as this process lives, or fails at
-    /// once when another process holds it: two checkouts at once in one worktree would mix commits.
+    /// Takes the cache's lock for building commits for as long as this process lives: two
+    /// checkouts at once in one worktree would mix commits. When another process holds it, says
+    /// once through `progress` what it waits for, and waits, asking `interruption` every 100 ms
+    /// whether a signal asked the run to stop.
     ///
-    /// - Throws: ``BenchError``: `.cannotWrite` when the cache cannot be made or another process builds in it.
-    package func lock() throws(BenchError) {
+    /// - Throws: ``BenchError``: `.cannotWrite` when the cache or its lock cannot be made;
+    ///   `.interrupted`, `.terminated`.
+    package func lock(progress: ProgressPrinter, interruption: () -> Int32?) throws(BenchError) {
         try RevisionBuild.prepareCache(origin.cache)
         let path = worktree.path + ".lock"
         // Kept open, and so locked, until the process exits; inherited by the builds it starts, so
         // that a build left running by a killed bench keeps the worktree locked until it ends.
         let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .cannotWrite(path, String(cString: strerror(errno))) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            throw .cannotWrite(
-                path, "another bench, or a build it started, is building commits in \(worktree.path); wait for it")
+        var announced = false
+        // Polled rather than blocking in flock, which a signal handler installed with SA_RESTART
+        // would not end: the user's Ctrl-C must stop the wait.
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                throw .cannotWrite(path, reason)
+            }
+            if let signal = interruption() {
+                close(descriptor)
+                throw InterruptSignals.error(for: signal)
+            }
+            if !announced {
+                progress.info("waiting for another bench, or a build it started, building commits in \(worktree.path)")
+                announced = true
+            }
+            usleep(100_000)
         }
     }
 
