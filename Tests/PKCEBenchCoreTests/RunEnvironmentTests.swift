@@ -11,7 +11,7 @@ struct RunEnvironmentTests {
         #expect(built.runID.contains("-1a2b3c4-dirty-"))
         for unrecorded in [nil, ""] as [String?] {
             let run = RunEnvironment.capture(libraries: [:], buildCommit: unrecorded)
-            #expect(run.commit == SystemFacts.gitCommit().description && run.commitSource == .workingTree)
+            #expect(run.commit == RecordedCommit.checkedOut().description && run.commitSource == .workingTree)
         }
     }
 }

@@ -71,3 +71,12 @@ package struct RecordedCommit: Sendable, Hashable, CustomStringConvertible {
         return isDirty ? hash + Self.dirtySuffix : hash
     }
 }
+
+extension RecordedCommit {
+    /// The commit checked out in `directory` (by default the current one), dirty when a tracked
+    /// file is modified, or an unknown one outside a git checkout.
+    static func checkedOut(in directory: String? = nil) -> RecordedCommit {
+        guard let checkout = SystemFacts.gitCheckout(in: directory) else { return .unknown }
+        return RecordedCommit(hash: checkout.shortHash, isDirty: checkout.isDirty) ?? .unknown
+    }
+}

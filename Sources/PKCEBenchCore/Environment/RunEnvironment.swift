@@ -58,7 +58,7 @@ package struct RunEnvironment: Sendable, Equatable {
     ) -> RunEnvironment {
         // A ref name or free text is not recorded: `--confirm` would hand it to git.
         let built = buildCommit.flatMap { $0.isEmpty ? nil : RecordedCommit(recorded: $0) }
-        let commit = built ?? SystemFacts.gitCommit()
+        let commit = built ?? RecordedCommit.checkedOut()
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         // `2026-11-22T04:15:56.042Z`; in the run's id `20261122T041556.042Z`, safe in file names.

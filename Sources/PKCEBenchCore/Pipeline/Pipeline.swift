@@ -154,7 +154,7 @@ extension RunEnvironment {
             environment.commitSource = .build
         } else {
             let directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path
-            environment.recordedCommit = SystemFacts.gitCommit(in: directory)
+            environment.recordedCommit = RecordedCommit.checkedOut(in: directory)
             environment.commitSource = .workingTree
         }
         // The current run's timestamp and nonce, the baseline's commit: one id per `ab` run and side.

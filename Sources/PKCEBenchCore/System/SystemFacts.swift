@@ -21,15 +21,13 @@ enum SystemFacts {
         unameField(\.release)
     }
 
-    /// The short commit of the git checkout in `directory` (by default the current one), dirty
-    /// when a tracked file is modified, or an unknown one.
-    static func gitCommit(in directory: String? = nil) -> RecordedCommit {
+    /// The short hash of the commit checked out in `directory` (by default the current one), and
+    /// whether a tracked file differs from it; `nil` outside a git checkout.
+    static func gitCheckout(in directory: String? = nil) -> (shortHash: String, isDirty: Bool)? {
         let place = directory.map { ["-C", $0] } ?? []
-        guard let commit = run("git", place + ["rev-parse", "--short", "HEAD"]), !commit.isEmpty else {
-            return .unknown
-        }
+        guard let commit = run("git", place + ["rev-parse", "--short", "HEAD"]), !commit.isEmpty else { return nil }
         let changes = run("git", place + ["status", "--porcelain", "--untracked-files=no"]) ?? ""
-        return RecordedCommit(hash: commit, isDirty: !changes.isEmpty) ?? .unknown
+        return (commit, !changes.isEmpty)
     }
 
     /// The full hash of the commit `revision` names in the repository around the working directory,
