@@ -144,31 +144,65 @@ extension ABRunner {
         signal(SIGPIPE, SIG_IGN)
     }
 
+    /// A runner of `sides` with the command line's options.
     init(
         selection: Selection, sampling: SamplingOptions, gate: GateOptions, criteria: ComparisonCriteria,
         directory: DirectoryOptions, format: FormatOptions, progress: ProgressOptions, sides: Sides,
         counter: InstructionCounter? = nil
     ) throws {
+        try self.init(
+            selection: selection, sampling: PairedSampling(sampling, gate), criteria: criteria,
+            output: ResultsDirectory(path: directory.path), format: format.format, progress: progress.style,
+            sides: sides, counter: counter)
+        exports = try format.exports()
+    }
+
+    /// A runner of `sides` that writes `format` to `output`, with this process's backends, signals
+    /// and facts, and no exports.
+    init(
+        selection: Selection, sampling: PairedSampling, criteria: ComparisonCriteria, output: ResultsDirectory,
+        format: OutputFormat, progress style: ProgressPrinter.Style, sides: Sides, counter: InstructionCounter? = nil
+    ) {
         let libraries = CommandContext.libraries
         let buildCommit = CommandContext.buildCommit
-        let pairs = try sampling.processCount(
-            standard: PairedProcesses.standardPairs, quick: PairedProcesses.quickPairs)
-        let plan = try sampling.plan(standard: .ab, quick: .abQuick)
-        let schedule = LookSchedule(
-            pairsPerLook: max(1, min(pairs, plan.samples)),
-            looks: max(1, try gate.looks(pairs: pairs, quick: sampling.quick)))
-        let outputFormat = format.format
         self.init(
             pipeline: Pipeline(
-                backends: CommandContext.backends, selection: selection, plan: plan,
-                sideBySide: .init(sides: sides, looks: schedule, criteria: criteria),
-                source: counter.map { .instructions($0) } ?? .pairedProcesses,
-                progress: ProgressPrinter(caseCount: 0, style: progress.style),
+                backends: CommandContext.backends, selection: selection, plan: sampling.plan,
+                progress: ProgressPrinter(caseCount: 0, style: style),
                 interruption: { InterruptSignals.received }),
-            output: ResultsDirectory(path: directory.path), format: outputFormat,
+            sideBySide: .init(sides: sides, looks: sampling.looks, criteria: criteria, counter: counter),
+            output: output, format: format,
             currentFacts: .current(libraries: libraries),
             environment: { RunEnvironment.capture(libraries: libraries, buildCommit: buildCommit) },
-            standardOutput: { Terminal.write($0, as: outputFormat) })
-        exports = try format.exports()
+            standardOutput: { Terminal.write($0, as: format) })
+    }
+}
+
+/// How `bench ab` samples: each look's pairs of processes and the plan of each, from the options or
+/// their defaults.
+struct PairedSampling {
+    var plan: SamplingPlan
+    /// When the gate looks, and at the most how many pairs it takes.
+    var looks: LookSchedule
+
+    /// `bench ab`'s defaults: ``PairedProcesses/standardPairs`` pairs a look, ``PairedProcesses/standardLooks``
+    /// looks, ``SamplingPlan/ab``.
+    static let standard = PairedSampling(
+        plan: .ab, pairs: PairedProcesses.standardPairs, looks: PairedProcesses.standardLooks)
+
+    /// `looks` looks of `pairs` pairs each (of at most one pair a sample, and at least one a look),
+    /// each process taking `plan`.
+    init(plan: SamplingPlan, pairs: Int, looks: Int) {
+        self.plan = plan
+        self.looks = LookSchedule(pairsPerLook: max(1, min(pairs, plan.samples)), looks: max(1, looks))
+    }
+
+    /// What `--processes`, `--samples`, `--sample-time`, `--warmup`, `--quick` and `--max-pairs` ask for.
+    init(_ sampling: SamplingOptions, _ gate: GateOptions) throws(BenchError) {
+        let pairs = try sampling.processCount(
+            standard: PairedProcesses.standardPairs, quick: PairedProcesses.quickPairs)
+        self.init(
+            plan: try sampling.plan(standard: .ab, quick: .abQuick), pairs: pairs,
+            looks: try gate.looks(pairs: pairs, quick: sampling.quick))
     }
 }

@@ -110,10 +110,9 @@ struct Backfill: ParsableCommand {
                 let runner = SuiteRunner(
                     pipeline: Pipeline(
                         backends: CommandContext.backends, selection: measurable, plan: plan,
-                        source: .processes(source),
                         progress: ProgressPrinter(caseCount: cases.count, style: progress.style),
                         interruption: { InterruptSignals.received }),
-                    results: results, format: .table,
+                    source: .processes(source), results: results, format: .table,
                     environment: { build.environment },
                     standardOutput: { _ in })
                 _ = try runner.run()

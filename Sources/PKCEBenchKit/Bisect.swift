@@ -63,7 +63,8 @@ struct Bisect: ParsableCommand {
                 executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: Selection(keys: [key]),
                 interruption: { InterruptSignals.received }) : nil
         let comparison = CommitComparison(
-            sampling: sampling, gate: gate, progress: progress, criteria: criteria, counter: counter)
+            sampling: try PairedSampling(sampling, gate), progress: progress.style, criteria: criteria,
+            counter: counter)
         try builds.lock(progress: printer, interruption: { InterruptSignals.received })
         printer.info(
             "bisecting \(key) over \(range.count) commit(s) after \(good.short) up to \(bad.short), "

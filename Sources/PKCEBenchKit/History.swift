@@ -154,8 +154,9 @@ struct History: ParsableCommand {
     /// the commit before, on its case, with `bench ab`'s defaults for the metric.
     private func confirm(_ changes: inout HistoryChanges) throws {
         let builds = try CommitBuilds.ofThisProgram()
-        let progress = try ProgressOptions.parse([])
-        let printer = ProgressPrinter(caseCount: 0, style: progress.style)
+        // bench ab's defaults: --confirm takes no sampling or progress options.
+        let progress = ProgressPrinter.Style.standardError()
+        let printer = ProgressPrinter(caseCount: 0, style: progress)
         try builds.lock(progress: printer, interruption: { InterruptSignals.received })
         // This machine, and this bench's build configuration.
         let here = RunEnvironment.capture(libraries: [:]).host
@@ -191,7 +192,7 @@ struct History: ParsableCommand {
     /// series' case, with `bench ab`'s defaults for the metric.
     private func measureAgain(
         _ series: CaseSeries, _ changePoint: ChangePoint, builds: CommitBuilds, kept: inout [String: DescribedBuild],
-        progress: ProgressOptions, printer: ProgressPrinter, output: URL
+        progress: ProgressPrinter.Style, printer: ProgressPrinter, output: URL
     ) throws(BenchError) -> HistoryChanges.Confirmation {
         // A hash alone: a known commit, not a dirty one (its build is not the commit's), never a ref.
         guard changePoint.lastBefore.commit.isClean, changePoint.firstAfter.commit.isClean,
@@ -225,16 +226,11 @@ struct History: ParsableCommand {
             ? try InstructionCounter.forCounting(
                 executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU,
                 selection: Selection(keys: [series.key]), interruption: { InterruptSignals.received }) : nil
-        let comparison: CommitComparison
-        do {
-            comparison = CommitComparison(
-                sampling: try SamplingOptions.parse([]), gate: try GateOptions.parse([]), progress: progress,
-                criteria: ComparisonCriteria(
-                    threshold: ComparisonCriteria.defaultThresholdPercent(of: metric, pairing: .byProcess) / 100),
-                counter: counter)
-        } catch {
-            throw BenchError(.usage, "\(error)")
-        }
+        let comparison = CommitComparison(
+            sampling: .standard, progress: progress,
+            criteria: ComparisonCriteria(
+                threshold: ComparisonCriteria.defaultThresholdPercent(of: metric, pairing: .byProcess) / 100),
+            counter: counter)
         let (compared, _) = try comparison.compare(
             baseline: build(ends[0]), current: build(ends[1]), key: series.key, output: output)
         let outcome: HistoryChanges.Confirmation.Outcome =

@@ -19,7 +19,6 @@ struct SuiteRunnerTests {
             pipeline: Pipeline(
                 backends: backends, selection: Selection(operations: operations),
                 plan: SamplingPlan(warmup: .milliseconds(1), sampleTime: .milliseconds(1), samples: 5),
-                source: .inProcess(allocationCounter: nil),
                 progress: ProgressPrinter(
                     caseCount: 0, style: .lines,
                     write: {
@@ -27,6 +26,7 @@ struct SuiteRunnerTests {
                         onProgress($0)
                     }),
                 interruption: { nil }),
+            source: .inProcess(allocationCounter: nil),
             results: ResultsDirectory(path: directory.path), format: .table,
             environment: { SyntheticRun.report().environment }, standardOutput: { output.stdout += $0 })
         return (runner, output)
@@ -93,7 +93,7 @@ struct SuiteRunnerTests {
     func processCrashes() throws {
         var (runner, _) = try Self.runner([SwiftBackend()], operations: [.random])
         defer { try? FileManager.default.removeItem(at: runner.results.url) }
-        runner.pipeline.source = .processes(
+        runner.source = .processes(
             MeasuringProcesses(count: 2, command: ("/bin/sh", ["-c", "kill -SEGV $$"]), interruption: { nil }))
         #expect(throws: BenchError(.backendFailed, "1 case(s) failed: random/swift/32")) { try runner.run() }
         let rows = try ReportFiles.readSummary(at: runner.results.latest.path)

@@ -1,17 +1,13 @@
 import Foundation
 import PKCE
 
-/// How a run takes each case's figure.
+/// How a run of this build's cases alone takes each case's figure.
 package enum SampleSource {
     /// Samples taken in this process, allocations counted with the counter when there is one.
     case inProcess(allocationCounter: AllocationCounter?)
     /// Samples taken in worker processes, one after another, and pooled.
     case processes(MeasuringProcesses)
-    /// Samples taken in pairs of worker processes, one per side, alive at once (see
-    /// ``PairedProcesses``); between looks the gate decides which cases are still open.
-    case pairedProcesses
-    /// Instructions counted under Callgrind, in one worker per side, the baseline first: counts
-    /// repeat exactly, so there is nothing to pair.
+    /// Instructions counted under Callgrind, in one worker.
     case instructions(InstructionCounter)
 
     package var metric: Metric {
@@ -21,32 +17,43 @@ package enum SampleSource {
 }
 
 /// The one way a run is measured, from the correctness check to each case's measurement:
-/// `bench`, `bench ab`, `bench pair` and `--metric instructions` differ only in the plan they
-/// give it: what the sides are, how a sample is taken, and the selection.
+/// `bench`, `bench ab`, `bench pair` and `--metric instructions` differ only in the mode they
+/// measure in (``Mode``: one side or two, and how a sample is taken) and the selection.
 package struct Pipeline {
     /// This build's backends, in report order.
     package var backends: [any PKCEBackend]
     /// Which cases to measure: the current side's.
     package var selection: Selection
     package var plan: SamplingPlan
-    /// Two sides measured side by side; `nil` for this build's cases alone.
-    package var sideBySide: SideBySide?
-    package var source: SampleSource
     package var progress: ProgressPrinter
     /// Asked between samples whether a signal asked the run to stop.
     package var interruption: () -> Int32?
 
     package init(
-        backends: [any PKCEBackend], selection: Selection, plan: SamplingPlan, sideBySide: SideBySide? = nil,
-        source: SampleSource, progress: ProgressPrinter, interruption: @escaping () -> Int32?
+        backends: [any PKCEBackend], selection: Selection, plan: SamplingPlan, progress: ProgressPrinter,
+        interruption: @escaping () -> Int32?
     ) {
         self.backends = backends
         self.selection = selection
         self.plan = plan
-        self.sideBySide = sideBySide
-        self.source = source
         self.progress = progress
         self.interruption = interruption
+    }
+
+    /// What a run measures: this build's cases alone, or two sides side by side. Each mode holds
+    /// only what it uses, so no combination of the two is left for ``measure(_:as:)`` to refuse.
+    package enum Mode {
+        /// This build's cases, their figures taken by the source.
+        case alone(SampleSource)
+        /// Two sides, timed in pairs of worker processes or counted.
+        case sideBySide(SideBySide)
+
+        package var metric: Metric {
+            switch self {
+            case .alone(let source): source.metric
+            case .sideBySide(let sideBySide): sideBySide.metric
+            }
+        }
     }
 
     /// Two sides measured side by side, and how they are decided.
@@ -56,12 +63,22 @@ package struct Pipeline {
         package var looks: LookSchedule
         /// When a change counts.
         package var criteria: ComparisonCriteria
+        /// `nil`: timed, in pairs of worker processes alive at once, one per side (see
+        /// ``PairedProcesses``), the gate deciding between looks which cases are still open; else
+        /// instructions counted under Callgrind, in one worker per side, the baseline first: counts
+        /// repeat exactly, so there is nothing to pair.
+        package var counter: InstructionCounter?
 
-        package init(sides: Sides, looks: LookSchedule, criteria: ComparisonCriteria) {
+        package init(
+            sides: Sides, looks: LookSchedule, criteria: ComparisonCriteria, counter: InstructionCounter? = nil
+        ) {
             self.sides = sides
             self.looks = looks
             self.criteria = criteria
+            self.counter = counter
         }
+
+        package var metric: Metric { counter == nil ? .time : .instructions }
     }
 
     /// Each side's measurements.
@@ -77,24 +94,25 @@ package struct Pipeline {
         package var decisions: [CaseKey: GateDecision] = [:]
     }
 
-    /// Checks the backends `cases` use, then measures the cases: the one place a run checks its
-    /// own build's backends; another build's are checked by its first worker, which the job asks
-    /// to. A case that fails while measured is failed; the others complete.
+    /// Checks the backends `cases` use, then measures the cases in `mode`: the one place a run
+    /// checks its own build's backends; another build's are checked by its first worker, which the
+    /// job asks to. A case that fails while measured is failed; the others complete.
     ///
     /// - Throws: ``BenchError``: `.backendFailed` when a backend fails the correctness check or a
     ///   worker fails; `.interrupted`, `.terminated`.
-    package func measure(_ cases: [BenchmarkCase]) throws(BenchError) -> Measured {
-        let baselineBackends = sideBySide.map { pair in
-            Set(cases.map { pair.sides.key(of: $0.key, on: .baseline).backend })
+    package func measure(_ cases: [BenchmarkCase], as mode: Mode) throws(BenchError) -> Measured {
+        var baselineBackends: Set<String> = []
+        if case .sideBySide(let pair) = mode {
+            baselineBackends = Set(cases.map { pair.sides.key(of: $0.key, on: .baseline).backend })
         }
-        try Correctness.require(backends, usedBy: cases, alsoChecking: baselineBackends ?? [])
+        try Correctness.require(backends, usedBy: cases, alsoChecking: baselineBackends)
         defer { progress.finish() }
-        switch (source, sideBySide) {
-        case (.inProcess(let allocationCounter), nil):
+        switch mode {
+        case .alone(.inProcess(let allocationCounter)):
             var sampler = Sampler(cases: cases, plan: plan, observer: progress, interruption: interruption)
             sampler.allocationCounter = allocationCounter
             return Measured(current: try sampler.run())
-        case (.processes(let processes), nil):
+        case .alone(.processes(let processes)):
             let measurements = try processes.measure(
                 cases, selection: narrowed(to: cases), plan: plan, progress: progress)
             for measurement in measurements {
@@ -105,12 +123,20 @@ package struct Pipeline {
                 }
             }
             return Measured(current: measurements)
-        case (.instructions(let counter), nil):
+        case .alone(.instructions(let counter)):
             progress.info("counting the instructions of \(cases.count) case(s) under Callgrind")
             let counted = try counter.measure(cases, selection: narrowed(to: cases))
             return Measured(current: counted.measurements, counted: [.current: counted.counted])
-        case (.instructions(let counter), let sideBySide?):
+        case .sideBySide(let sideBySide):
             let sides = sideBySide.sides
+            guard let counter = sideBySide.counter else {
+                let paired = PairedProcesses(
+                    selection: selection, plan: plan, schedule: sideBySide.looks, criteria: sideBySide.criteria,
+                    sides: sides, progress: progress, interruption: interruption)
+                let measured = try paired.measure(cases)
+                return Measured(
+                    current: measured.sides.current, baseline: measured.sides.baseline, decisions: measured.decisions)
+            }
             progress.info("counting the instructions of \(cases.count) case(s) in each build under Callgrind")
             let counted = try BothSides { side throws(BenchError) in
                 var counter = counter
@@ -121,15 +147,6 @@ package struct Pipeline {
             return Measured(
                 current: counted.current.measurements, baseline: counted.baseline.measurements,
                 counted: [.baseline: counted.baseline.counted, .current: counted.current.counted])
-        case (.pairedProcesses, let sideBySide?):
-            let paired = PairedProcesses(
-                selection: selection, plan: plan, schedule: sideBySide.looks, criteria: sideBySide.criteria,
-                sides: sideBySide.sides, progress: progress, interruption: interruption)
-            let measured = try paired.measure(cases)
-            return Measured(
-                current: measured.sides.current, baseline: measured.sides.baseline, decisions: measured.decisions)
-        case (.pairedProcesses, nil), (.inProcess, _?), (.processes, _?):
-            preconditionFailure("paired processes measure two sides; the other sources, one")
         }
     }
 

@@ -5,8 +5,9 @@ import PKCEBenchReports
 /// `bench ab` and `bench pair`: checks the baseline and the output directory, measures both sides
 /// with the ``Pipeline``, compares them case by case, and writes the reports.
 package struct ABRunner {
-    /// Its two sides must be set.
     package var pipeline: Pipeline
+    /// The two sides, and how they are measured and decided.
+    package var sideBySide: Pipeline.SideBySide
     package var output: ResultsDirectory
     package var format: OutputFormat
     package var exports = OutputFiles()
@@ -22,7 +23,6 @@ package struct ABRunner {
     /// The article "Comparing two builds" lists each failure and its exit code.
     package func run() throws(BenchError) -> Comparison {
         let pipeline = pipeline
-        guard let sideBySide = pipeline.sideBySide else { preconditionFailure("bench ab measures two sides") }
         let sides = sideBySide.sides
         let baselineExecutable = sides.executable(of: .baseline)
         let progress = pipeline.progress
@@ -36,7 +36,7 @@ package struct ABRunner {
                 "cannot compare \(baselineExecutable) (\(baselineFacts.build) build) with this \(currentFacts.build) "
                     + "build: figures of a debug build say nothing about a release build")
         }
-        if case .instructions = pipeline.source {
+        if sideBySide.counter != nil {
             guard baselineFacts.metrics.contains(.instructions) else {
                 throw .malformed(
                     baselineExecutable,
@@ -50,7 +50,7 @@ package struct ABRunner {
         let cases = try pipeline.selection.cases(from: pipeline.backends)
         guard !cases.isEmpty else { throw BenchError(.usage, "the options select no case") }
         SuiteRunner.warnIfDebug(current, progress: progress)
-        let measured = try pipeline.measure(cases)
+        let measured = try pipeline.measure(cases, as: .sideBySide(sideBySide))
         if let signal = pipeline.interruption() { throw InterruptSignals.error(for: signal) }
 
         let runs = BothSides { side in

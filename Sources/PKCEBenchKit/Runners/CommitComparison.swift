@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import PKCEBenchCore
 import PKCEBenchReports
@@ -52,9 +51,8 @@ struct DescribedBuild {
 /// (paired processes, both linked again in a fresh order for every pair; or exact counts under
 /// Callgrind): what `bench bisect` and `bench history --changes --confirm` measure.
 struct CommitComparison {
-    var sampling: SamplingOptions
-    var gate: GateOptions
-    var progress: ProgressOptions
+    var sampling: PairedSampling
+    var progress: ProgressPrinter.Style
     var criteria: ComparisonCriteria
     /// Set to count instructions rather than time.
     var counter: InstructionCounter?
@@ -72,22 +70,14 @@ struct CommitComparison {
                 "cannot compare \(baseline.commit.short) (Swift \(baseline.facts.swift)) with \(current.commit.short) "
                     + "(Swift \(current.facts.swift)): the compiler would be measured too; remove the cache of builds")
         }
-        var runner: ABRunner
-        do {
-            runner = try ABRunner(
-                selection: Selection(
-                    backends: [key.backend], operations: [key.operation], sizes: [key.size], keys: [key],
-                    threads: key.threads),
-                sampling: sampling, gate: gate, criteria: criteria,
-                directory: DirectoryOptions.parse(["--output", output.path]), format: FormatOptions.parse([]),
-                progress: progress,
-                sides: .relinked(baseline: baseline.kept.linkCommand, current: current.kept.linkCommand),
-                counter: counter)
-        } catch let error as BenchError {
-            throw error
-        } catch {
-            throw BenchError(.usage, "\(error)")
-        }
+        var runner = ABRunner(
+            selection: Selection(
+                backends: [key.backend], operations: [key.operation], sizes: [key.size], keys: [key],
+                threads: key.threads),
+            sampling: sampling, criteria: criteria, output: ResultsDirectory(path: output.path), format: .table,
+            progress: progress,
+            sides: .relinked(baseline: baseline.kept.linkCommand, current: current.kept.linkCommand),
+            counter: counter)
         runner.standardOutput = { _ in }
         runner.baselineCommit = baseline.commit.short
         // The current side is another build too: its own facts, not this process's.

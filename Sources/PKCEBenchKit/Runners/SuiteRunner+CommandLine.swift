@@ -30,10 +30,10 @@ extension SuiteRunner {
         }
         self.init(
             pipeline: Pipeline(
-                backends: backends, selection: selection, plan: plan, source: source,
+                backends: backends, selection: selection, plan: plan,
                 progress: ProgressPrinter(caseCount: try selection.cases(from: backends).count, style: style),
                 interruption: { InterruptSignals.received }),
-            results: results, format: format,
+            source: source, results: results, format: format,
             environment: { RunEnvironment.capture(libraries: libraries, buildCommit: buildCommit) },
             standardOutput: { Terminal.write($0, as: format) })
     }

@@ -5,6 +5,8 @@ import PKCEBenchReports
 /// `bench baseline` do, with the backends passed in so that tests can give it a broken one.
 package struct SuiteRunner {
     package var pipeline: Pipeline
+    /// How the cases' figures are taken.
+    package var source: SampleSource
     package var results: ResultsDirectory
     package var format: OutputFormat
     package var exports = OutputFiles()
@@ -27,10 +29,10 @@ package struct SuiteRunner {
         var runToRun = RunToRunSpread.unmeasured
         if let baselineRun {
             try Comparison.requireSameBuild(baselineRun, "this run", builds: [environment.build])
-            try Comparison.requireSameMetric(baselineRun, "this run", metric: pipeline.source.metric)
+            try Comparison.requireSameMetric(baselineRun, "this run", metric: source.metric)
             // The history this run will append to measures the spread between runs; it is read
             // before measuring, so that a malformed one costs nothing.
-            if pipeline.source.metric == .time {
+            if source.metric == .time {
                 runToRun = try RunToRunSpread(
                     historyAt: results.history.path, required: false, like: environment,
                     excluding: [environment.runID, baselineRun.environment?.runID ?? ""])
@@ -40,7 +42,7 @@ package struct SuiteRunner {
         try results.prepare()
         let cases = try pipeline.selection.cases(from: pipeline.backends)
         Self.warnIfDebug(environment, progress: pipeline.progress)
-        let measured = try pipeline.measure(cases)
+        let measured = try pipeline.measure(cases, as: .alone(source))
         // Counted rows record the CPU features and libraries the worker saw under Valgrind.
         measured.counted[.current]?.record(in: &environment)
         let run = RunResult(environment: environment, measurements: measured.current)
@@ -80,7 +82,7 @@ package struct SuiteRunner {
     /// `nil` while every series is too short to tell.
     private func changes(upTo run: RunResult) throws(BenchError) -> HistoryChanges? {
         guard ReportFiles.exists(results.history.path) else { return nil }
-        let metric = pipeline.source.metric
+        let metric = source.metric
         let host = SeriesHost(run: run, metric: metric)
         let earlier = SummaryRow.runs(of: try ReportFiles.readHistory(at: results.history.path))
         let threshold = ComparisonCriteria.defaultHistoryThresholdPercent(of: metric) / 100
