@@ -1,5 +1,6 @@
 import ArgumentParser
 import PKCEBenchCore
+import PKCEBenchReports
 
 struct Overhead: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -14,7 +14,13 @@ struct Worker: ParsableCommand {
         let libraries = CommandContext.libraries
         let service = WorkerService(
             backends: CommandContext.backends, facts: { .current(libraries: libraries) },
-            allocationCounter: processAllocationCounter, interruption: { InterruptSignals.received })
+            allocationCounter: processAllocationCounter, interruption: { InterruptSignals.received },
+            progress: { caseCount, prefix in
+                // A line redrawn on a terminal; elsewhere the run reports on its processes itself.
+                ProgressPrinter(
+                    caseCount: caseCount, prefix: prefix,
+                    style: ProgressPrinter.Style.standardError() == .redraw ? .redraw : .quiet)
+            })
         let ending = service.serve(
             readLine: { Swift.readLine(strippingNewline: true) },
             write: { FileHandle.standardOutput.write(Data($0.utf8)) })

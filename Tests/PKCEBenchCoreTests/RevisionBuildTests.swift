@@ -361,10 +361,9 @@ struct RevisionBuildTests {
             _ = FileManager.default.createFile(atPath: release.path, contents: nil)
             _ = holder.wait()
         }
-        final class Written { var text = "" }
-        let written = Written()
+        let progress = RecordedProgress()
         var polls = 0
-        try builds.lock(progress: ProgressPrinter(caseCount: 0, style: .lines) { written.text += $0 }) {
+        try builds.lock(progress: progress) {
             // The first holder lets go after the second has waited a while.
             polls += 1
             if polls == 5 { _ = FileManager.default.createFile(atPath: release.path, contents: nil) }
@@ -372,8 +371,8 @@ struct RevisionBuildTests {
         }
         #expect(polls >= 5, "the lock was taken while another process held it")
         #expect(
-            written.text
-                == "waiting for another bench, or a build it started, building commits in \(builds.worktree.path)\n")
+            progress.lines
+                == ["waiting for another bench, or a build it started, building commits in \(builds.worktree.path)"])
     }
 
     @Test(
@@ -392,7 +391,7 @@ struct RevisionBuildTests {
         }
         var polls = 0
         let error = #expect(throws: BenchError.self) {
-            try builds.lock(progress: ProgressPrinter(caseCount: 0, style: .quiet)) {
+            try builds.lock(progress: RecordedProgress(quiet: true)) {
                 polls += 1
                 return polls == 3 ? SIGINT : nil
             }

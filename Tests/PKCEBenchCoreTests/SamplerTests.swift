@@ -36,11 +36,9 @@ struct SamplerTests {
             BenchmarkCase(backend: SwiftBackend(), operation: .random, size: 32),
             BenchmarkCase(backend: failing, operation: .sha256, size: 64),
         ]
-        let observer = ProgressPrinter(
-            caseCount: cases.count, style: .lines,
-            write: { line in
-                if line.hasPrefix("calibrated random/failing-later") { failing.failFromNow() }
-            })
+        let observer = RecordedProgress { line in
+            if line.hasPrefix("calibrated random/failing-later") { failing.failFromNow() }
+        }
         let measurements = try Sampler(cases: cases, plan: Self.plan, observer: observer).run()
         #expect(measurements[0].failure == FailingLaterBackend.error.logDescription)
         #expect(measurements[0].nanosecondsPerOperation.isEmpty)

@@ -147,7 +147,7 @@ package struct CommitBuilds: Sendable {
     ///
     /// - Throws: ``BenchError``: `.cannotWrite` when the cache or its lock cannot be made;
     ///   `.interrupted`, `.terminated`.
-    package func lock(progress: ProgressPrinter, interruption: () -> Int32?) throws(BenchError) {
+    package func lock(progress: any ProgressObserver, interruption: () -> Int32?) throws(BenchError) {
         try RevisionBuild.prepareCache(origin.cache)
         let path = worktree.path + ".lock"
         // Kept open, and so locked, until the process exits; inherited by the builds it starts, so
@@ -195,7 +195,7 @@ package struct CommitBuilds: Sendable {
     /// - Throws: ``BenchError``: `.buildFailed` when the build fails or is not trusted;
     ///   `.cannotWrite`, `.toolMissing`, `.interrupted`, `.terminated`.
     package func build(
-        _ commit: Commit, named name: String? = nil, progress: ProgressPrinter, interruption: () -> Int32?
+        _ commit: Commit, named name: String? = nil, progress: any ProgressObserver, interruption: () -> Int32?
     ) throws(BenchError) -> Kept {
         let name = name ?? "\(commit.short) (\(commit.subject))"
         let kept = keptDirectory(commit.id)

@@ -26,7 +26,7 @@ package struct MeasuringProcesses {
     ///   process is failed, and every case is failed when a process failed.
     /// - Throws: ``BenchError``: `.interrupted`, `.terminated`.
     package func measure(
-        _ cases: [BenchmarkCase], selection: Selection, plan: SamplingPlan, progress: ProgressPrinter?
+        _ cases: [BenchmarkCase], selection: Selection, plan: SamplingPlan, progress: (any ProgressObserver)?
     ) throws(BenchError) -> [CaseMeasurement] {
         guard !cases.isEmpty else { return [] }
         let processes = max(1, min(count, plan.samples / 2))
@@ -46,7 +46,7 @@ package struct MeasuringProcesses {
             // processes left are spared a crash that would most likely repeat.
             let measured: [CaseMeasurement]
             do {
-                measured = try measure(job, cases: cases, quiet: progress?.style == .quiet)
+                measured = try measure(job, cases: cases, quiet: progress?.isQuiet == true)
             } catch  where error.kind == .interrupted || error.kind == .terminated {
                 throw error
             } catch {

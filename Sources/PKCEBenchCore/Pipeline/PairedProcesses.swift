@@ -16,13 +16,13 @@ package struct PairedProcesses {
     /// When a change counts: the gate decides at each look which cases are still open.
     var criteria: ComparisonCriteria
     var sides: Sides
-    var progress: ProgressPrinter
+    var progress: any ProgressObserver
     /// Asked between samples whether a signal asked the run to stop.
     var interruption: () -> Int32?
 
     package init(
         selection: Selection, plan: SamplingPlan, schedule: LookSchedule, criteria: ComparisonCriteria, sides: Sides,
-        progress: ProgressPrinter, interruption: @escaping () -> Int32?
+        progress: any ProgressObserver, interruption: @escaping () -> Int32?
     ) {
         self.selection = selection
         self.plan = plan

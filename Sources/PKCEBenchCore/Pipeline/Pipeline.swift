@@ -25,12 +25,12 @@ package struct Pipeline {
     /// Which cases to measure: the current side's.
     package var selection: Selection
     package var plan: SamplingPlan
-    package var progress: ProgressPrinter
+    package var progress: any ProgressObserver
     /// Asked between samples whether a signal asked the run to stop.
     package var interruption: () -> Int32?
 
     package init(
-        backends: [any PKCEBackend], selection: Selection, plan: SamplingPlan, progress: ProgressPrinter,
+        backends: [any PKCEBackend], selection: Selection, plan: SamplingPlan, progress: any ProgressObserver,
         interruption: @escaping () -> Int32?
     ) {
         self.backends = backends

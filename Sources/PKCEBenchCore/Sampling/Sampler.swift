@@ -4,7 +4,7 @@ package struct Sampler {
     /// The cases to measure; they all run on the same number of threads.
     package let cases: [BenchmarkCase]
     package let plan: SamplingPlan
-    package var observer: ProgressPrinter?
+    package var observer: (any ProgressObserver)?
     /// Asked between samples whether to stop; returns the signal received, if any.
     package let interruption: () -> Int32?
     /// The number this process's samples carry, when several processes measure one run.
@@ -14,7 +14,7 @@ package struct Sampler {
     package init(
         cases: [BenchmarkCase],
         plan: SamplingPlan,
-        observer: ProgressPrinter? = nil,
+        observer: (any ProgressObserver)? = nil,
         interruption: @escaping () -> Int32? = { nil }
     ) {
         precondition(Set(cases.map(\.threads)).count <= 1, "cases of one run share their thread count")

@@ -9,15 +9,21 @@ package struct WorkerService {
     package var allocationCounter: AllocationCounter?
     /// Asked between samples whether a signal asked the worker to stop.
     package var interruption: () -> Int32?
+    /// What shows a measuring job's progress, given its case count and a prefix that names the
+    /// process (`process 2/5: `); `nil` for none. The run reports on its processes itself, so a
+    /// worker's own progress is at most a line redrawn on a terminal.
+    package var progress: (_ caseCount: Int, _ prefix: String) -> (any ProgressObserver)?
 
     package init(
         backends: [any PKCEBackend], facts: @escaping () -> WorkerProtocol.BuildFacts,
-        allocationCounter: AllocationCounter?, interruption: @escaping () -> Int32?
+        allocationCounter: AllocationCounter?, interruption: @escaping () -> Int32?,
+        progress: @escaping (_ caseCount: Int, _ prefix: String) -> (any ProgressObserver)? = { _, _ in nil }
     ) {
         self.backends = backends
         self.facts = facts
         self.allocationCounter = allocationCounter
         self.interruption = interruption
+        self.progress = progress
     }
 
     package enum Ending: Equatable, Sendable {
@@ -95,16 +101,12 @@ package struct WorkerService {
         return .finished
     }
 
-    /// A sampler of `cases` for `job`; with `progress`, it redraws its progress line on a terminal
-    /// (elsewhere the run reports on its processes itself).
+    /// A sampler of `cases` for `job`; with `progress`, it shows its progress through
+    /// ``progress``.
     private func sampler(_ cases: [BenchmarkCase], _ job: WorkerProtocol.Job, progress: Bool) -> Sampler {
         var sampler = Sampler(
             cases: cases, plan: job.plan,
-            observer: progress
-                ? ProgressPrinter(
-                    caseCount: cases.count, prefix: "process \(job.process + 1)/\(job.processes): ",
-                    style: ProgressPrinter.Style.standardError() == .redraw ? .redraw : .quiet)
-                : nil,
+            observer: progress ? self.progress(cases.count, "process \(job.process + 1)/\(job.processes): ") : nil,
             interruption: interruption)
         sampler.process = job.process
         sampler.allocationCounter = allocationCounter

@@ -92,7 +92,7 @@ package struct SuiteRunner {
         return HistoryChanges(series: series, threshold: threshold, since: nil)
     }
 
-    static func warnIfDebug(_ environment: RunEnvironment, progress: ProgressPrinter) {
+    static func warnIfDebug(_ environment: RunEnvironment, progress: any ProgressObserver) {
         if environment.build != .release {
             progress.note(
                 "warning: this is a debug build; its figures are not representative (use swift run -c release bench)")

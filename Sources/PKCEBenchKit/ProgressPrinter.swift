@@ -1,8 +1,10 @@
 import Foundation
+import PKCEBenchCore
+import PKCEBenchReports
 
 /// Reports a run's progress on standard error: one line rewritten in place on a terminal, a line
 /// per event to a file or pipe (or `TERM=dumb`), only warnings and failures with `--quiet`.
-package final class ProgressPrinter {
+package final class ProgressPrinter: ProgressObserver {
     package enum Style: Sendable, Equatable {
         case redraw
         case lines
@@ -19,6 +21,8 @@ package final class ProgressPrinter {
     }
 
     package let style: Style
+
+    package var isQuiet: Bool { style == .quiet }
     private let write: (String) -> Void
     private let caseCount: Int
     private let prefix: String
@@ -91,7 +95,7 @@ package final class ProgressPrinter {
     }
 
     /// A measuring process (or, in `bench ab`, a pair of them) starts.
-    package func process(_ index: Int, of count: Int, remainingSeconds: Double?, unit: String = "process") {
+    package func process(_ index: Int, of count: Int, remainingSeconds: Double?, unit: String) {
         let left = remainingSeconds.map { ", about \(Int($0.rounded(.up))) s left" } ?? ""
         switch style {
         case .redraw: draw("measuring in \(unit) \(index + 1) of \(count)\(left)", force: true)
