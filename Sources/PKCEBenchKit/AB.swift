@@ -190,8 +190,8 @@ struct PairedSampling {
     static let standard = PairedSampling(
         plan: .ab, pairs: PairedProcesses.standardPairs, looks: PairedProcesses.standardLooks)
 
-    /// `looks` looks of `pairs` pairs each (of at most one pair a sample, and at least one a look),
-    /// each process taking `plan`.
+    /// `looks` looks of `pairs` pairs each (no more pairs a look than `plan` has samples, and at
+    /// least one), each process taking `plan`.
     init(plan: SamplingPlan, pairs: Int, looks: Int) {
         self.plan = plan
         self.looks = LookSchedule(pairsPerLook: max(1, min(pairs, plan.samples)), looks: max(1, looks))
