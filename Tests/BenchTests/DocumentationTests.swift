@@ -97,6 +97,9 @@ struct DocumentationTests {
             ShownCommand.simpleCommands("bench list --filter '^sha256/(swift|sodium)/'  # the names")
                 == [["bench", "list", "--filter", "^sha256/(swift|sodium)/"]])
         #expect(
+            ShownCommand.simpleCommands(#"bench history --changes "${since[@]}" --last 30"#)
+                == [["bench", "history", "--changes", "--last", "30"]])
+        #expect(
             ShownCommand.benchArguments(["env", "A=1", "swift", "run", "-c", "release", "bench", "list"]) == ["list"])
         #expect(ShownCommand.benchArguments(["git", "worktree", "add", "../bench"]) == nil)
     }
@@ -193,7 +196,8 @@ struct ShownCommand: CustomTestStringConvertible, Sendable {
 
     /// The simple commands of a shell line, as words: quotes removed, split at unquoted `|`, `&&`,
     /// `||` and `;`, without redirections or what follows an unquoted `#`. An unquoted word that
-    /// is only a variable (`$OPTIONS`) is left out, as the shell leaves out an empty one.
+    /// is only a variable (`$OPTIONS`) is left out, as the shell leaves out an empty one, and so is
+    /// a quoted array's expansion (`"${options[@]}"`), which an empty array leaves out too.
     static func simpleCommands(_ line: String) -> [[String]] {
         var commands: [[String]] = []
         var words: [String] = []
@@ -203,7 +207,9 @@ struct ShownCommand: CustomTestStringConvertible, Sendable {
         var quote: Character?
         var skipNextWord = false
         func endWord() {
-            let variable = !quoted && word.wholeMatch(of: /\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/) != nil
+            let variable =
+                !quoted && word.wholeMatch(of: /\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/) != nil
+                || word.wholeMatch(of: /\$\{[A-Za-z_][A-Za-z0-9_]*\[@\]\}/) != nil
             if inWord && !variable {
                 if skipNextWord { skipNextWord = false } else { words.append(word) }
             }
