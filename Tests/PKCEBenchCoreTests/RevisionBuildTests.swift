@@ -326,7 +326,8 @@ struct RevisionBuildTests {
     }
 
     /// The commit builds of `repository`'s first commit in `cache`, and a process that holds their
-    /// lock (util-linux's `flock`) until `release` exists, started and holding it.
+    /// lock (util-linux's `flock`) until `release` exists, or for a minute at the most, started and
+    /// holding it.
     static func heldLock(
         of repository: URL, at commit: String, cache: URL, release: URL
     ) throws -> (builds: CommitBuilds, holder: ChildProcess) {
@@ -337,19 +338,22 @@ struct RevisionBuildTests {
             executable: "/usr/bin/flock",
             arguments: [
                 builds.worktree.path + ".lock", "/bin/sh", "-c",
-                "touch \"$0\"; while [ ! -e \"$1\" ]; do sleep 0.05; done", held.path, release.path,
+                "touch \"$0\"; i=0; while [ ! -e \"$1\" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done",
+                held.path, release.path,
             ], streams: .pipes(standardError: nil))
         holder.closeInput()
-        while !FileManager.default.fileExists(atPath: held.path) {
+        for _ in 0..<3000 where !FileManager.default.fileExists(atPath: held.path) {
             try #require(holder.poll() == nil, "flock ended before it held the lock")
             usleep(10_000)
         }
+        try #require(FileManager.default.fileExists(atPath: held.path), "flock did not take the lock in 30 s")
         return (builds, holder)
     }
 
     @Test(
         "A second bench that needs the worktree says once that it waits, and takes the lock when the first lets go",
-        .enabled(if: executableInPath("git") != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+        .enabled(if: executableInPath("git") != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")),
+        .timeLimit(.minutes(1)))
     func lockWaits() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -377,7 +381,8 @@ struct RevisionBuildTests {
 
     @Test(
         "Waiting for the worktree ends at an interrupt, with the interrupt's error",
-        .enabled(if: executableInPath("git") != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+        .enabled(if: executableInPath("git") != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")),
+        .timeLimit(.minutes(1)))
     func lockWaitInterrupted() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -398,6 +403,38 @@ struct RevisionBuildTests {
         }
         #expect(error?.kind == .interrupted)
         #expect(holder.poll() == nil, "the holder ended on its own, so nothing was waited for")
+    }
+
+    @Test(
+        "A lock file removed while a bench waits: the lock is taken on the file at its path, not the removed one",
+        .enabled(if: executableInPath("git") != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")),
+        .timeLimit(.minutes(1)))
+    func lockFileReplaced() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repository, cache, commits) = try Self.repositoryAndCache(in: directory)
+        let release = directory.appendingPathComponent("release")
+        let (builds, holder) = try Self.heldLock(of: repository, at: commits[0], cache: cache, release: release)
+        defer {
+            _ = FileManager.default.createFile(atPath: release.path, contents: nil)
+            _ = holder.wait()
+        }
+        let path = builds.worktree.path + ".lock"
+        var polls = 0
+        try builds.lock(progress: RecordedProgress()) {
+            // The file is removed, as with the cache, and then its holder lets go of it.
+            polls += 1
+            if polls == 3 {
+                unlink(path)
+                _ = FileManager.default.createFile(atPath: release.path, contents: nil)
+            }
+            return nil
+        }
+        #expect(polls >= 3)
+        #expect(FileManager.default.fileExists(atPath: path), "the lock was taken on the removed file")
+        // Another process cannot take the lock at the path: this one holds it.
+        let probe = try ChildProcess.run("/usr/bin/flock", ["-n", path, "true"])
+        #expect(!probe.succeeded)
     }
 
     @Test("A commit's subject is kept escaped, as every output escapes what a terminal would act on")

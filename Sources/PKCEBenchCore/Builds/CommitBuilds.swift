@@ -142,22 +142,29 @@ package struct CommitBuilds: Sendable {
 
     /// Takes the cache's lock for building commits for as long as this process lives: two
     /// checkouts at once in one worktree would mix commits. When another process holds it, says
-    /// once through `progress` what it waits for, and waits, asking `interruption` every 100 ms
-    /// whether a signal asked the run to stop.
+    /// once through `progress` what it waits for (a note, which `--quiet` shows too), and waits,
+    /// asking `interruption` every 100 ms whether a signal asked the run to stop. Called once a
+    /// process: a second call would wait for the first.
     ///
     /// - Throws: ``BenchError``: `.cannotWrite` when the cache or its lock cannot be made;
-    ///   `.interrupted`, `.terminated`.
+    ///   `.buildFailed` when the cache is not the user's alone; `.interrupted`, `.terminated`.
     package func lock(progress: any ProgressObserver, interruption: () -> Int32?) throws(BenchError) {
-        try RevisionBuild.prepareCache(origin.cache)
         let path = worktree.path + ".lock"
         // Kept open, and so locked, until the process exits; inherited by the builds it starts, so
         // that a build left running by a killed bench keeps the worktree locked until it ends.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .cannotWrite(path, String(cString: strerror(errno))) }
+        var descriptor = try openLock(at: path)
         var announced = false
         // Polled rather than blocking in flock, which a signal handler installed with SA_RESTART
         // would not end: the user's Ctrl-C must stop the wait.
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        while true {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                if Self.isStill(descriptor, at: path) { return }
+                // The file locked is no longer at `path` (the cache was removed meanwhile): its
+                // lock guards nothing, and another bench may hold the one there now.
+                close(descriptor)
+                descriptor = try openLock(at: path)
+                continue
+            }
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 let reason = String(cString: strerror(errno))
                 close(descriptor)
@@ -168,11 +175,27 @@ package struct CommitBuilds: Sendable {
                 throw InterruptSignals.error(for: signal)
             }
             if !announced {
-                progress.info("waiting for another bench, or a build it started, building commits in \(worktree.path)")
+                progress.note("waiting for another bench, or a build it started, building commits in \(worktree.path)")
                 announced = true
             }
             usleep(100_000)
         }
+    }
+
+    /// The lock file at `path`, opened in a cache made (again, when it was removed) and checked.
+    private func openLock(at path: String) throws(BenchError) -> Int32 {
+        try RevisionBuild.prepareCache(origin.cache)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw .cannotWrite(path, String(cString: strerror(errno))) }
+        return descriptor
+    }
+
+    /// Whether the file `descriptor` has open is the one at `path`: same device and inode.
+    private static func isStill(_ descriptor: Int32, at path: String) -> Bool {
+        var opened = stat()
+        var named = stat()
+        return fstat(descriptor, &opened) == 0 && lstat(path, &named) == 0
+            && opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
     }
 
     /// The cases `kept`'s `bench list` names for `arguments` (its selection options): what a run of
