@@ -1,5 +1,6 @@
 import Foundation
 import PKCEBenchCore
+@testable import PKCEBenchKit
 import PKCEBenchReports
 import PKCEBenchTestSupport
 import Testing
@@ -83,6 +84,14 @@ struct ABCommandTests {
         #expect(Set(pairsByCase.values.map(\.count)).max() == 2 * (looks.count + 1))
         // The later pairs' numbers follow on: a case measured at a look has all pairs before it.
         #expect(pairsByCase.values.allSatisfy { $0 == Set(0..<$0.count) })
+    }
+
+    @Test("--confirm's sampling, PairedSampling.standard, is what bench ab's options give when none is set")
+    func standardSampling() throws {
+        let parsed = try PairedSampling(SamplingOptions.parse([]), GateOptions.parse([]))
+        #expect(PairedSampling.standard.plan == parsed.plan)
+        #expect(PairedSampling.standard.looks == parsed.looks)
+        #expect(parsed.looks == LookSchedule(pairsPerLook: 20, looks: 4))
     }
 
     @Test("--max-pairs: 1 to 640, and no fewer than one look's pairs; exit 64 otherwise")
