@@ -104,7 +104,8 @@ struct BenchCommand: ParsableCommand {
             Exit codes: 0 ok; 1 a regression found; 2 inconclusive (measure again); 64 usage \
             error; 65 malformed input; \
             66 missing input; 69 a required tool is missing (valgrind, for --metric instructions); \
-            70 a backend failed its correctness check or failed during the run; \
+            70 a backend failed its correctness check or failed during the run, or a build or \
+            worker failed or was refused; \
             73 cannot write output; 130/143 interrupted by SIGINT/SIGTERM.
             """,
         version: BenchVersion.description,

@@ -30,7 +30,9 @@ struct ChildProcessTests {
         #expect(!exact.isTruncated && exact.output.utf8.count == ChildProcess.capturedLimit)
     }
 
-    @Test("The scratch directory is made 0700 and a child's output files 0600, whatever the umask lets through")
+    @Test(
+        "The scratch directory is 0700 and a child's output files 0600, where the default umask would leave 0755 and 0644"
+    )
     func privateModes() throws {
         // The test process's umask (022 by default) would leave 0755 and 0644: the modes are bench's.
         let directory = try makeScratchDirectory(for: "a test's files")

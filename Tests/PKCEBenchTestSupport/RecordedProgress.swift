@@ -2,7 +2,8 @@ import PKCEBenchCore
 
 /// A progress observer that keeps what it is told, a line an event, for tests of the core, which
 /// has no printer of its own: `info` and `note` as given, the others as `calibrated KEY`,
-/// `failed KEY: REASON`, `sampled KEY`, `finished KEY`, `process N of M` and `finish`.
+/// `failed KEY: REASON`, `sampled KEY`, `finished KEY`, `UNIT N of M` (`process 1 of 5`, `pair 2 of 20`)
+/// and `finish`.
 package final class RecordedProgress: ProgressObserver {
     package private(set) var lines: [String] = []
     package let isQuiet: Bool

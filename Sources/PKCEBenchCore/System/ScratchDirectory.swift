@@ -8,7 +8,8 @@ import Foundation
 func makeScratchDirectory(for purpose: String) throws(BenchError) -> URL {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkcebench-\(UUID().uuidString)")
     guard mkdir(directory.path, 0o700) == 0 else {
-        throw .cannotWrite(directory.path, "cannot create a directory for \(purpose)")
+        throw .cannotWrite(
+            directory.path, "cannot create a directory for \(purpose): \(String(cString: strerror(errno)))")
     }
     return directory
 }
