@@ -325,116 +325,105 @@ struct RevisionBuildTests {
         }
     }
 
-    /// The commit builds of `repository`'s first commit in `cache`, and a process that holds their
-    /// lock (util-linux's `flock`) until `release` exists, or for a minute at the most, started and
-    /// holding it.
-    static func heldLock(
-        of repository: URL, at commit: String, cache: URL, release: URL
-    ) throws -> (builds: CommitBuilds, holder: ChildProcess) {
+    /// Whether git and util-linux's `flock`, which the lock tests need, are here.
+    static let canHoldLocks =
+        executableInPath("git") != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")
+
+    /// Runs `body` with the commit builds of a new repository's first commit, whose lock another
+    /// process (`flock`) holds until `body` calls `release`, or for a minute at the most; the
+    /// holder, which `body` may ask whether it still runs, is let go and waited for afterwards (by
+    /// the release file, not a signal, which would end flock and leave its shell).
+    static func withHeldLock(
+        _ body: (_ builds: CommitBuilds, _ release: () -> Void, _ holder: ChildProcess) throws -> Void
+    ) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repository, cache, commits) = try repositoryAndCache(in: directory)
         let builds = CommitBuilds(
-            like: try RevisionBuild(revision: commit, in: repository.path, configuration: .debug, cache: cache))
-        let held = release.deletingLastPathComponent().appendingPathComponent("held")
+            like: try RevisionBuild(revision: commits[0], in: repository.path, configuration: .debug, cache: cache))
+        let held = directory.appendingPathComponent("held")
+        let released = directory.appendingPathComponent("release")
         let holder = try ChildProcess(
             executable: "/usr/bin/flock",
             arguments: [
                 builds.worktree.path + ".lock", "/bin/sh", "-c",
                 "touch \"$0\"; i=0; while [ ! -e \"$1\" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done",
-                held.path, release.path,
+                held.path, released.path,
             ], streams: .pipes(standardError: nil))
         holder.closeInput()
+        let release = { _ = FileManager.default.createFile(atPath: released.path, contents: nil) }
+        defer {
+            release()
+            _ = holder.wait()
+        }
         for _ in 0..<3000 where !FileManager.default.fileExists(atPath: held.path) {
             try #require(holder.poll() == nil, "flock ended before it held the lock")
             usleep(10_000)
         }
         try #require(FileManager.default.fileExists(atPath: held.path), "flock did not take the lock in 30 s")
-        return (builds, holder)
+        try body(builds, release, holder)
     }
 
     @Test(
         "A second bench that needs the worktree says once that it waits, and takes the lock when the first lets go",
-        .enabled(if: executableInPath("git") != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")),
-        .timeLimit(.minutes(1)))
+        .enabled(if: canHoldLocks), .timeLimit(.minutes(1)))
     func lockWaits() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let (repository, cache, commits) = try Self.repositoryAndCache(in: directory)
-        let release = directory.appendingPathComponent("release")
-        let (builds, holder) = try Self.heldLock(of: repository, at: commits[0], cache: cache, release: release)
-        // Let go by the release file, not a signal, which would end flock and leave its shell.
-        defer {
-            _ = FileManager.default.createFile(atPath: release.path, contents: nil)
-            _ = holder.wait()
+        try Self.withHeldLock { builds, release, _ in
+            let progress = RecordedProgress()
+            var polls = 0
+            try builds.lock(progress: progress) {
+                // The first holder lets go after the second has waited a while.
+                polls += 1
+                if polls == 5 { release() }
+                return nil
+            }
+            #expect(polls >= 5, "the lock was taken while another process held it")
+            #expect(
+                progress.lines
+                    == ["waiting for another bench, or a build it started, building commits in \(builds.worktree.path)"]
+            )
         }
-        let progress = RecordedProgress()
-        var polls = 0
-        try builds.lock(progress: progress) {
-            // The first holder lets go after the second has waited a while.
-            polls += 1
-            if polls == 5 { _ = FileManager.default.createFile(atPath: release.path, contents: nil) }
-            return nil
-        }
-        #expect(polls >= 5, "the lock was taken while another process held it")
-        #expect(
-            progress.lines
-                == ["waiting for another bench, or a build it started, building commits in \(builds.worktree.path)"])
     }
 
     @Test(
         "Waiting for the worktree ends at an interrupt, with the interrupt's error",
-        .enabled(if: executableInPath("git") != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")),
-        .timeLimit(.minutes(1)))
+        .enabled(if: canHoldLocks), .timeLimit(.minutes(1)))
     func lockWaitInterrupted() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let (repository, cache, commits) = try Self.repositoryAndCache(in: directory)
-        let release = directory.appendingPathComponent("release")
-        let (builds, holder) = try Self.heldLock(of: repository, at: commits[0], cache: cache, release: release)
-        // Let go by the release file, not a signal, which would end flock and leave its shell.
-        defer {
-            _ = FileManager.default.createFile(atPath: release.path, contents: nil)
-            _ = holder.wait()
-        }
-        var polls = 0
-        let error = #expect(throws: BenchError.self) {
-            try builds.lock(progress: RecordedProgress(quiet: true)) {
-                polls += 1
-                return polls == 3 ? SIGINT : nil
+        try Self.withHeldLock { builds, _, holder in
+            var polls = 0
+            let error = #expect(throws: BenchError.self) {
+                try builds.lock(progress: RecordedProgress(quiet: true)) {
+                    polls += 1
+                    return polls == 3 ? SIGINT : nil
+                }
             }
+            #expect(error?.kind == .interrupted)
+            #expect(holder.poll() == nil, "the holder ended on its own, so nothing was waited for")
         }
-        #expect(error?.kind == .interrupted)
-        #expect(holder.poll() == nil, "the holder ended on its own, so nothing was waited for")
     }
 
     @Test(
         "A lock file removed while a bench waits: the lock is taken on the file at its path, not the removed one",
-        .enabled(if: executableInPath("git") != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")),
-        .timeLimit(.minutes(1)))
+        .enabled(if: canHoldLocks), .timeLimit(.minutes(1)))
     func lockFileReplaced() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let (repository, cache, commits) = try Self.repositoryAndCache(in: directory)
-        let release = directory.appendingPathComponent("release")
-        let (builds, holder) = try Self.heldLock(of: repository, at: commits[0], cache: cache, release: release)
-        defer {
-            _ = FileManager.default.createFile(atPath: release.path, contents: nil)
-            _ = holder.wait()
-        }
-        let path = builds.worktree.path + ".lock"
-        var polls = 0
-        try builds.lock(progress: RecordedProgress()) {
-            // The file is removed, as with the cache, and then its holder lets go of it.
-            polls += 1
-            if polls == 3 {
-                unlink(path)
-                _ = FileManager.default.createFile(atPath: release.path, contents: nil)
+        try Self.withHeldLock { builds, release, _ in
+            let path = builds.worktree.path + ".lock"
+            var polls = 0
+            try builds.lock(progress: RecordedProgress()) {
+                // The file is removed, as with the cache, and then its holder lets go of it.
+                polls += 1
+                if polls == 3 {
+                    unlink(path)
+                    release()
+                }
+                return nil
             }
-            return nil
+            #expect(polls >= 3)
+            #expect(FileManager.default.fileExists(atPath: path), "the lock was taken on the removed file")
+            // Another process cannot take the lock at the path: this one holds it.
+            let probe = try ChildProcess.run("/usr/bin/flock", ["-n", path, "true"])
+            #expect(!probe.succeeded)
         }
-        #expect(polls >= 3)
-        #expect(FileManager.default.fileExists(atPath: path), "the lock was taken on the removed file")
-        // Another process cannot take the lock at the path: this one holds it.
-        let probe = try ChildProcess.run("/usr/bin/flock", ["-n", path, "true"])
-        #expect(!probe.succeeded)
     }
 
     @Test("A commit's subject is kept escaped, as every output escapes what a terminal would act on")
