@@ -12,12 +12,18 @@ import PackageDescription
 /// the portable path only. Unsafe flags need swift-tools-version 6.2 in a package used as a
 /// versioned dependency.
 #if arch(x86_64)
-let shaExtensionFlags = ["+sha", "+ssse3"].flatMap {
-    ["-Xcc", "-Xclang", "-Xcc", "-target-feature", "-Xcc", "-Xclang", "-Xcc", $0]
-}
+let shaExtensionFlags = targetFeatures("+sha", "+ssse3")
+/// The flags of PKCESHAAVX2, the same way: AVX2, and BMI1's `andn` and BMI2's `rorx` for the rounds.
+let avx2Flags = targetFeatures("+avx2", "+bmi", "+bmi2")
 #else
 let shaExtensionFlags: [String] = []
+let avx2Flags: [String] = []
 #endif
+
+/// The Swift compiler's flags that pass clang's `-target-feature` for each of `features`.
+func targetFeatures(_ features: String...) -> [String] {
+    features.flatMap { ["-Xcc", "-Xclang", "-Xcc", "-target-feature", "-Xcc", "-Xclang", "-Xcc", $0] }
+}
 
 let package = Package(
     name: "PKCEBench",
@@ -77,7 +83,12 @@ let package = Package(
         .target(
             name: "PKCESHAExtensions", dependencies: ["CPKCESystem"],
             swiftSettings: [.unsafeFlags(shaExtensionFlags)]),
-        .target(name: "PKCE", dependencies: ["CPKCESystem", "PKCESHAExtensions"]),
+        // The same for CPUs without them: the message schedule of two blocks at once in AVX2's
+        // 256-bit registers, the rounds with BMI1 and BMI2, entered after CPUID and XGETBV.
+        .target(
+            name: "PKCESHAAVX2", dependencies: ["CPKCESystem"],
+            swiftSettings: [.unsafeFlags(avx2Flags)]),
+        .target(name: "PKCE", dependencies: ["CPKCESystem", "PKCESHAExtensions", "PKCESHAAVX2"]),
         .target(name: "PKCEOpenSSL", dependencies: ["PKCE", "CPKCEOpenSSL"]),
         .target(name: "PKCESodium", dependencies: ["PKCE", "CPKCESodium"]),
         .target(name: "PKCECrypto", dependencies: ["PKCE", .product(name: "Crypto", package: "swift-crypto")]),

@@ -44,6 +44,19 @@ static inline void CPKCESystem_zeroize(void *buffer, size_t count) {
 #endif
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/// XGETBV: the extended control register `index`, whose bits say which registers the operating
+/// system saves on a context switch (index 0, XCR0: bit 1 SSE, bit 2 AVX). Swift cannot call the
+/// compiler's `_xgetbv`, a macro, so the instruction is written out here.
+///
+/// - Precondition: CPUID leaf 1 reports OSXSAVE (ECX bit 27); without it the instruction faults.
+static inline uint64_t CPKCESystem_xgetbv(uint32_t index) {
+    uint32_t low, high;
+    __asm__ __volatile__("xgetbv" : "=a"(low), "=d"(high) : "c"(index));
+    return ((uint64_t)high << 32) | low;
+}
+#endif
+
 /// The number of messages the pure-Swift batch SHA-256 hashes at once: as many 32-bit lanes as
 /// one vector register holds on the target, 4 on baseline x86-64 (SSE2), 8 with AVX2, 16 with
 /// AVX-512. Wider vectors than the registers run out of registers and spill.

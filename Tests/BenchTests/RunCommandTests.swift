@@ -290,18 +290,27 @@ struct RunCommandTests {
 
     #if os(Linux) && arch(x86_64)
     @Test(
-        "The pure-Swift backend's rows record its hash's path, and PKCE_SWIFT_SHA256=portable forces the portable one")
+        "The pure-Swift backend's rows record its hash's path, and PKCE_SWIFT_SHA256 forces one where it can run")
     func swiftHashPath() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let flags = Set(cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ") ?? [])
-        let automatic = flags.contains("sha_ni") && flags.contains("ssse3") ? "SHA extensions" : "SSE2 schedule"
+        let hasAVX2 = flags.isSuperset(of: ["avx2", "bmi1", "bmi2"])
+        let automatic =
+            flags.contains("sha_ni") && flags.contains("ssse3")
+            ? "SHA extensions" : hasAVX2 ? "AVX2 schedule" : "SSE2 schedule"
         var environment = ProcessInfo.processInfo.environment
         for (variable, expected) in [
             (nil, "PKCE (pure Swift, \(automatic))"),
             ("portable", "PKCE (pure Swift, SSE2 schedule, PKCE_SWIFT_SHA256=portable)"),
-            ("sha-extensions", "PKCE (pure Swift, \(automatic))"),
+            (
+                "avx2",
+                hasAVX2
+                    ? "PKCE (pure Swift, AVX2 schedule, PKCE_SWIFT_SHA256=avx2)"
+                    : "PKCE (pure Swift, \(automatic), PKCE_SWIFT_SHA256=avx2 ignored)"
+            ),
+            ("fast", "PKCE (pure Swift, \(automatic), PKCE_SWIFT_SHA256=fast ignored)"),
         ] {
             environment["PKCE_SWIFT_SHA256"] = variable
             let result = try bench(

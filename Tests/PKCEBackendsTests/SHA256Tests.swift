@@ -79,33 +79,54 @@ struct SHA256Tests {
     }
 
     #if os(Linux) && arch(x86_64)
-    /// The SHA path runs exactly where the kernel reports the instructions, so that the tests above
-    /// do not pass on a build that lost the path, nor take it on a CPU without them.
-    @Test("The pure-Swift hash runs on the SHA extensions exactly where the CPU has them, unless told otherwise")
-    func selectsSHAExtensions() {
-        let available = Self.kernelReportsSHAExtensions
-        #expect(SHA256.Implementation.shaExtensions.isAvailable == available)
-        let forced = SHA256.Implementation.isPortableForced
-        #expect(SHA256.Implementation.selected == (available && !forced ? .shaExtensions : .vectorSchedule))
+    /// Each path runs exactly where the kernel reports its instructions (a kernel that does not
+    /// save the AVX registers does not report AVX2), so that the tests above do not pass on a build
+    /// that lost a path, nor take one on a CPU without it.
+    @Test("The pure-Swift hash runs on the fastest path the CPU has, unless told otherwise")
+    func selectsByCPU() {
+        #expect(SHA256.Implementation.shaExtensions.isAvailable == Self.kernelReports("sha_ni", "ssse3"))
+        #expect(SHA256.Implementation.avx2.isAvailable == Self.kernelReports("avx2", "bmi1", "bmi2"))
+        #expect(SHA256.Implementation.vectorSchedule.isAvailable)
+        let fastest = SHA256.Implementation.allCases.first(where: \.isAvailable)
+        if SHA256.Implementation.requested == nil {
+            #expect(SHA256.Implementation.selected == fastest)
+        }
     }
     #endif
 
-    /// Whether `/proc/cpuinfo` lists `sha_ni` and `ssse3` (`false` where there is no such file).
-    static let kernelReportsSHAExtensions: Bool = {
+    /// Whether `/proc/cpuinfo` lists each of `flags` (`false` where there is no such file).
+    static func kernelReports(_ flags: String...) -> Bool {
         guard let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-            let flags = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
+            let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
         else { return false }
-        let set = Set(flags.split(separator: " "))
-        return set.contains("sha_ni") && set.contains("ssse3")
-    }()
+        let reported = Set(line.split(separator: " ").map(String.init))
+        return flags.allSatisfy(reported.contains)
+    }
 
-    @Test("PKCE_SWIFT_SHA256=portable chooses the portable path; nothing else does")
+    @Test("PKCE_SWIFT_SHA256 chooses the path it names where it can run, and nothing else does")
     func choice() {
-        let portable = SHA256.Implementation.portable
-        #expect(SHA256.Implementation.choose(forcingPortable: false, shaExtensionsAvailable: true) == .shaExtensions)
-        #expect(SHA256.Implementation.choose(forcingPortable: true, shaExtensionsAvailable: true) == portable)
-        #expect(SHA256.Implementation.choose(forcingPortable: false, shaExtensionsAvailable: false) == portable)
-        #expect(SHA256.Implementation.choose(forcingPortable: true, shaExtensionsAvailable: false) == portable)
+        typealias Path = SHA256.Implementation
+        let everywhere: (Path) -> Bool = { _ in true }
+        let noSHA: (Path) -> Bool = { $0 != .shaExtensions }
+        let baseline: (Path) -> Bool = { $0 == .vectorSchedule || $0 == .scalarSchedule }
+        func request(_ value: String) -> (value: String, path: Path?) { (value, Path(environmentValue: value)) }
+        // Unset: the first path that can run.
+        #expect(Path.choose(requesting: nil, isAvailable: everywhere) == .shaExtensions)
+        #expect(Path.choose(requesting: nil, isAvailable: noSHA) == .avx2)
+        #expect(Path.choose(requesting: nil, isAvailable: baseline) == .vectorSchedule)
+        // Every path's value forces it where it can run, and is ignored where it cannot.
+        for path in Path.allCases {
+            #expect(Path(environmentValue: path.environmentValue) == path)
+            #expect(Path.choose(requesting: request(path.environmentValue), isAvailable: everywhere) == path)
+        }
+        #expect(Path.choose(requesting: request("sha-extensions"), isAvailable: noSHA) == .avx2)
+        #expect(Path.choose(requesting: request("avx2"), isAvailable: baseline) == .vectorSchedule)
+        // `portable` is the architecture's baseline path; other values name nothing.
+        #expect(Path.choose(requesting: request("portable"), isAvailable: everywhere) == Path.portable)
+        for value in ["", "AVX2", "sse", "native", "portable "] {
+            #expect(Path(environmentValue: value) == nil, "\(value)")
+            #expect(Path.choose(requesting: request(value), isAvailable: noSHA) == .avx2)
+        }
     }
 
     private static func digest(of message: [UInt8], on path: SHA256.Implementation) -> [UInt8] {

@@ -1,3 +1,4 @@
+internal import PKCESHAAVX2
 internal import PKCESHAExtensions
 
 /// SHA-256 as FIPS 180-4 §6.2 defines it, over a message held in memory.
@@ -76,6 +77,7 @@ enum SHA256 {
     ) {
         switch implementation {
         case .shaExtensions: hashOnSHAExtensions(message, into: digest)
+        case .avx2: hashOnAVX2(message, into: digest)
         case .vectorSchedule: hashWithVectorSchedule(message, into: digest)
         case .scalarSchedule: hashWithScalarSchedule(message, into: digest)
         }
@@ -89,6 +91,11 @@ enum SHA256 {
         _ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer
     ) {
         hash(message, into: digest, compression: .shaExtensions)
+    }
+
+    @inline(never)
+    private static func hashOnAVX2(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
+        hash(message, into: digest, compression: .avx2)
     }
 
     @inline(never)
@@ -162,6 +169,29 @@ enum SHA256 {
                 }
                 SHA256Extensions.compress(&words, blocks: tail.baseAddress!, count: tailBlocks)
                 state = State(words)
+                zeroize(tail)
+                return
+            }
+            if kind == .avx2 {
+                // The same, with a buffer for the module's message schedule, aligned to 32 here:
+                // a temporary allocation aligned to more than 16 is made on the heap, as is one
+                // whose size is not a constant (as a size from the other module is not).
+                withUnsafeTemporaryAllocation(byteCount: 512 + 16, alignment: 16) { buffer in
+                    let offset = Int(bitPattern: buffer.baseAddress!) & 16
+                    let schedule = buffer.baseAddress! + offset
+                    assert(buffer.count - offset >= SHA256AVX2.scheduleByteCount)
+                    var words = state.words
+                    if wholeBlocks > 0 {
+                        SHA256AVX2.compress(
+                            &words, blocks: message.baseAddress!, count: wholeBlocks, schedule: schedule)
+                    }
+                    SHA256AVX2.compress(&words, blocks: tail.baseAddress!, count: tailBlocks, schedule: schedule)
+                    state = State(words)
+                    // The module writes the schedule only for two blocks or more.
+                    if wholeBlocks >= 2 || tailBlocks == 2 {
+                        zeroize(buffer)
+                    }
+                }
                 zeroize(tail)
                 return
             }

@@ -22,14 +22,22 @@ public struct SwiftBackend: PKCEBackend {
     /// instructions included.
     package static var portable: SwiftBackend { SwiftBackend(implementation: .portable) }
 
+    /// The backend on each path this build can run on this CPU, the selected one included: for
+    /// checking the paths against each other.
+    package static var everyPath: [SwiftBackend] {
+        SHA256.Implementation.allCases.filter(\.isAvailable).map(SwiftBackend.init(implementation:))
+    }
+
     /// `swift`.
     public var name: String { "swift" }
 
     /// This module's own SHA-256, versioned with the package, and the path its compression
     /// function takes in this process: `PKCE (pure Swift, SHA extensions)` on a CPU with SHA
-    /// instructions, `PKCE (pure Swift, SSE2 schedule)` on other x86-64 CPUs, `PKCE (pure Swift,
-    /// scalar)` elsewhere; with `, PKCE_SWIFT_SHA256=portable` after the path when that variable is
-    /// set to `portable`.
+    /// instructions, `PKCE (pure Swift, AVX2 schedule)` on other x86-64 CPUs with AVX2, BMI1 and
+    /// BMI2, `PKCE (pure Swift, SSE2 schedule)` on the rest, `PKCE (pure Swift, scalar)` elsewhere.
+    /// When `PKCE_SWIFT_SHA256` is set, the variable and its value follow the path (`PKCE (pure
+    /// Swift, SSE2 schedule, PKCE_SWIFT_SHA256=portable)`), and then `ignored` when the value names
+    /// no path this CPU can run.
     public var library: String { "PKCE (pure Swift, \(implementation.recordedName))" }
 
     /// Fills `buffer` from the kernel's CSPRNG with `getentropy(3)`, which Linux and Apple
@@ -53,7 +61,7 @@ public struct SwiftBackend: PKCEBackend {
     public func challenges(for verifiers: [CodeVerifier]) -> [CodeChallenge] {
         switch implementation {
         case .shaExtensions: SHA256Pairs.challenges(for: verifiers)
-        case .vectorSchedule, .scalarSchedule: SHA256Lanes.challenges(for: verifiers)
+        case .avx2, .vectorSchedule, .scalarSchedule: SHA256Lanes.challenges(for: verifiers)
         }
     }
 

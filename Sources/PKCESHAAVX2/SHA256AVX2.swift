@@ -1,0 +1,42 @@
+/// SHA-256's compression function (FIPS 180-4 §6.2.2) on AVX2, BMI1 and BMI2: the path of x86-64
+/// CPUs without SHA instructions (Intel's cores from Haswell to Cascade Lake, AMD's from
+/// Excavator, and VMs that hide the SHA flag).
+///
+/// This module is compiled for those instructions and nothing else is: the caller asks CPUID, and
+/// XGETBV whether the operating system saves the AVX registers, before it calls
+/// ``compress(_:blocks:count:schedule:)``, from code compiled for any x86-64 CPU.
+package enum SHA256AVX2 {
+    /// Whether this build holds the path: `false` where the package was built without the
+    /// compiler flags that allow the instructions (Package.swift), or for another architecture.
+    /// Whether the CPU has them is the caller's question.
+    package static var isCompiled: Bool {
+        #if arch(x86_64) && canImport(CPKCESystem.AVX2)
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// The bytes of the buffer that ``compress(_:blocks:count:schedule:)`` writes the message
+    /// schedule to: two blocks' 64 words, each plus its round constant.
+    package static var scheduleByteCount: Int { 512 }
+
+    /// Compresses `count` consecutive 64-byte blocks into `state`, H0…H7 in lanes 0…7.
+    ///
+    /// The message schedule, which is made of the message, is left in `schedule` when `count` is
+    /// 2 or more (a single block's stays in registers): the caller wipes it once it has compressed
+    /// its last block.
+    ///
+    /// - Parameter schedule: ``scheduleByteCount`` bytes, aligned to 32.
+    /// - Precondition: ``isCompiled`` is `true`, and the CPU has the instructions and the operating
+    ///   system saves their registers; elsewhere the process stops with an illegal instruction.
+    package static func compress(
+        _ state: inout SIMD8<UInt32>, blocks: UnsafeRawPointer, count: Int, schedule: UnsafeMutableRawPointer
+    ) {
+        #if arch(x86_64) && canImport(CPKCESystem.AVX2)
+        compressOnAVX2(&state, blocks: blocks, count: count, schedule: schedule)
+        #else
+        preconditionFailure("this build has no path on AVX2")
+        #endif
+    }
+}
