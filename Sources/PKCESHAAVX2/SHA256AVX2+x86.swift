@@ -14,7 +14,8 @@ internal import _Builtin_intrinsics.intel
 // operand, and BMI1's `andn`.
 extension SHA256AVX2 {
     static func compressOnAVX2(
-        _ state: inout SIMD8<UInt32>, blocks: UnsafeRawPointer, count: Int, schedule: UnsafeMutableRawPointer
+        _ state: inout SIMD8<UInt32>, blocks: UnsafeRawPointer?, count: Int, then tail: UnsafeRawPointer,
+        count tailCount: Int, schedule: UnsafeMutableRawPointer
     ) {
         var working = Working(state)
         // The rounds read the schedule through a pointer the compiler cannot see is `schedule`:
@@ -22,15 +23,20 @@ extension SHA256AVX2 {
         // word, where a load is one operand of the round's first addition.
         let stored = UnsafeMutableRawPointer(
             bitPattern: UInt(CPKCESystem_valueBarrier(UInt64(UInt(bitPattern: schedule)))))!
-        var block = 0
-        while count &- block >= 2 {
-            let first = blocks + block &* 64
-            compressPair(&working, first: first, second: first + 64, schedule: schedule, stored: stored)
-            compressScheduled(&working, schedule: stored + 16)
-            block &+= 2
+        // Block `index` of the message's blocks followed by the tail's.
+        @inline(__always)
+        func block(_ index: Int) -> UnsafeRawPointer {
+            index < count ? blocks.unsafelyUnwrapped + index &* 64 : tail + (index &- count) &* 64
         }
-        if block < count {
-            compressOne(&working, block: blocks + block &* 64)
+        let total = count &+ tailCount
+        var index = 0
+        while total &- index >= 2 {
+            compressPair(&working, first: block(index), second: block(index &+ 1), schedule: schedule, stored: stored)
+            compressScheduled(&working, schedule: stored + 16)
+            index &+= 2
+        }
+        if index < total {
+            compressOne(&working, block: block(index))
         }
         state = working.words
     }

@@ -21,20 +21,24 @@ package enum SHA256AVX2 {
     /// schedule to: two blocks' 64 words, each plus its round constant.
     package static var scheduleByteCount: Int { 512 }
 
-    /// Compresses `count` consecutive 64-byte blocks into `state`, H0…H7 in lanes 0…7.
+    /// Compresses `count` consecutive 64-byte blocks at `blocks`, then `tailCount` at `tail`, into
+    /// `state`, H0…H7 in lanes 0…7: a message's whole blocks where they are, then its padded last
+    /// ones, so that a block of each can be scheduled together.
     ///
-    /// The message schedule, which is made of the message, is left in `schedule` when `count` is
-    /// 2 or more (a single block's stays in registers): the caller wipes it once it has compressed
-    /// its last block.
+    /// The message schedule, which is made of the message, is left in `schedule` when there are
+    /// 2 blocks or more in all (a single block's stays in registers): the caller wipes it.
     ///
-    /// - Parameter schedule: ``scheduleByteCount`` bytes, aligned to 32.
+    /// - Parameters:
+    ///   - blocks: The message's whole blocks; `nil` only when `count` is 0.
+    ///   - schedule: ``scheduleByteCount`` bytes, aligned to 32.
     /// - Precondition: ``isCompiled`` is `true`, and the CPU has the instructions and the operating
     ///   system saves their registers; elsewhere the process stops with an illegal instruction.
     package static func compress(
-        _ state: inout SIMD8<UInt32>, blocks: UnsafeRawPointer, count: Int, schedule: UnsafeMutableRawPointer
+        _ state: inout SIMD8<UInt32>, blocks: UnsafeRawPointer?, count: Int, then tail: UnsafeRawPointer,
+        count tailCount: Int, schedule: UnsafeMutableRawPointer
     ) {
         #if arch(x86_64) && canImport(CPKCESystem.AVX2)
-        compressOnAVX2(&state, blocks: blocks, count: count, schedule: schedule)
+        compressOnAVX2(&state, blocks: blocks, count: count, then: tail, count: tailCount, schedule: schedule)
         #else
         preconditionFailure("this build has no path on AVX2")
         #endif

@@ -4,11 +4,13 @@ internal import PKCESHAExtensions
 /// SHA-256 as FIPS 180-4 §6.2 defines it, over a message held in memory.
 ///
 /// The compression function runs on the CPU's SHA instructions where it has them
-/// (`PKCESHAExtensions`), else on the portable path (``Implementation``). Nothing is allocated on
-/// the heap: the state lives in locals; the padded final blocks and, on the portable paths, a copy
-/// of the block being compressed and, except on x86-64, the message schedule's last 16 words in a
-/// stack buffer, which is wiped before returning. On x86-64 the portable schedule lives in vector
-/// registers (`SHA256+VectorSchedule.swift`), and the SHA instructions' in theirs.
+/// (`PKCESHAExtensions`), else on AVX2 where it has that (`PKCESHAAVX2`), else on the portable path
+/// (``Implementation``). Nothing is allocated on the heap: the state lives in locals; the padded
+/// final blocks and, on the portable paths, a copy of the block being compressed and, except on
+/// x86-64, the message schedule's last 16 words in a stack buffer, as is the AVX2 path's schedule
+/// of two blocks, all wiped before returning. On x86-64 the portable schedule lives in vector
+/// registers (`SHA256+VectorSchedule.swift`), as do the SHA instructions' and the AVX2 path's for a
+/// single block.
 enum SHA256 {
     /// The round constants K₀…K₆₃ (§4.2.2): the first 32 bits of the fractional parts of the cube
     /// roots of the first 64 primes.
@@ -173,7 +175,9 @@ enum SHA256 {
                 return
             }
             if kind == .avx2 {
-                // The same, with a buffer for the module's message schedule, aligned to 32 here:
+                // One call for the message's blocks and the tail's, so that the last of the one
+                // and the first of the other are scheduled together; with a buffer for the
+                // module's message schedule, aligned to 32 here:
                 // a temporary allocation aligned to more than 16 is made on the heap, as is one
                 // whose size is not a constant (as a size from the other module is not).
                 withUnsafeTemporaryAllocation(byteCount: 512 + 16, alignment: 16) { buffer in
@@ -181,14 +185,12 @@ enum SHA256 {
                     let schedule = buffer.baseAddress! + offset
                     assert(buffer.count - offset >= SHA256AVX2.scheduleByteCount)
                     var words = state.words
-                    if wholeBlocks > 0 {
-                        SHA256AVX2.compress(
-                            &words, blocks: message.baseAddress!, count: wholeBlocks, schedule: schedule)
-                    }
-                    SHA256AVX2.compress(&words, blocks: tail.baseAddress!, count: tailBlocks, schedule: schedule)
+                    SHA256AVX2.compress(
+                        &words, blocks: message.baseAddress, count: wholeBlocks, then: tail.baseAddress!,
+                        count: tailBlocks, schedule: schedule)
                     state = State(words)
                     // The module writes the schedule only for two blocks or more.
-                    if wholeBlocks >= 2 || tailBlocks == 2 {
+                    if wholeBlocks + tailBlocks >= 2 {
                         zeroize(buffer)
                     }
                 }
