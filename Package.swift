@@ -1,7 +1,7 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// MARK: - The SHA extensions
+// MARK: - The instruction sets of the SHA-256 paths
 
 /// The compiler flags that let PKCESHAExtensions use the x86 SHA instructions (and SSSE3's byte
 /// shuffle), set on an x86-64 machine: there is no per-architecture setting, so a build for
@@ -59,7 +59,8 @@ let package = Package(
 
         // The PKCE module's calls into the C library, portable to Linux and Apple platforms:
         // getentropy(3), a wipe the compiler cannot remove, and the SIMD width the compiler targets;
-        // and CPKCESystem.SHAExtensions, which imports only where the compiler may emit them.
+        // XGETBV; and CPKCESystem.SHAExtensions and CPKCESystem.AVX2, which import only where
+        // the compiler may emit those instructions.
         .systemLibrary(name: "CPKCESystem"),
         // The harness's: CPU affinity (Linux only), what the compiler targets, CPUID.
         .systemLibrary(name: "CPKCEHarness"),

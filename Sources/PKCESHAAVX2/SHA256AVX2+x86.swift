@@ -1,6 +1,6 @@
 #if arch(x86_64) && canImport(CPKCESystem.AVX2)
-// The compiler's own declarations of the instructions: no library is linked.
 internal import CPKCESystem
+// The compiler's own declarations of the instructions: no library is linked.
 internal import _Builtin_intrinsics.intel
 
 // The path of OpenSSL's `sha256_block_data_order_avx2` (Guilford, Yap and Gopal, "Fast SHA-256
