@@ -5,7 +5,7 @@ private let paths = SwiftBackend.everyPath
 
 /// libFuzzer's entry point: SHA-256 of arbitrary bytes on each path of the pure-Swift backend.
 ///
-/// Every path this CPU can run (the SHA instructions, AVX2, SSE2: `SwiftBackend.everyPath`) must give
+/// Every path this CPU can run (the SHA instructions, AVX2, SSE2, scalar: `SwiftBackend.everyPath`) must give
 /// the digest of the portable path, at every length the fuzzer reaches: the padding's boundaries
 /// and multi-block messages included. Each message is hashed in place, so that AddressSanitizer sees
 /// any read past its end.

@@ -54,10 +54,11 @@ extension SHA256AVX2 {
         )
         var (a, b, c, d, e, f, g, h) = working.variables
         var bXorC = b ^ c
-        // K + W_4g…W_4g+3 of both blocks is stored at 32·g, four groups before the first
-        // block's rounds read it: read at once, it would be read before the store had reached
-        // the cache, where a CPU may not forward part of a 32-byte store to a 4-byte load
-        // without a stall. The roles of a…h come back to where they started every eight rounds.
+        // K + W_4g…W_4g+3 of both blocks is stored at 32·g four groups before the first block's
+        // rounds read it (groups 12 to 15 one to four groups after the last store, groups 0 to
+        // 3 right after theirs): read at once, it would be read before the store had reached the
+        // cache, where a CPU may not forward part of a 32-byte store to a 4-byte load without a
+        // stall. The roles of a…h come back to where they started every eight rounds.
         @inline(__always)
         func store(_ group: Int, _ words: Lanes) {
             let k = constants(group)

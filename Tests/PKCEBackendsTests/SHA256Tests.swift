@@ -23,8 +23,8 @@ struct SHA256Tests {
         #expect(digests[0].count == 32)
     }
 
-    /// Each path of the pure-Swift hash that this machine runs: the SHA instructions where the CPU
-    /// has them, and the portable path(s), whichever the backend selected.
+    /// Each path of the pure-Swift hash that this machine runs: the SHA instructions and AVX2 where
+    /// the CPU has them, and the portable paths, whichever the backend selected.
     static let swiftPaths = SHA256.Implementation.allCases.filter(\.isAvailable)
 
     /// Every SHA-256 under test: each backend's, and each path of the pure-Swift hash.
@@ -67,6 +67,15 @@ struct SHA256Tests {
     @Test("Each path of the pure-Swift hash: FIPS 180-4 vectors", arguments: swiftPaths, Vectors.fips180)
     func pathVectors(path: SHA256.Implementation, vector: Vectors.SHA256Vector) {
         #expect(hex(Self.digest(of: vector.message, on: path)) == vector.digest)
+    }
+
+    @Test("Each path of the pure-Swift hash: an empty message with no address", arguments: swiftPaths)
+    func emptyWithoutAddress(path: SHA256.Implementation) {
+        var digest = [UInt8](repeating: 0, count: 32)
+        digest.withUnsafeMutableBytes {
+            SHA256.hash(UnsafeRawBufferPointer(start: nil, count: 0), into: $0, using: path)
+        }
+        #expect(hex(digest) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 
     @Test("Each path of the pure-Swift hash agrees with the scalar one", arguments: lengths)

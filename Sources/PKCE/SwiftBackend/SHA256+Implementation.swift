@@ -74,8 +74,9 @@ extension SHA256 {
             return requested.path == self ? setting : "\(setting) ignored"
         }
 
-        /// The path of CPUs without SHA instructions that this package's every build can run on
-        /// every CPU of the architecture, which `PKCE_SWIFT_SHA256=portable` forces.
+        /// The path that every build of this package can run on every CPU of the architecture,
+        /// which `PKCE_SWIFT_SHA256=portable` forces: the reference the other paths are checked
+        /// against.
         static var portable: Implementation {
             #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
             .vectorSchedule

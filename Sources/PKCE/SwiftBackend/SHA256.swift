@@ -177,13 +177,13 @@ enum SHA256 {
             if kind == .avx2 {
                 // One call for the message's blocks and the tail's, so that the last of the one
                 // and the first of the other are scheduled together; with a buffer for the
-                // module's message schedule, aligned to 32 here:
-                // a temporary allocation aligned to more than 16 is made on the heap, as is one
-                // whose size is not a constant (as a size from the other module is not).
+                // module's message schedule (`SHA256AVX2.scheduleByteCount`, 512 bytes, which the
+                // module checks), aligned to 32 here: a temporary allocation aligned to more than
+                // 16 is made on the heap, as is one whose size is not a constant (as a size from
+                // the other module is not).
                 withUnsafeTemporaryAllocation(byteCount: 512 + 16, alignment: 16) { buffer in
                     let offset = Int(bitPattern: buffer.baseAddress!) & 16
-                    let schedule = buffer.baseAddress! + offset
-                    assert(buffer.count - offset >= SHA256AVX2.scheduleByteCount)
+                    let schedule = UnsafeMutableRawBufferPointer(rebasing: buffer[offset...])
                     var words = state.words
                     SHA256AVX2.compress(
                         &words, blocks: message.baseAddress, count: wholeBlocks, then: tail.baseAddress!,
