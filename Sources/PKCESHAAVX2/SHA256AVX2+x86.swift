@@ -242,6 +242,9 @@ extension SHA256AVX2 {
     /// new a) are written. Ch(e, f, g) is (e ∧ f) + (¬e ∧ g), the two terms having no bit in
     /// common: BMI1's `andn` computes the second. Maj(a, b, c) is b ⊕ ((a ⊕ b) ∧ (b ⊕ c)), and this
     /// round's a ⊕ b is the next round's b ⊕ c (`bXorC`).
+    ///
+    /// It is `SHA256.round` of the PKCE module, which this module cannot call (PKCE imports it),
+    /// with Ch in the form `andn` computes; compiled here, for BMI2, its rotations are `rorx`.
     @inline(__always)
     private static func round(
         _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
