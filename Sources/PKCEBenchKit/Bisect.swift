@@ -18,15 +18,19 @@ struct Bisect: ParsableCommand {
             \(CriteriaOptions.defaultText(.instructions, .byProcess)) for counts). Then each step \
             compares the middle of the range with --good, asking only whether it changed that way, \
             and halves the range; the first changed commit is compared with its parent at the end. \
-            Follows first parents: the commits that landed on the branch. Prints each step and the \
-            commit; writes each comparison's files to bisect/step-N in the output directory. Exit \
+            When that says the same, the parent is compared with --good again, and the halving \
+            resumes below it, once, if it changed. Each comparison is one sequential test of twice \
+            bench ab's looks (one still open after --max-pairs is measured for as many pairs again), \
+            at half --alpha, as at most two comparisons can name a commit. Follows first parents: the \
+            commits that landed on the branch. Prints each step, with the change it could detect, \
+            and the commit; writes each comparison's files to bisect/step-N in the output directory. Exit \
             codes: 0 a commit found, 2 none (noise, no change between the ends, or a change spread \
             over several commits, as the last line says), 64 bad options, 65 a commit whose bench \
             speaks no worker protocol \(WorkerProtocol.version), 69 without git, swift or valgrind, \
             70 a build that fails.
 
             The sampling defaults are bench ab's: --samples 600, --sample-time 0.25, --warmup 1, \
-            --processes 20 pairs per look, --max-pairs 80.
+            --processes 20 pairs per look, --max-pairs 80 (160 with the second attempt).
             """)
 
     @Option(help: ArgumentHelp("A commit at which the case is as it was (a branch, tag or commit).", valueName: "ref"))
@@ -50,7 +54,7 @@ struct Bisect: ParsableCommand {
     func run() throws {
         ABRunner.prepareProcess()
         let key = try caseKey()
-        let criteria = try self.criteria.criteria(of: metric.metric, pairing: .byProcess)
+        let criteria = Bisection.criteria(try self.criteria.criteria(of: metric.metric, pairing: .byProcess))
         let printer = ProgressPrinter(caseCount: 0, style: progress.style)
         let builds = try CommitBuilds.ofThisProgram()
         let good = try builds.commit(self.good)
@@ -62,9 +66,10 @@ struct Bisect: ParsableCommand {
             ? try InstructionCounter.forCounting(
                 executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: Selection(keys: [key]),
                 interruption: { InterruptSignals.received }) : nil
+        var paired = try PairedSampling(sampling, gate)
+        paired.looks = Bisection.schedule(paired.looks)
         let comparison = CommitComparison(
-            sampling: try PairedSampling(sampling, gate), progress: progress.style, criteria: criteria,
-            counter: counter)
+            sampling: paired, progress: progress.style, criteria: criteria, counter: counter)
         try builds.lock(progress: printer, interruption: { InterruptSignals.received })
         printer.info(
             "bisecting \(key) over \(range.count) commit(s) after \(good.short) up to \(bad.short), "
@@ -116,33 +121,23 @@ struct Bisect: ParsableCommand {
         let newer = builds.current
         let (baseline, current) = direction == .faster ? (newer, older) : (older, newer)
         let (compared, pairs) = try comparison.compare(baseline: baseline, current: current, key: key, output: output)
-        let decision: Bisection.Decision
-        var found = direction
-        switch compared?.verdict {
-        case .regressed?:
-            decision = .changed
-            found = direction ?? .slower
-        case .improved? where direction == nil:
-            decision = .changed
-            found = .faster
-        case .unchanged?, .improved?:
-            decision = .same
-        default:
-            decision = .undecided
-        }
         // The change of the newer build against the older, whichever side each was.
-        let change = compared?.change.map { direction == .faster ? 1 / (1 + $0) - 1 : $0 }
+        func newerAgainstOlder(_ change: Double) -> Double { direction == .faster ? 1 / (1 + change) - 1 : change }
         return Bisection.Step(
-            older: older.commit, newer: newer.commit, decision: decision, direction: found, change: change,
-            pairs: pairs)
+            older: older.commit, newer: newer.commit,
+            decision: Bisection.Decision(verdict: compared?.verdict, direction: direction),
+            direction: Bisection.Decision.direction(of: compared?.verdict, asked: direction),
+            change: compared?.change.map(newerAgainstOlder), pairs: pairs,
+            detectable: compared?.detectable.map(newerAgainstOlder))
     }
 
     static func line(for step: Bisection.Step, number: Int) -> String {
         let question = step.direction.map { " \($0.rawValue)?" } ?? ""
         let change = step.change.map { ", \(percent($0))" } ?? ""
         let pairs = step.pairs.map { ", \($0) pairs" } ?? ""
+        let detectable = step.detectable.map { ", detectable \(percent($0))" } ?? ""
         return "step \(number): \(step.newer.short) against \(step.older.short)\(question) "
-            + "\(step.decision.rawValue)\(change)\(pairs)"
+            + "\(step.decision.rawValue)\(change)\(pairs)\(detectable)"
     }
 
     static func percent(_ change: Double) -> String {

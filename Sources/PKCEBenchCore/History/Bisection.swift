@@ -9,8 +9,41 @@ import Foundation
 /// whose false alarms are bounded, with the newer build as the current side for a slowdown and
 /// as the baseline for a speed-up). The first commit found is then compared with its parent,
 /// which must decide `changed` too: a change that only shows over several commits is not one
-/// commit's.
+/// commit's. When it decides `same`, the parent is compared with the good end again: `changed`
+/// there means a halving step that found the parent the same was wrong, and the halving resumes
+/// below the parent, once.
+///
+/// Every comparison is one sequential test planned with ``attempts`` times the looks of
+/// `bench ab` (``schedule(_:)``): one still open after `bench ab`'s looks is measured again, with
+/// more pairs, rather than ending the bisection. Only a comparison of a commit with its parent
+/// names a commit, and a bisection makes at most ``namingComparisons`` of them, so each
+/// comparison runs at alpha divided by that (``criteria(_:)``): a commit that does not change the
+/// case is named in at most alpha of bisections, by the union bound, whatever the other steps
+/// decided.
 package struct Bisection {
+    /// The looks of every comparison, in units of `bench ab`'s: a comparison still open after the
+    /// first unit is measured for one more, continuing the same test.
+    package static let attempts = 2
+
+    /// The most comparisons of a commit with its parent in one bisection: the first, and one more
+    /// after the halving resumes.
+    package static let namingComparisons = 2
+
+    /// `bench ab`'s look schedule, `schedule`, continued for ``attempts`` times as many looks:
+    /// alpha and the bound's tail are spent evenly over all of them (Bonferroni), so that the looks
+    /// of a retry add no test.
+    package static func schedule(_ schedule: LookSchedule) -> LookSchedule {
+        LookSchedule(pairsPerLook: schedule.pairsPerLook, looks: schedule.looks * attempts)
+    }
+
+    /// The gate's criteria for each comparison: alpha split over the comparisons that can name a
+    /// commit.
+    package static func criteria(_ criteria: ComparisonCriteria) -> ComparisonCriteria {
+        var split = criteria
+        split.alpha = criteria.alpha / Double(namingComparisons)
+        return split
+    }
+
     /// Which way the case moved from the good end to the bad one.
     package enum Direction: String, Sendable {
         case slower
@@ -25,6 +58,28 @@ package struct Bisection {
         case same
         /// The comparison could not decide (still open after its most pairs, or a side failed).
         case undecided
+
+        /// What the gate's `verdict` says of the newer build, asked in `direction` (`nil`: either
+        /// way), and the direction it found. For a speed-up the newer build is the gate's
+        /// baseline, so `regressed` means faster.
+        package init(verdict: Verdict?, direction: Direction?) {
+            switch verdict {
+            case .regressed?: self = .changed
+            case .improved? where direction == nil: self = .changed
+            case .unchanged?, .improved?: self = .same
+            default: self = .undecided
+            }
+        }
+
+        /// The direction a decision of ``init(verdict:direction:)`` found: `direction`, or for an
+        /// unoriented comparison, the way it changed.
+        package static func direction(of verdict: Verdict?, asked direction: Direction?) -> Direction? {
+            switch verdict {
+            case .regressed?: direction ?? .slower
+            case .improved? where direction == nil: .faster
+            default: direction
+            }
+        }
     }
 
     /// One comparison of the bisection.
@@ -38,10 +93,13 @@ package struct Bisection {
         package var change: Double?
         /// The pairs of processes it took, for a timed comparison.
         package var pairs: Int?
+        /// The smallest change in `direction` the comparison would have found with 80% probability,
+        /// given the spread it measured, as `newer / older − 1`: the gate's `detectable`.
+        package var detectable: Double?
 
         package init(
             older: CommitBuilds.Commit, newer: CommitBuilds.Commit, decision: Decision, direction: Direction?,
-            change: Double?, pairs: Int?
+            change: Double?, pairs: Int?, detectable: Double? = nil
         ) {
             self.older = older
             self.newer = newer
@@ -49,6 +107,7 @@ package struct Bisection {
             self.direction = direction
             self.change = change
             self.pairs = pairs
+            self.detectable = detectable
         }
     }
 
@@ -106,41 +165,57 @@ package struct Bisection {
             break
         }
         guard let direction = ends.direction else { preconditionFailure("a decided change has a direction") }
-        // commits[low] is known the same as the good end, commits[high] changed.
-        var low = 0
+        // commits[lows.last] is known the same as the good end, commits[high] changed; each earlier
+        // low is kept, for the halving to resume from when a later one proves wrong.
+        var lows = [0]
         var high = commits.count - 1
         var last = ends
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            let step = try compare(good, commits[middle], direction)
-            report(step)
-            switch step.decision {
-            case .changed: high = middle
-            case .same: low = middle
-            case .undecided:
-                return .undecided(
-                    "noise: the comparison of \(commits[middle].short) with \(good.short) could not decide; "
-                        + "measure with more pairs")
+        var resumed = false
+        while true {
+            while high - lows.last! > 1 {
+                let middle = (lows.last! + high) / 2
+                let step = try compare(good, commits[middle], direction)
+                report(step)
+                switch step.decision {
+                case .changed: high = middle
+                case .same: lows.append(middle)
+                case .undecided: return .undecided(noise(commits[middle], good))
+                }
+                last = step
             }
-            last = step
-        }
-        let culprit = commits[high]
-        let parent = commits[low]
-        if last.older != parent || last.newer != culprit {
-            last = try compare(parent, culprit, direction)
-            report(last)
-        }
-        switch last.decision {
-        case .changed:
-            return .found(last)
-        case .same:
-            return .undecided(
+            let culprit = commits[high]
+            let parent = commits[lows.last!]
+            if last.older != parent || last.newer != culprit {
+                last = try compare(parent, culprit, direction)
+                report(last)
+            }
+            switch last.decision {
+            case .changed: return .found(last)
+            case .undecided: return .undecided(noise(culprit, parent, "its parent "))
+            case .same: break
+            }
+            let spread =
                 "the change is spread over several commits: \(culprit.short) is not \(percent) \(direction) than its "
-                    + "parent \(parent.short), though it is than \(good.short)")
-        case .undecided:
-            return .undecided(
-                "noise: the comparison of \(culprit.short) with its parent \(parent.short) could not decide; "
-                    + "measure with more pairs")
+                + "parent \(parent.short), though it is than \(good.short)"
+            // A halving step that wrongly found the parent the same as the good end leaves this too:
+            // the parent is asked again, and the halving resumes below it if it changed.
+            guard lows.count > 1, !resumed else { return .undecided(spread) }
+            let again = try compare(good, parent, direction)
+            report(again)
+            switch again.decision {
+            case .same:
+                return .undecided("\(spread), and \(parent.short), asked again, is not")
+            case .undecided:
+                return .undecided(noise(parent, good))
+            case .changed:
+                resumed = true
+                high = lows.removeLast()
+                last = again
+            }
         }
+    }
+
+    private func noise(_ newer: CommitBuilds.Commit, _ older: CommitBuilds.Commit, _ role: String = "") -> String {
+        "noise: the comparison of \(newer.short) with \(role)\(older.short) could not decide; measure with more pairs"
     }
 }
