@@ -82,6 +82,54 @@ struct BisectionTests {
     }
 }
 
+@Suite("A bisection that checks itself")
+struct BisectionRetryTests {
+    @Test("A halving step that wrongly found a commit the same: the parent, asked again, resumes the halving below it")
+    func wrongHalvingStep() throws {
+        let commits = BisectionTests.commits(16)
+        let changed = 5
+        var asked: [Int: Int] = [:]
+        var steps: [Bisection.Step] = []
+        let bisection = Bisection(
+            commits: commits, threshold: 0.01,
+            compare: { older, newer, direction in
+                let (from, to) = (commits.firstIndex(of: older)!, commits.firstIndex(of: newer)!)
+                asked[to, default: 0] += from == 0 ? 1 : 0
+                // Commit 6 against the good end: wrongly the same the first time it is asked.
+                let truth = from < changed && to >= changed
+                let decision: Bisection.Decision = truth && !(to == 6 && asked[to] == 1) ? .changed : .same
+                return Bisection.Step(
+                    older: older, newer: newer, decision: decision, direction: direction ?? .slower,
+                    change: truth ? 0.02 : 0, pairs: 20, detectable: 0.012)
+            },
+            report: { steps.append($0) })
+        guard case .found(let step) = try bisection.run() else { Issue.record("no commit found"); return }
+        #expect(step.newer == commits[changed] && step.older == commits[changed - 1])
+        #expect(asked[6] == 2, "commit 6 is asked again")
+        // The ends, four halving steps, the first commit against its parent, the parent again, and
+        // the halving below it.
+        #expect(steps.count <= 2 + 2 * Int(log2(16.0)) + 1, "\(steps.count) comparisons")
+    }
+
+    @Test("A change spread over commits is said so only once the parent, asked again, is the same")
+    func spreadAskedAgain() throws {
+        let (outcome, steps) = try BisectionTests.bisect(16) { 100 * pow(1.004, Double($0)) }
+        guard case .undecided(let reason) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(
+            reason.hasPrefix("the change is spread over several commits") && reason.hasSuffix("asked again, is not"))
+        let parent = try #require(steps.dropLast().last?.older)
+        #expect(steps.last?.newer == parent && steps.last?.older == BisectionTests.commits(16)[0])
+    }
+
+    @Test("Each comparison: twice bench ab's looks, alpha split over the two that can name a commit")
+    func budget() {
+        let schedule = Bisection.schedule(LookSchedule(pairsPerLook: 20, looks: 4))
+        #expect(schedule == LookSchedule(pairsPerLook: 20, looks: 8))
+        let criteria = Bisection.criteria(ComparisonCriteria(threshold: 0.01, alpha: 0.01))
+        #expect(criteria.alpha == 0.005 && criteria.threshold == 0.01 && criteria.confidence == 0.95)
+    }
+}
+
 @Suite("What a backfill measures")
 struct BackfillPlanTests {
     static let commits = BisectionTests.commits(7).dropFirst().map { $0 }
