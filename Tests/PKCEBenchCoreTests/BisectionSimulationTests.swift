@@ -18,6 +18,8 @@ struct BisectionSimulationTests {
     ]
     /// Simulated bisections per row of the table, which only `PKCEBENCH_BISECTION_RUNS` prints.
     static let tableRuns = ProcessInfo.processInfo.environment["PKCEBENCH_BISECTION_RUNS"].flatMap { Int($0) }
+    /// Simulated bisections per case of the sweep, which only `PKCEBENCH_BISECTION_RUNS_PER_CASE` runs.
+    static let sweepRuns = ProcessInfo.processInfo.environment["PKCEBENCH_BISECTION_RUNS_PER_CASE"].flatMap { Int($0) }
 
     /// One case's pair figures in one recording, less their 20% trimmed mean: the recording's own
     /// offset in the case removed, its spread and tails kept, so that the shift a simulation adds
@@ -36,7 +38,7 @@ struct BisectionSimulationTests {
                 let figures = rows.map { $0[index] }
                 let estimate = try #require(ChangeEstimate.paired(logRatios: figures))
                 return Pool(
-                    name: "`\(cases[index])` in \(recording)", figures: figures.map { $0 - estimate.logChange },
+                    name: "`\(cases[index])`, \(recording)", figures: figures.map { $0 - estimate.logChange },
                     standardError: estimate.standardError * (Double(figures.count) / 20).squareRoot())
             }
         }
@@ -62,7 +64,7 @@ struct BisectionSimulationTests {
     }
 
     /// `runs` bisections of ranges of `count` commits, each in a case drawn from `pools`, whose
-    /// commit at a random place in the range makes the case slower by `change`. Every comparison
+    /// commit at a random place in the range changes the case by `change` (negative: faster). Every comparison
     /// draws its pairs afresh, with replacement, and takes the gate's looks until it decides or
     /// its looks run out, as `bench bisect` runs `bench ab`'s.
     /// With `alone`, each comparison is `bench ab`'s, as a bisection's were before it retried.
@@ -78,34 +80,39 @@ struct BisectionSimulationTests {
             let pool = pools[Int(generator.next() % UInt64(pools.count))]
             let changed = 1 + Int(generator.next() % UInt64(count))
             var resumed = false
-            var asked: Set<String> = []
+            var previous: Bisection.Step?
             let bisection = Bisection(
                 commits: commits, threshold: criteria.threshold,
                 compare: { older, newer, direction in
                     let (from, to) = (commits.firstIndex(of: older)!, commits.firstIndex(of: newer)!)
                     let truth = from < changed && to >= changed ? log1p(change) : 0
-                    // For a speed-up the newer build is the gate's baseline.
-                    let shift = direction == .faster ? -truth : truth
-                    if older == commits[0], to < count, !asked.insert(newer.id).inserted { resumed = true }
                     var looks = SequentialGate.Looks(cases: 1, schedule: schedule, criteria: criteria)
                     var figures: [Int: Double] = [:]
                     while looks.decisions[0]?.isOpen ?? true, looks.taken < schedule.looks {
                         for _ in 0..<schedule.pairsPerLook {
-                            let drawn = pool.figures[Int(generator.next() % UInt64(pool.figures.count))]
-                            figures[figures.count] = drawn + shift
+                            // A pair's figure with the older build as the baseline; for a speed-up
+                            // the newer build is the gate's baseline, and the figure is negated.
+                            let drawn = pool.figures[Int(generator.next() % UInt64(pool.figures.count))] + truth
+                            figures[figures.count] = direction == .faster ? -drawn : drawn
                         }
                         looks.look(at: [figures], deciding: [0])
                     }
-                    let decision = looks.decisions[0]
-                    func newerAgainstOlder(_ log: Double) -> Double { exp(direction == .faster ? -log : log) - 1 }
+                    let gate = looks.decisions[0]
+                    let (decision, found) = Bisection.Decision.of(gate?.verdict, asked: direction)
+                    let sign: Double = direction == .faster ? -1 : 1
                     return Bisection.Step(
-                        older: older, newer: newer,
-                        decision: Bisection.Decision(verdict: decision?.verdict, direction: direction),
-                        direction: Bisection.Decision.direction(of: decision?.verdict, asked: direction),
-                        change: decision.map { newerAgainstOlder($0.estimate.logChange) }, pairs: figures.count,
-                        detectable: decision.map { newerAgainstOlder(log1p($0.detectable)) })
+                        older: older, newer: newer, decision: decision, direction: found,
+                        change: gate.map { exp(sign * $0.estimate.logChange) - 1 }, pairs: figures.count,
+                        detectable: gate.map { found == .faster ? 1 / (1 + $0.detectable) - 1 : $0.detectable })
                 },
                 report: { step in
+                    // The parent of the commit found asked again, and changed: the halving resumes.
+                    if let previous, step.older == commits[0], step.newer == previous.older,
+                        previous.older != commits[0], step.decision == .changed
+                    {
+                        resumed = true
+                    }
+                    previous = step
                     outcomes.comparisons += 1
                     outcomes.pairs += step.pairs ?? 0
                 })
@@ -137,15 +144,38 @@ struct BisectionSimulationTests {
         print(
             "| pairs from | change | comparisons | right commit | wrong commit | undecided | comparisons a bisection "
                 + "| pairs a bisection | halving resumed |")
-        for change in [0.01, 0.0125, 0.015] {
-            for (name, drawn) in [("every case of the four recordings", pools), (noisiest.name, [noisiest])] {
-                for alone in [true, false] {
+        let noisiestName = "\(noisiest.name), alone"
+        for change in [0.01, 0.0125, 0.015, -0.015 / 1.015] {
+            for (name, drawn) in [("pooled: every case", pools), (noisiestName, [noisiest])] {
+                for alone in [true, false] where change > 0 || !alone {
                     let outcomes = try Self.simulate(drawn, change: change, runs: runs, seed: 67, alone: alone)
                     let kind = alone ? "`bench ab`'s" : "a bisection's"
-                    print("| \(name) | +" + String(format: "%.2f%%", change * 100) + " | \(kind) | \(outcomes) |")
+                    let percent = String(format: "%+.2f%%", change * 100)
+                    print("| \(name) | \(percent) | \(kind) | \(outcomes) |")
                 }
             }
         }
         #expect(noisiest.standardError > 0)
+    }
+
+    @Test(
+        "Every case alone at +1.5%: the cases whose bisections name the right commit least often",
+        .enabled(if: sweepRuns != nil, "set PKCEBENCH_BISECTION_RUNS_PER_CASE to run it"))
+    func everyCase() throws {
+        let runs = try #require(Self.sweepRuns)
+        let pools = try Self.pools()
+        var rates: [(name: String, outcomes: Outcomes)] = []
+        for (index, pool) in pools.enumerated() {
+            let outcomes = try Self.simulate([pool], change: 0.015, runs: runs, seed: 1000 + UInt64(index))
+            rates.append((pool.name, outcomes))
+        }
+        rates.sort { $0.outcomes.right < $1.outcomes.right }
+        print("\(rates.count) cases, \(runs) bisections each at +1.5%")
+        print(
+            "cases with the right commit in fewer than 95%: \(rates.filter { $0.outcomes.right * 100 < runs * 95 }.count)"
+        )
+        print("cases with a wrong commit: \(rates.filter { $0.outcomes.wrong > 0 }.count)")
+        for (name, outcomes) in rates.prefix(8) { print("| \(name) | \(outcomes) |") }
+        #expect(rates.count == pools.count)
     }
 }

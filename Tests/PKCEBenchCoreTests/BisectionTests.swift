@@ -106,9 +106,55 @@ struct BisectionRetryTests {
         guard case .found(let step) = try bisection.run() else { Issue.record("no commit found"); return }
         #expect(step.newer == commits[changed] && step.older == commits[changed - 1])
         #expect(asked[6] == 2, "commit 6 is asked again")
-        // The ends, four halving steps, the first commit against its parent, the parent again, and
-        // the halving below it.
-        #expect(steps.count <= 2 + 2 * Int(log2(16.0)) + 1, "\(steps.count) comparisons")
+        // The ends, four halving steps, the first commit against its parent, the parent again, one
+        // halving step below it, and the commit found against its parent.
+        #expect(steps.count == 9, "\(steps.count) comparisons")
+    }
+
+    @Test("Only a comparison of a commit with its parent, in the direction found, names it: at most two a bisection")
+    func namingComparisons() throws {
+        var generator = SplitMix64(seed: 67)
+        for count in 1...17 {
+            let commits = BisectionTests.commits(count)
+            for changed in 1...count {
+                for _ in 0..<20 {
+                    // Decisions right or wrong at random, one in three wrong.
+                    var steps: [Bisection.Step] = []
+                    var asked: [Bisection.Direction?] = []
+                    let bisection = Bisection(
+                        commits: commits, threshold: 0.01,
+                        compare: { older, newer, direction in
+                            let (from, to) = (commits.firstIndex(of: older)!, commits.firstIndex(of: newer)!)
+                            asked.append(direction)
+                            let truth = from < changed && to >= changed
+                            let right = generator.next() % 3 != 0
+                            let decision: Bisection.Decision = truth == right ? .changed : .same
+                            return Bisection.Step(
+                                older: older, newer: newer, decision: decision, direction: direction ?? .slower,
+                                change: nil, pairs: nil)
+                        },
+                        report: { steps.append($0) })
+                    let outcome = try bisection.run()
+                    // A comparison that could name a commit: of a commit with its parent, after
+                    // which the bisection ended or asked the parent again.
+                    let naming = steps.indices.filter { index in
+                        let step = steps[index]
+                        guard commits.firstIndex(of: step.newer) == commits.firstIndex(of: step.older)! + 1 else {
+                            return false
+                        }
+                        return index == steps.count - 1
+                            || (step.older != commits[0] && steps[index + 1].older == commits[0]
+                                && steps[index + 1].newer == step.older)
+                    }
+                    #expect(naming.count <= 2, "\(naming.count) comparisons that could name a commit")
+                    if case .found(let step) = outcome {
+                        let (from, to) = (commits.firstIndex(of: step.older)!, commits.firstIndex(of: step.newer)!)
+                        #expect(to == from + 1 && asked.last! != nil, "asked \(String(describing: asked.last))")
+                        #expect(steps.last?.older == step.older && steps.last?.newer == step.newer)
+                    }
+                }
+            }
+        }
     }
 
     @Test("A change spread over commits is said so only once the parent, asked again, is the same")

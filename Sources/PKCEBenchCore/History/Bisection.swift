@@ -60,24 +60,15 @@ package struct Bisection {
         case undecided
 
         /// What the gate's `verdict` says of the newer build, asked in `direction` (`nil`: either
-        /// way), and the direction it found. For a speed-up the newer build is the gate's
-        /// baseline, so `regressed` means faster.
-        package init(verdict: Verdict?, direction: Direction?) {
+        /// way), and the direction it found: `direction`, or for an unoriented comparison, the way
+        /// it changed. For a speed-up the newer build is the gate's baseline, so `regressed` means
+        /// faster.
+        package static func of(_ verdict: Verdict?, asked direction: Direction?) -> (Decision, Direction?) {
             switch verdict {
-            case .regressed?: self = .changed
-            case .improved? where direction == nil: self = .changed
-            case .unchanged?, .improved?: self = .same
-            default: self = .undecided
-            }
-        }
-
-        /// The direction a decision of ``init(verdict:direction:)`` found: `direction`, or for an
-        /// unoriented comparison, the way it changed.
-        package static func direction(of verdict: Verdict?, asked direction: Direction?) -> Direction? {
-            switch verdict {
-            case .regressed?: direction ?? .slower
-            case .improved? where direction == nil: .faster
-            default: direction
+            case .regressed?: (.changed, direction ?? .slower)
+            case .improved? where direction == nil: (.changed, .faster)
+            case .unchanged?, .improved?: (.same, direction)
+            default: (.undecided, direction)
             }
         }
     }
@@ -111,6 +102,7 @@ package struct Bisection {
         }
     }
 
+    /// How a bisection ended.
     package enum Outcome: Sendable {
         /// The first commit changed, its comparison with its parent being the last step.
         case found(Step)
@@ -140,8 +132,9 @@ package struct Bisection {
         self.report = report
     }
 
-    /// Runs the bisection: about log₂ of the range's length comparisons, and one more for the
-    /// first commit and its parent unless a step compared those already.
+    /// Runs the bisection: the ends, about log₂ of the range's length halving steps, and the first
+    /// commit against its parent; when that says the same, the parent against the good end, and
+    /// once the halving below it and another first commit against its parent.
     package func run() throws(BenchError) -> Outcome {
         guard commits.count >= 2, let good = commits.first, let bad = commits.last else {
             return .undecided("the range holds no commit after --good")
@@ -165,30 +158,29 @@ package struct Bisection {
             break
         }
         guard let direction = ends.direction else { preconditionFailure("a decided change has a direction") }
-        // commits[lows.last] is known the same as the good end, commits[high] changed; each earlier
-        // low is kept, for the halving to resume from when a later one proves wrong.
-        var lows = [0]
+        // commits[low] is known the same as the good end, commits[high] changed; the lows before
+        // it are kept, for the halving to resume from when the parent proves changed after all.
+        var low = 0
+        var earlierLows: [Int] = []
         var high = commits.count - 1
-        var last = ends
         var resumed = false
         while true {
-            while high - lows.last! > 1 {
-                let middle = (lows.last! + high) / 2
+            while high - low > 1 {
+                let middle = (low + high) / 2
                 let step = try compare(good, commits[middle], direction)
                 report(step)
                 switch step.decision {
                 case .changed: high = middle
-                case .same: lows.append(middle)
+                case .same: (earlierLows, low) = (earlierLows + [low], middle)
                 case .undecided: return .undecided(noise(commits[middle], good))
                 }
-                last = step
             }
+            // Only this comparison names a commit, asked in the direction found, even when a step
+            // compared the same two commits: at most two of them in a bisection, each at alpha / 2.
             let culprit = commits[high]
-            let parent = commits[lows.last!]
-            if last.older != parent || last.newer != culprit {
-                last = try compare(parent, culprit, direction)
-                report(last)
-            }
+            let parent = commits[low]
+            let last = try compare(parent, culprit, direction)
+            report(last)
             switch last.decision {
             case .changed: return .found(last)
             case .undecided: return .undecided(noise(culprit, parent, "its parent "))
@@ -199,7 +191,12 @@ package struct Bisection {
                 + "parent \(parent.short), though it is than \(good.short)"
             // A halving step that wrongly found the parent the same as the good end leaves this too:
             // the parent is asked again, and the halving resumes below it if it changed.
-            guard lows.count > 1, !resumed else { return .undecided(spread) }
+            guard let below = earlierLows.last else {
+                return .undecided(
+                    "noise: \(culprit.short) is not \(percent) \(direction) than \(good.short) asked again, though it "
+                        + "was before; measure with more pairs")
+            }
+            guard !resumed else { return .undecided(spread) }
             let again = try compare(good, parent, direction)
             report(again)
             switch again.decision {
@@ -209,8 +206,8 @@ package struct Bisection {
                 return .undecided(noise(parent, good))
             case .changed:
                 resumed = true
-                high = lows.removeLast()
-                last = again
+                (high, low) = (low, below)
+                earlierLows.removeLast()
             }
         }
     }
