@@ -15,18 +15,18 @@ import Foundation
 ///
 /// Every comparison is one sequential test planned with ``attempts`` times the looks of
 /// `bench ab` (``schedule(_:)``): one still open after `bench ab`'s looks is measured again, with
-/// more pairs, rather than ending the bisection. Only a comparison of a commit with its parent
-/// names a commit, and a bisection makes at most ``namingComparisons`` of them, so each
-/// comparison runs at alpha divided by that (``criteria(_:)``): a commit that does not change the
-/// case is named in at most alpha of bisections, by the union bound, whatever the other steps
-/// decided.
+/// more pairs, rather than ending the bisection. Only the comparison of the first changed commit
+/// with its parent, always made afresh and in the direction found, names a commit, and a
+/// bisection makes it at most ``namingComparisons`` times, so each comparison runs at alpha
+/// divided by that (``criteria(_:)``): a commit that does not change the case is named in at most
+/// alpha of bisections, by the union bound, whatever the other steps decided.
 package struct Bisection {
     /// The looks of every comparison, in units of `bench ab`'s: a comparison still open after the
     /// first unit is measured for one more, continuing the same test.
     package static let attempts = 2
 
-    /// The most comparisons of a commit with its parent in one bisection: the first, and one more
-    /// after the halving resumes.
+    /// The most times a bisection compares the first changed commit with its parent, the one
+    /// comparison that names a commit: once, and once more after the halving resumes.
     package static let namingComparisons = 2
 
     /// `bench ab`'s look schedule, `schedule`, continued for ``attempts`` times as many looks:
