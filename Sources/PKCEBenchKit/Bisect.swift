@@ -18,8 +18,8 @@ struct Bisect: ParsableCommand {
             \(CriteriaOptions.defaultText(.instructions, .byProcess)) for counts). Then each step \
             compares the middle of the range with --good, asking only whether it changed that way, \
             and halves the range; the first changed commit is compared with its parent at the end. \
-            When that says the same, the parent is compared with --good again, and the halving \
-            resumes below it, once, if it changed. Each comparison is one sequential test of twice \
+            When that says the same, the parent (unless it is --good) is compared with --good again, \
+            and the halving resumes below it, once, if it changed. Each comparison is one sequential test of twice \
             bench ab's looks (one still open after --max-pairs is measured for as many pairs again), \
             at half --alpha, as at most two comparisons can name a commit. Follows first parents: the \
             commits that landed on the branch. Prints each step, with the change it could detect, \

@@ -111,6 +111,42 @@ struct BisectionRetryTests {
         #expect(steps.count == 9, "\(steps.count) comparisons")
     }
 
+    @Test("Step 3 is made afresh even when a halving step or the parent asked again compared the same two commits")
+    func parentCheckAfresh() throws {
+        let commits = BisectionTests.commits(16)
+        let (found, steps) = try BisectionTests.bisect(16) { $0 >= 1 ? 102 : 100 }
+        guard case .found(let step) = found else { Issue.record("\(found)"); return }
+        #expect(step.newer == commits[1])
+        // The halving step (c0, c1), then step 3 on the same two commits.
+        #expect(steps.suffix(2).allSatisfy { $0.older == commits[0] && $0.newer == commits[1] }, "\(steps.count)")
+
+        // Two commits, the change at the first, whose halving step wrongly says the same: step 3 of
+        // the second says the same, the first asked again changed, then step 3 of the first.
+        let two = BisectionTests.commits(2)
+        var first = true
+        var pairs: [(Int, Int, Bisection.Decision)] = []
+        let bisection = Bisection(
+            commits: two, threshold: 0.01,
+            compare: { older, newer, direction in
+                let (from, to) = (two.firstIndex(of: older)!, two.firstIndex(of: newer)!)
+                var decision: Bisection.Decision = from < 1 && to >= 1 ? .changed : .same
+                if (from, to) == (0, 1), first, direction != nil, pairs.count == 1 {
+                    (decision, first) = (.same, false)
+                }
+                pairs.append((from, to, decision))
+                return Bisection.Step(
+                    older: older, newer: newer, decision: decision, direction: direction ?? .slower, change: nil,
+                    pairs: nil)
+            },
+            report: { _ in })
+        guard case .found(let named) = try bisection.run() else { Issue.record("not found"); return }
+        #expect(named.newer == two[1] && named.older == two[0])
+        #expect(
+            pairs.map { "\($0.0)-\($0.1) \($0.2)" } == [
+                "0-2 changed", "0-1 same", "1-2 same", "0-1 changed", "0-1 changed",
+            ])
+    }
+
     @Test("Only a comparison of a commit with its parent, in the direction found, names it: at most two a bisection")
     func namingComparisons() throws {
         var generator = SplitMix64(seed: 67)
