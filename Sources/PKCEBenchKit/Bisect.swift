@@ -121,15 +121,9 @@ struct Bisect: ParsableCommand {
         let newer = builds.current
         let (baseline, current) = direction == .faster ? (newer, older) : (older, newer)
         let (compared, pairs) = try comparison.compare(baseline: baseline, current: current, key: key, output: output)
-        let (decision, found) = Bisection.Decision.of(compared?.verdict, asked: direction)
-        // The change of the newer build against the older, whichever side each was; the gate's
-        // `detectable` is a slowdown of its current side, and as large a speed-up on the log scale.
-        func newerAgainstOlder(_ change: Double) -> Double { direction == .faster ? 1 / (1 + change) - 1 : change }
-        func inDirection(_ detectable: Double) -> Double { found == .faster ? 1 / (1 + detectable) - 1 : detectable }
         return Bisection.Step(
-            older: older.commit, newer: newer.commit, decision: decision, direction: found,
-            change: compared?.change.map(newerAgainstOlder), pairs: pairs,
-            detectable: compared?.detectable.map(inDirection))
+            older: older.commit, newer: newer.commit, asked: direction, verdict: compared?.verdict,
+            change: compared?.change, detectable: compared?.detectable, pairs: pairs)
     }
 
     static func line(for step: Bisection.Step, number: Int) -> String {

@@ -64,10 +64,10 @@ struct BisectionSimulationTests {
     }
 
     /// `runs` bisections of ranges of `count` commits, each in a case drawn from `pools`, whose
-    /// commit at a random place in the range changes the case by `change` (negative: faster). Every comparison
-    /// draws its pairs afresh, with replacement, and takes the gate's looks until it decides or
-    /// its looks run out, as `bench bisect` runs `bench ab`'s.
-    /// With `alone`, each comparison is `bench ab`'s, as a bisection's were before it retried.
+    /// commit at a random place in the range changes the case by `change` (negative: faster).
+    /// Every comparison draws its pairs afresh, with replacement, and takes the gate's looks until
+    /// it decides or its looks run out, as `bench bisect` runs `bench ab`'s. With `alone`, each
+    /// comparison is `bench ab`'s, as a bisection's were before it retried.
     static func simulate(
         _ pools: [Pool], change: Double, runs: Int, commits count: Int = 16, seed: UInt64, alone: Bool = false
     ) throws -> Outcomes {
@@ -98,12 +98,10 @@ struct BisectionSimulationTests {
                         looks.look(at: [figures], deciding: [0])
                     }
                     let gate = looks.decisions[0]
-                    let (decision, found) = Bisection.Decision.of(gate?.verdict, asked: direction)
-                    let sign: Double = direction == .faster ? -1 : 1
                     return Bisection.Step(
-                        older: older, newer: newer, decision: decision, direction: found,
-                        change: gate.map { exp(sign * $0.estimate.logChange) - 1 }, pairs: figures.count,
-                        detectable: gate.map { found == .faster ? 1 / (1 + $0.detectable) - 1 : $0.detectable })
+                        older: older, newer: newer, asked: direction, verdict: gate?.verdict,
+                        change: gate?.estimate.change, detectable: gate?.detectable,
+                        pairs: figures.count)
                 },
                 report: { step in
                     // The parent of the commit found asked again, and changed: the halving resumes.

@@ -100,6 +100,23 @@ package struct Bisection {
             self.pairs = pairs
             self.detectable = detectable
         }
+
+        /// The step that the gate's comparison of `older` and `newer`, asked in `direction`, makes:
+        /// its `verdict`, and its `change` and `detectable`, each `current / baseline − 1` of the
+        /// gate, whose baseline is the newer build for a speed-up.
+        package init(
+            older: CommitBuilds.Commit, newer: CommitBuilds.Commit, asked direction: Direction?, verdict: Verdict?,
+            change: Double?, detectable: Double?, pairs: Int?
+        ) {
+            let (decision, found) = Decision.of(verdict, asked: direction)
+            // The change of the newer build against the older, whichever side each was; the gate's
+            // `detectable` is a slowdown of its current side, and as large a speed-up on the log scale.
+            func inverted(_ change: Double) -> Double { 1 / (1 + change) - 1 }
+            self.init(
+                older: older, newer: newer, decision: decision, direction: found,
+                change: change.map { direction == .faster ? inverted($0) : $0 }, pairs: pairs,
+                detectable: detectable.map { found == .faster ? inverted($0) : $0 })
+        }
     }
 
     /// How a bisection ended.
