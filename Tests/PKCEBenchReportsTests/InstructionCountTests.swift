@@ -215,4 +215,70 @@ struct InstructionCountTests {
             from: Array(ReportSchema.encode(report.rows, columns: ReportSchema.summary).utf8), path: "x")
         #expect(back.map(\.summary.metric) == [.instructions, .instructions])
     }
+
+    @Test("A counted run's chart draws each case's instructions per operation, and marks only failed cases 'failed'")
+    func countedChart() throws {
+        let counts = Dictionary(uniqueKeysWithValues: Self.keys.enumerated().map { ($1, 1000.0 * Double($0 + 1)) })
+        let svg = ThroughputChart.svg(Self.countedReport("20261122T000000.000Z-abc1234-00000000", counts))
+        let bars = try ChartTests.elements("rect", class: "bar", in: svg)
+        #expect(bars.count == Self.keys.count)
+        #expect(bars.allSatisfy { ChartTests.attribute("data-metric", of: $0) == "instructions" })
+        #expect(
+            bars.allSatisfy { ($0.elements(forName: "title").first?.stringValue ?? "").contains("instructions/op") })
+        #expect(!svg.contains(">failed</text>") && !svg.contains("ops/s"))
+        #expect(svg.contains("instructions per operation by backend"))
+    }
+
+    @Test("A run with a case both timed and counted renders in every format; its files are refused, as 65")
+    func caseBothTimedAndCounted() throws {
+        let both = CaseKey(backend: "swift", operation: .sha256, size: 64, threads: 1)
+        let run = RunResult(
+            environment: sampleReport().environment,
+            measurements: sampleMeasurements() + [.counted(both, iterations: 100, instructionsPerOperation: 1234.5)])
+        #expect(run.summaries.filter { $0.key == both }.count == 2)
+
+        for format in [OutputFormat.table, .markdown] {
+            let text = SummaryFormatter.render(run, as: format)
+            #expect(text.contains("median ns/op") && text.contains("instructions/op") && text.contains("1234.5"))
+            let timedTable = try #require(text.components(separatedBy: "instructions/op").first)
+            #expect(timedTable.contains("100") && !timedTable.contains("1234.5"))
+        }
+        let csv = try CSV.parse(Array(SummaryFormatter.render(run, as: .csv).utf8))
+        #expect(csv.records.count == run.summaries.count)
+
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(SummaryFormatter.render(run, as: .json).utf8))
+                as? [String: Any])
+        let results = try #require(json["results"] as? [[String: Any]])
+        #expect(Set(results.compactMap { $0["metric"] as? String }) == ["time", "instructions"])
+        #expect(results.count == run.summaries.count)
+
+        let page = HTMLReport.page(run)
+        let rows = try HTMLReportTests.nodes("//section[@id='results']//tr[@data-case='\(both)']", in: page)
+        #expect(rows.count == 2)
+        #expect(try HTMLReportTests.nodes("//section[@id='results']//table", in: page).count == 2)
+
+        let bars = try ChartTests.elements("rect", class: "bar", in: ThroughputChart.svg(run))
+        #expect(bars.count == 3)
+        #expect(bars.filter { ChartTests.attribute("data-metric", of: $0) == "instructions" }.count == 1)
+
+        let bencher = try #require(
+            try JSONSerialization.jsonObject(with: Data(Exporter.render([run], as: .bencher).utf8))
+                as? [String: [String: Any]])
+        let measures = try #require(bencher[both.description])
+        #expect(Set(measures.keys).isSuperset(of: ["latency", "instructions"]))
+        let entries = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(Exporter.render([run], as: .githubActionBenchmark).utf8)) as? [[String: Any]])
+        #expect(Set(entries.compactMap { $0["name"] as? String }).count == entries.count)
+
+        let directory = try temporaryDirectory()
+        let store = ResultsDirectory(path: directory.path)
+        try store.prepare()
+        let before = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let error = #expect(throws: BenchError.self) { try store.save(run) }
+        #expect(error?.kind == .malformedInput)
+        #expect(error?.message.contains("\(both) is both timed and counted") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == before)
+    }
 }

@@ -18,9 +18,11 @@ package enum Exporter {
         }.sorted { $0.summary.key < $1.summary.key }
         switch format {
         case .bencher:
+            // A case both timed and counted is one benchmark with the measures of both.
             return encodeJSON(
                 Dictionary(
-                    uniqueKeysWithValues: cases.map { ($0.summary.key.description, bencherMeasures($0.summary)) }))
+                    cases.map { ($0.summary.key.description, bencherMeasures($0.summary)) },
+                    uniquingKeysWith: { first, second in first.merging(second) { kept, _ in kept } }))
         case .githubActionBenchmark:
             return encodeJSON(cases.map { githubActionBenchmarkEntry($0.summary, of: $0.environment) })
         }

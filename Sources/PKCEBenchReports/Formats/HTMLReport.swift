@@ -22,9 +22,7 @@ package enum HTMLReport {
         if let comparison {
             body += comparisonSection(comparison)
         }
-        body += resultsSection(
-            rows,
-            samples: Dictionary(uniqueKeysWithValues: run.measurements.map { ($0.key, $0.nanosecondsPerOperation) }))
+        body += resultsSection(rows, samples: timedSamples(run))
         body += chartsSection(rows)
         if let changes {
             body += changesSection(changes)
@@ -116,21 +114,38 @@ package enum HTMLReport {
         return lines + ["</section>"]
     }
 
+    /// Each timed case's nanoseconds per operation, in the order taken.
+    private static func timedSamples(_ run: RunResult) -> [CaseKey: [Double]] {
+        Dictionary(
+            run.measurements.filter { $0.metric == .time }.map { ($0.key, $0.nanosecondsPerOperation) },
+            uniquingKeysWith: { first, _ in first })
+    }
+
+    /// One table per metric: a case both timed and counted is a row of each.
     private static func resultsSection(_ rows: [CaseSummary], samples: [CaseKey: [Double]]) -> [String] {
-        let counted = rows.contains { $0.metric == .instructions }
+        let tables = Metric.allCases.flatMap { metric in
+            let rows = rows.filter { $0.metric == metric }
+            return rows.isEmpty ? [] : resultsTable(rows, counted: metric == .instructions, samples: samples)
+        }
+        return ["<section id=\"results\">", "<h2>Results</h2>"]
+            + (tables.isEmpty ? resultsTable([], counted: false, samples: [:]) : tables) + ["</section>"]
+    }
+
+    /// The rows of one metric.
+    private static func resultsTable(_ rows: [CaseSummary], counted: Bool, samples: [CaseKey: [Double]]) -> [String] {
         let headings =
             counted
             ? ["case", "instructions/op"]
             : ["case", "median ns/op", "p10", "p90", "ops/s", "MB/s", "±cv", "allocs/op", "samples", "distribution"]
         var lines = [
-            "<section id=\"results\">", "<h2>Results</h2>",
             "<p>"
                 + (counted
                     ? "Instructions per operation under Callgrind."
                     : "Nanoseconds per operation over each case's samples; ★ marks the fastest backend of each "
                         + "operation and size; the distribution spans the case's fastest to slowest sample, "
                         + "its median marked.") + "</p>",
-            "<table><thead><tr>" + headings.map { "<th>\($0)</th>" }.joined() + "</tr></thead><tbody>",
+            "<table data-metric=\"\((counted ? Metric.instructions : .time).rawValue)\"><thead><tr>"
+                + headings.map { "<th>\($0)</th>" }.joined() + "</tr></thead><tbody>",
         ]
         let best = SummaryFormatter.bestInGroups(rows)
         var previous: CaseGroup?
@@ -160,7 +175,7 @@ package enum HTMLReport {
             }
             lines.append(head + cells.map { "<td>\(SVG.escape($0))</td>" }.joined() + distribution + "</tr>")
         }
-        return lines + ["</tbody></table>", "</section>"]
+        return lines + ["</tbody></table>"]
     }
 
     /// The steps in each case's series, as `bench history --changes` finds them, and the chart.

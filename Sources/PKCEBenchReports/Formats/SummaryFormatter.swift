@@ -12,28 +12,37 @@ package enum SummaryFormatter {
         case .json:
             return JSONReport.run(run)
         case .table, .markdown:
-            let counted = rows.contains { $0.metric == .instructions }
-            var table = TextTable(
-                [("operation", .left), ("size", .right), ("threads", .right), ("backend", .left)]
-                    + (counted
-                        ? [("instructions/op", .right), ("", .left)]
-                        : [
-                            ("median ns/op", .right), ("ops/s", .right), ("MB/s", .right), ("±cv", .right),
-                            ("allocs/op", .right), ("", .left),
-                        ]))
-            let best = bestInGroups(rows)
-            for row in rows {
-                let isBest = best.contains(row.key)
-                let head = [row.key.operation.rawValue, String(row.key.size), String(row.key.threads), row.key.backend]
-                table.append(head + (counted ? countedCells(row, fewest: isBest) : cells(row, fastest: isBest)))
+            // One table per metric: a case both timed and counted is a row of each.
+            let tables = Metric.allCases.compactMap { metric in
+                let rows = rows.filter { $0.metric == metric }
+                return rows.isEmpty ? nil : table(rows, counted: metric == .instructions, as: format)
             }
-            let groupStarts = Set(rows.indices.uniqued { rows[$0].key.group })
-            return format == .table ? table.plain(groupBreaks: groupStarts) : table.markdown()
+            return tables.isEmpty ? table([], counted: false, as: format) : tables.joined(separator: "\n")
         }
     }
 
+    /// The rows of one metric.
+    private static func table(_ rows: [CaseSummary], counted: Bool, as format: OutputFormat) -> String {
+        var table = TextTable(
+            [("operation", .left), ("size", .right), ("threads", .right), ("backend", .left)]
+                + (counted
+                    ? [("instructions/op", .right), ("", .left)]
+                    : [
+                        ("median ns/op", .right), ("ops/s", .right), ("MB/s", .right), ("±cv", .right),
+                        ("allocs/op", .right), ("", .left),
+                    ]))
+        let best = bestInGroups(rows)
+        for row in rows {
+            let isBest = best.contains(row.key)
+            let head = [row.key.operation.rawValue, String(row.key.size), String(row.key.threads), row.key.backend]
+            table.append(head + (counted ? countedCells(row, fewest: isBest) : cells(row, fastest: isBest)))
+        }
+        let groupStarts = Set(rows.indices.uniqued { rows[$0].key.group })
+        return format == .table ? table.plain(groupBreaks: groupStarts) : table.markdown()
+    }
+
     /// The cases that rank first in their group of two or more: the smallest median time or
-    /// instruction count; a failed case never ranks.
+    /// instruction count; a failed case never ranks. `rows` are of one metric.
     static func bestInGroups(_ rows: [CaseSummary]) -> Set<CaseKey> {
         Set(
             Dictionary(grouping: rows, by: \.key.group).values.compactMap { group in

@@ -56,8 +56,9 @@ package struct ResultsDirectory: Sendable {
     /// Writes a run's reports, all or nothing, with the directory locked, as the article "Reports"
     /// describes; with `asBaseline`, also that baseline's summary and samples.
     ///
-    /// - Throws: `BenchError`: `.cannotWrite`; `.malformedInput` when `history.csv` no longer reads;
-    ///   `.internalFailure` when the run's own rows would not read back (``files(of:as:)``).
+    /// - Throws: `BenchError`: `.cannotWrite`; `.malformedInput` when `history.csv` no longer reads or
+    ///   a case is both timed and counted, `.internalFailure` when the run's own rows would not read
+    ///   back (``files(of:as:)``).
     @discardableResult
     package func save(
         _ run: RunResult, asBaseline: BaselineName? = nil, comparison: Comparison? = nil,
@@ -98,7 +99,7 @@ package struct ResultsDirectory: Sendable {
     /// under the directory's lock.
     ///
     /// - Throws: `BenchError`: `.cannotWrite` when a file cannot be written, then none is;
-    ///   `.internalFailure` when a run's own rows would not read back (``files(of:as:)``).
+    ///   `.malformedInput` or `.internalFailure` when a run's rows would not read back (``files(of:as:)``).
     package func save(baseline: RunResult, current: RunResult, comparison: Comparison) throws(BenchError) {
         var files: [(URL, String)] = []
         for (run, name) in [(baseline, ABFiles.baseline), (current, ABFiles.current)] {
@@ -140,10 +141,20 @@ package struct ResultsDirectory: Sendable {
     /// measurements, which another build's workers may have made (`bench backfill`, `bench ab`):
     /// the worker protocol's checks should have refused anything that this refuses.
     ///
-    /// - Throws: `BenchError` (`.internalFailure`) quoting what did not read.
+    /// A report file holds one row per case, so a run with a case both timed and counted, which
+    /// the type admits and no command makes, is refused as every reader would refuse its file.
+    ///
+    /// - Throws: `BenchError`: `.malformedInput` naming a case both timed and counted;
+    ///   `.internalFailure` quoting what did not read.
     package static func files(of run: RunResult, as summaryURL: URL) throws(BenchError) -> (
         summary: String, samples: String
     ) {
+        let timed = Set(run.summaries.filter { $0.metric == .time }.map(\.key))
+        if let both = run.summaries.first(where: { $0.metric == .instructions && timed.contains($0.key) }) {
+            throw BenchError(
+                .malformedInput,
+                "nothing written: case \(both.key) is both timed and counted, and a report file holds one row per case")
+        }
         let summary = ReportSchema.encode(SummaryRow.rows(of: run), columns: ReportSchema.summary)
         let samples = ReportSchema.encode(SampleRow.rows(of: run), columns: ReportSchema.samples)
         do {
