@@ -140,7 +140,7 @@ struct Backfill: ParsableCommand {
     /// The runs in `path`, or none when it is not there yet.
     private static func history(at path: String) throws(BenchError) -> [RunResult] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
-        return SummaryRow.runs(of: try ReportFiles.readHistory(at: path))
+        return try ReportFiles.runs(inHistoryAt: path)
     }
 }
 

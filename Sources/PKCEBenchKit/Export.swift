@@ -21,7 +21,7 @@ struct Export: ParsableCommand {
     var format: ExportFormat
 
     func run() throws {
-        let runs = SummaryRow.runs(of: try ReportFiles.readSummary(at: path))
+        let runs = try ReportFiles.runs(inSummaryAt: path)
         let failed = Exporter.failedCases(runs)
         if !failed.isEmpty {
             Terminal.note("warning: \(failed.count) failed case(s) left out: \(failed.joined(separator: ", "))")

@@ -103,7 +103,7 @@ struct History: ParsableCommand {
         guard ReportFiles.exists(path) else {
             throw BenchError(.missingInput, "\(path): no such file; every run of bench appends to it")
         }
-        let history = SummaryRow.runs(of: try ReportFiles.readHistory(at: path))
+        let history = try ReportFiles.runs(inHistoryAt: path)
         if changes {
             try findChanges(in: history, include: try selection.rowMatcher())
             return

@@ -84,7 +84,7 @@ package struct SuiteRunner {
         guard ReportFiles.exists(results.history.path) else { return nil }
         let metric = source.metric
         let host = SeriesHost(run: run, metric: metric)
-        let earlier = SummaryRow.runs(of: try ReportFiles.readHistory(at: results.history.path))
+        let earlier = try ReportFiles.runs(inHistoryAt: results.history.path)
         let threshold = ComparisonCriteria.defaultHistoryThresholdPercent(of: metric) / 100
         let series = ChangePointAnalysis.standard(threshold: threshold)
             .series(of: earlier + [run], metric: metric, lastRuns: 100).filter { $0.host == host }

@@ -36,6 +36,21 @@ package enum ReportFiles {
         }
     }
 
+    /// The runs of a summary file, in the order each first appears: one, or several in a file put
+    /// together from several runs.
+    ///
+    /// - Throws: As ``readSummary(at:)``.
+    package static func runs(inSummaryAt path: String) throws(BenchError) -> [RunResult] {
+        SummaryRow.runs(of: try readSummary(at: path))
+    }
+
+    /// The runs of `history.csv`, oldest first.
+    ///
+    /// - Throws: As ``readHistory(at:)``.
+    package static func runs(inHistoryAt path: String) throws(BenchError) -> [RunResult] {
+        SummaryRow.runs(of: try readHistory(at: path))
+    }
+
     /// Throws as ``readSummary(at:)`` does; two rows for one sample of one case are an error.
     package static func readSamples(at path: String) throws(BenchError) -> [SampleRow] {
         try samples(from: contents(of: path), path: path)

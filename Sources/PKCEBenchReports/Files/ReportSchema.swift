@@ -326,6 +326,16 @@ package enum ReportSchema {
 
     // MARK: - Reading and writing
 
+    /// A run's summary file, with LF line ends as `--format csv` prints it (the files have RFC 4180's CRLF).
+    package static func summaryCSV(of run: RunResult) -> String {
+        encode(SummaryRow.rows(of: run), columns: summary, lineEnding: .lf)
+    }
+
+    /// The `status` column's value for `summary`, which the JSON report's `status` repeats.
+    package static func status(of summary: CaseSummary) -> String {
+        summary.failure == nil ? SummaryRow.ok : SummaryRow.failed
+    }
+
     /// Encodes rows as CSV with a header, each line ending in `lineEnding` (CRLF, as in files, unless told).
     static func encode<Row>(_ rows: [Row], columns: [Column<Row>], lineEnding: CSV.LineEnding = .crlf) -> String {
         CSV.encode(

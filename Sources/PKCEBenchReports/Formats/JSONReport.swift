@@ -111,7 +111,7 @@ package enum JSONReport {
         return .object(
             caseFields(summary.key).merging([
                 "metric": .string(summary.metric.rawValue),
-                "status": .string(summary.failure == nil ? SummaryRow.ok : SummaryRow.failed),
+                "status": .string(ReportSchema.status(of: summary)),
                 "error": .text(summary.failure ?? ""), "samples": .integer(summary.samples),
                 "iterations": .integer(summary.iterations), "ns_median": .number(times?.median),
                 "ns_p10": .number(times?.p10), "ns_p90": .number(times?.p90), "ns_min": .number(times?.fastest),

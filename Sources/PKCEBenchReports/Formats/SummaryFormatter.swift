@@ -8,7 +8,7 @@ package enum SummaryFormatter {
         let rows = run.summaries
         switch format {
         case .csv:
-            return ReportSchema.encode(SummaryRow.rows(of: run), columns: ReportSchema.summary, lineEnding: .lf)
+            return ReportSchema.summaryCSV(of: run)
         case .json:
             return JSONReport.run(run)
         case .table, .markdown:
