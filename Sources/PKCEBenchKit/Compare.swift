@@ -43,8 +43,8 @@ struct Compare: ParsableCommand {
         let format = format.format
         let exports = try self.format.exports()
         try exports.check()
-        let baseline = try ComparedRun.load(summaryAt: baselinePath)
-        let current = try ComparedRun.load(summaryAt: currentPath)
+        let baseline = try ReportFiles.run(summaryAt: baselinePath)
+        let current = try ReportFiles.run(summaryAt: currentPath)
         let metric = try Comparison.requireSameMetric(baseline, current)
         let criteria = try criteria.criteria(of: metric, pairing: .independent)
         let historyPath =
@@ -55,8 +55,8 @@ struct Compare: ParsableCommand {
             metric == .instructions
             ? .unmeasured
             : try RunToRunSpread(
-                historyAt: historyPath, required: history != nil, like: current.environment,
-                excluding: [baseline.environment?.runID ?? "", current.environment?.runID ?? ""])
+                historyAt: historyPath, required: history != nil, like: current.recordedEnvironment,
+                excluding: [baseline.recordedEnvironment?.runID ?? "", current.recordedEnvironment?.runID ?? ""])
         let comparison = try Comparison(baseline: baseline, current: current, criteria: criteria, runToRun: runToRun)
         for warning in comparison.warnings {
             Terminal.note(warning)

@@ -5,14 +5,14 @@ import Testing
 
 @Suite("Comparing runs")
 struct ComparisonTests {
-    static func data(_ report: RunResult, samples: Bool = true) -> ComparedRun {
-        let data = ComparedRun(report, name: report.environment.runID)
+    static func data(_ report: RunResult, samples: Bool = true) -> RunResult {
+        let data = report.named(report.environment.runID)
         return samples ? data : without(samples: data)
     }
 
     /// `data` as a summary file without its samples file reads.
-    static func without(samples data: ComparedRun) -> ComparedRun {
-        ComparedRun(name: data.name, environment: data.environment, summaries: data.summaries, samplesByCase: nil)
+    static func without(samples data: RunResult) -> RunResult {
+        data.withoutSamples
     }
 
     static let target = CaseKey(backend: "openssl", operation: .challenge, size: 43, threads: 1)
@@ -22,7 +22,7 @@ struct ComparisonTests {
 
     /// Runs made apart, compared as `bench compare` compares them beside that history.
     static func apart(
-        baseline: ComparedRun, current: ComparedRun, criteria: ComparisonCriteria = .init(threshold: 0.05)
+        baseline: RunResult, current: RunResult, criteria: ComparisonCriteria = .init(threshold: 0.05)
     ) throws -> Comparison {
         try Comparison(baseline: baseline, current: current, criteria: criteria, runToRun: runToRun)
     }
@@ -192,10 +192,10 @@ struct ComparisonTests {
         #expect(try compared(1.0).verdict == .unchanged)
         // The floor also holds where there are too few cases to take a shift out.
         let keys = Set(SyntheticRun.keys.prefix(Comparison.minimumCasesForShift - 1))
-        let fewCases = ComparedRun(
-            name: "few", environment: baseline.environment,
+        let fewCases = RunResult(
+            environment: baseline.environment,
             summaries: baseline.summaries.filter { keys.contains($0.key) },
-            samplesByCase: baseline.samplesByCase?.filter { keys.contains($0.key) })
+            samples: baseline.samples.filter { keys.contains($0.key) }, name: "few")
         let few = try Comparison(
             baseline: fewCases, current: fewCases, criteria: .init(threshold: 0.05), runToRun: Self.runToRun)
         #expect(few.runShift == nil)
@@ -238,7 +238,7 @@ struct ComparisonTests {
         let comparison = try Self.apart(baseline: Self.data(baseline), current: Self.data(current))
         // The raw p-values, from each process's fastest sample, as the comparison takes them.
         func fastest(_ report: RunResult, _ key: CaseKey) -> [Double] {
-            let samples = report.measurements.first { $0.key == key }?.samples ?? []
+            let samples = report.samples[key] ?? []
             return Dictionary(grouping: samples, by: \.process).values.map {
                 $0.map(\.nanosecondsPerOperation).min() ?? 0
             }
@@ -326,10 +326,8 @@ struct ComparisonTests {
         let onlyInBaseline = baselineSummaries.removeLast().key
         let onlyInCurrent = currentSummaries.removeFirst().key
         let comparison = try Self.apart(
-            baseline: ComparedRun(
-                name: "a", environment: report.environment, summaries: currentSummaries, samplesByCase: nil),
-            current: ComparedRun(
-                name: "b", environment: report.environment, summaries: baselineSummaries, samplesByCase: nil))
+            baseline: RunResult(environment: report.environment, summaries: currentSummaries, name: "a"),
+            current: RunResult(environment: report.environment, summaries: baselineSummaries, name: "b"))
         #expect(comparison.cases.first { $0.key == onlyInBaseline }?.verdict == .onlyInBaseline)
         #expect(comparison.cases.first { $0.key == onlyInCurrent }?.verdict == .onlyInCurrent)
         #expect(!comparison.hasRegression)

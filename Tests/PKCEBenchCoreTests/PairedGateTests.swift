@@ -97,7 +97,7 @@ struct PairedGateTests {
             current: Self.run(measured.sides.current, id: "20261122T000000.000Z-abc1234-00000001")
         )
         let comparison = try Comparison(
-            baseline: ComparedRun(runs.baseline, name: "baseline"), current: ComparedRun(runs.current, name: "current"),
+            baseline: runs.baseline.named("baseline"), current: runs.current.named("current"),
             criteria: Self.criteria, pairing: .byProcess, looks: Self.schedule, gateDecisions: measured.decisions)
         let reported: [CaseKey: CaseComparison] = Dictionary(
             uniqueKeysWithValues: comparison.cases.map { ($0.key, $0) })

@@ -10,7 +10,7 @@ import Testing
 @Suite("Runs made apart, on real runs")
 struct RunsApartTests {
     /// Every run of the file, by stretch, in time order.
-    static let runs: [String: [ComparedRun]] = {
+    static let runs: [String: [RunResult]] = {
         guard let url = Bundle.module.url(forResource: "runs-apart", withExtension: "csv", subdirectory: "Reference"),
             let text = try? String(contentsOf: url, encoding: .utf8)
         else { return [:] }
@@ -43,33 +43,34 @@ struct RunsApartTests {
                         key, median: median, fastest: measured[key]!.fastest.values.compactMap(\.first).min() ?? median,
                         samples: measured[key]!.fastest.count)
                 }
-                return ComparedRun(
-                    name: environment.runID, environment: environment, summaries: summaries,
-                    samplesByCase: measured.mapValues(\.fastest))
+                return RunResult(
+                    environment: environment, summaries: summaries,
+                    samples: measured.mapValues { RunResult.samples(byProcess: $0.fastest) }, name: environment.runID)
             }
         }
     }()
 
-    static var quiet: [ComparedRun] { runs["quiet"] ?? [] }
+    static var quiet: [RunResult] { runs["quiet"] ?? [] }
 
     /// The spread between runs from every quiet run but the two compared, as the history beside
     /// them would give it.
-    static func spread(excluding compared: [ComparedRun]) -> RunToRunSpread {
-        let rows = quiet.flatMap { run in run.summaries.map { (environment: run.environment!, summary: $0) } }
+    static func spread(excluding compared: [RunResult]) -> RunToRunSpread {
+        let rows = quiet.flatMap { run in run.summaries.map { (environment: run.environment, summary: $0) } }
         return RunToRunSpread(
-            history: rows, like: quiet[0].environment!, excluding: Set(compared.compactMap(\.environment?.runID)))
+            history: rows, like: quiet[0].environment, excluding: Set(compared.compactMap(\.recordedEnvironment?.runID))
+        )
     }
 
-    static func compare(_ baseline: ComparedRun, _ current: ComparedRun) throws -> Comparison {
+    static func compare(_ baseline: RunResult, _ current: RunResult) throws -> Comparison {
         try Comparison(
             baseline: baseline, current: current, criteria: .init(threshold: 0.05),
             runToRun: spread(excluding: [baseline, current]))
     }
 
     /// `run` with every case's figures multiplied by its factor.
-    static func scaled(_ run: ComparedRun, _ factors: [CaseKey: Double]) -> ComparedRun {
-        ComparedRun(
-            name: run.name, environment: run.environment,
+    static func scaled(_ run: RunResult, _ factors: [CaseKey: Double]) -> RunResult {
+        RunResult(
+            environment: run.environment,
             summaries: run.summaries.map { summary in
                 guard var times = summary.times else { return summary }
                 times.median *= factors[summary.key, default: 1]
@@ -78,17 +79,16 @@ struct RunsApartTests {
                 summary.outcome = .timed(times)
                 return summary
             },
-            samplesByCase: run.samplesByCase.map { samples in
-                Dictionary(
-                    uniqueKeysWithValues: samples.map { key, processes in
-                        (key, processes.mapValues { $0.map { $0 * factors[key, default: 1] } })
-                    })
-            })
+            samples: Dictionary(
+                uniqueKeysWithValues: run.samples.map { key, samples in
+                    (key, samples.map { $0.scaled(by: factors[key, default: 1]) })
+                }),
+            name: run.name)
     }
 
     /// The whole run scaled by `1 + shift`, each case by its own log-normal 1% on top, and `extra`.
-    static func shifted(_ run: ComparedRun, by shift: Double, seed: UInt64, extra: [CaseKey: Double] = [:])
-        -> ComparedRun
+    static func shifted(_ run: RunResult, by shift: Double, seed: UInt64, extra: [CaseKey: Double] = [:])
+        -> RunResult
     {
         var generator = SplitMix64(seed: seed)
         return scaled(
@@ -100,7 +100,7 @@ struct RunsApartTests {
     }
 
     /// Ten disjoint pairs of quiet runs: (0, 1), (2, 3), …
-    static var pairs: [(ComparedRun, ComparedRun)] {
+    static var pairs: [(RunResult, RunResult)] {
         (0..<10).map { (quiet[2 * $0], quiet[2 * $0 + 1]) }
     }
 
@@ -113,8 +113,8 @@ struct RunsApartTests {
         try #require(Self.quiet.count == 24)
         let history = Self.quiet.prefix(RunToRunSpread.minimumRuns)
         let runToRun = RunToRunSpread(
-            history: history.flatMap { run in run.summaries.map { (environment: run.environment!, summary: $0) } },
-            like: Self.quiet[0].environment!, excluding: [])
+            history: history.flatMap { run in run.summaries.map { (environment: run.environment, summary: $0) } },
+            like: Self.quiet[0].environment, excluding: [])
         #expect(runToRun.variances.count == 64)
         let others = Array(Self.quiet.dropFirst(RunToRunSpread.minimumRuns))
         var calls = 0

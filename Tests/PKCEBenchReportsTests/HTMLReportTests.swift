@@ -84,8 +84,8 @@ struct HTMLReportTests {
         let slower = SyntheticRun.keys[30]
         let current = SyntheticRun.report(seed: 2, scale: [slower: 1.25])
         let comparison = try Comparison(
-            baseline: ComparedRun(name: "baseline.csv", summaries: SyntheticRun.report().rows, samples: nil),
-            current: ComparedRun(name: "this run", summaries: current.rows, samples: nil),
+            baseline: try RunResult(name: "baseline.csv", summaries: SyntheticRun.report().rows, samples: nil),
+            current: try RunResult(name: "this run", summaries: current.rows, samples: nil),
             criteria: .init(threshold: 0.05))
         let page = HTMLReport.page(current, comparison: comparison)
         let rows = try Self.nodes("//section[@id='comparison']//tr[@data-case]", in: page)

@@ -16,9 +16,9 @@ struct InstructionCountTests {
     }
 
     /// A run of counted cases: `counts` instructions per operation by case.
-    static func countedRun(_ name: String, _ counts: [CaseKey: Double]) -> ComparedRun {
+    static func countedRun(_ name: String, _ counts: [CaseKey: Double]) throws -> RunResult {
         let report = countedReport(name, counts)
-        return ComparedRun(name: name, summaries: report.rows, samples: report.sampleRows)
+        return try RunResult(name: name, summaries: report.rows, samples: report.sampleRows)
     }
 
     static let keys = ["openssl", "sodium", "swift", "crypto"].map {
@@ -62,17 +62,17 @@ struct InstructionCountTests {
     @Test("Another kernel does not warn for counts, which are compared across hosts; another OpenSSL does")
     func kernelDoesNotWarn() throws {
         let counts = Dictionary(uniqueKeysWithValues: Self.keys.map { ($0, 100_000.0) })
-        let baseline = Self.countedRun("base", counts)
-        func current(kernel: String, openssl: String) -> ComparedRun {
+        let baseline = try Self.countedRun("base", counts)
+        func current(kernel: String, openssl: String) throws -> RunResult {
             var environment = sampleReport(runID: "20261122T000009.000Z-abc1234-00000009").environment
             environment.kernel = kernel
             environment.libraries["openssl"] = openssl
             let report = RunResult(
                 environment: environment,
                 measurements: counts.map { .counted($0.key, iterations: 100, instructionsPerOperation: $0.value) })
-            return ComparedRun(name: "now", summaries: report.rows, samples: nil)
+            return try RunResult(name: "now", summaries: report.rows, samples: nil)
         }
-        let openssl = try #require(baseline.environment?.libraries["openssl"])
+        let openssl = try #require(baseline.recordedEnvironment?.libraries["openssl"])
         let otherHost = try Comparison(
             baseline: baseline, current: current(kernel: "6.18.44", openssl: openssl), criteria: .init(threshold: 0.05))
         #expect(otherHost.environmentDifferences.isEmpty && otherHost.warnings.isEmpty)
@@ -84,9 +84,9 @@ struct InstructionCountTests {
 
     @Test("Counts compare exactly: at the threshold or beyond is a verdict, below it unchanged, never inconclusive")
     func exactComparison() throws {
-        let baseline = Self.countedRun("base", Dictionary(uniqueKeysWithValues: Self.keys.map { ($0, 100_000.0) }))
+        let baseline = try Self.countedRun("base", Dictionary(uniqueKeysWithValues: Self.keys.map { ($0, 100_000.0) }))
         let changes = [0.002, 0.0005, -0.003, 0]
-        let current = Self.countedRun(
+        let current = try Self.countedRun(
             "now", Dictionary(uniqueKeysWithValues: zip(Self.keys, changes.map { 100_000 * (1 + $0) })))
         let comparison = try Comparison(
             baseline: baseline, current: current, criteria: ComparisonCriteria(threshold: 0.001))
@@ -104,8 +104,8 @@ struct InstructionCountTests {
 
     @Test("Timings and instruction counts are never compared with each other (65)")
     func mixedMetrics() throws {
-        let counted = Self.countedRun("counted.csv", [Self.keys[0]: 100])
-        let timed = ComparedRun(name: "timed.csv", summaries: sampleReport().rows, samples: nil)
+        let counted = try Self.countedRun("counted.csv", [Self.keys[0]: 100])
+        let timed = try RunResult(name: "timed.csv", summaries: sampleReport().rows, samples: nil)
         #expect(
             throws: BenchError(
                 .malformedInput,
@@ -114,7 +114,7 @@ struct InstructionCountTests {
         ) {
             try Comparison(baseline: timed, current: counted, criteria: .init(threshold: 0.05))
         }
-        let mixed = ComparedRun(
+        let mixed = try RunResult(
             name: "mixed.csv",
             summaries: Self.countedReport("counted.csv", [Self.keys[0]: 100]).rows + sampleReport().rows,
             samples: nil)
@@ -204,8 +204,8 @@ struct InstructionCountTests {
                 .failed(Self.keys[1], reason: "its count did not grow", metric: .instructions),
             ])
         #expect(report.rows.map(\.summary.metric) == [.instructions, .instructions])
-        let current = ComparedRun(name: "now", summaries: report.rows, samples: report.sampleRows)
-        let baseline = Self.countedRun("base", [Self.keys[0]: 1000, Self.keys[1]: 2000])
+        let current = try RunResult(name: "now", summaries: report.rows, samples: report.sampleRows)
+        let baseline = try Self.countedRun("base", [Self.keys[0]: 1000, Self.keys[1]: 2000])
         let comparison = try Comparison(baseline: baseline, current: current, criteria: .init(threshold: 0.05))
         #expect(comparison.metric == .instructions)
         #expect(comparison.cases.map(\.verdict) == [.unchanged, .failedInCurrent])

@@ -206,7 +206,7 @@ struct ReportTests {
                 [:], ["openssl": "OpenSSL 3.0.22 25 Aug 2026"], ["sodium": "libsodium 1.0.18"], [:],
             ])
         #expect(
-            try ComparedRun.load(summaryAt: old.path).environment?.libraries == [
+            try ReportFiles.run(summaryAt: old.path).recordedEnvironment?.libraries == [
                 "openssl": "OpenSSL 3.0.22 25 Aug 2026", "sodium": "libsodium 1.0.18",
             ])
         // And every committed baseline still reads, whatever its version.
@@ -343,7 +343,7 @@ struct ReportTests {
         // Nor does a pair of runs of `bench ab` write any of its files.
         let good = RunResult(environment: environment, measurements: [sampled])
         let comparison = try Comparison(
-            baseline: ComparedRun(good, name: "baseline"), current: ComparedRun(good, name: "current"),
+            baseline: good.named("baseline"), current: good.named("current"),
             criteria: ComparisonCriteria(threshold: 0.05))
         #expect(throws: BenchError.self) {
             try results.save(
@@ -366,6 +366,18 @@ struct ReportTests {
             try results.prepare()
         }
         #expect(try String(contentsOf: results.history, encoding: .utf8) == "schema,run_id\n1,x\n")
+    }
+
+    @Test("A summary file read as one run must be of one build: rows of debug and release are 65")
+    func mixedBuilds() throws {
+        var rows = sampleReport().rows
+        rows[1].environment.build = .debug
+        #expect(throws: BenchError(.malformedInput, "mixed.csv: its rows mix debug and release builds")) {
+            try RunResult(name: "mixed.csv", summaries: rows, samples: nil)
+        }
+        let run = try RunResult(name: "one.csv", summaries: sampleReport().rows, samples: sampleReport().sampleRows)
+        #expect(run.samples == sampleReport().samples && run.name == "one.csv")
+        #expect(try RunResult(name: "empty.csv", summaries: [], samples: nil).recordedEnvironment == nil)
     }
 }
 
@@ -556,12 +568,10 @@ struct ComparisonTableTests {
     @Test("Without samples the table says the threshold alone decided")
     func thresholdOnlyNote() throws {
         let target = CaseKey(backend: "openssl", operation: .challenge, size: 43, threads: 1)
-        let baseline = ComparedRun(SyntheticRun.report(), name: "baseline")
+        let baseline = SyntheticRun.report().named("baseline")
         let comparison = try Comparison(
-            baseline: ComparedRun(
-                name: baseline.name, environment: baseline.environment, summaries: baseline.summaries,
-                samplesByCase: nil),
-            current: ComparedRun(SyntheticRun.report(scale: [target: 1.10]), name: "current"),
+            baseline: baseline.withoutSamples,
+            current: SyntheticRun.report(scale: [target: 1.10]).named("current"),
             criteria: .init(threshold: 0.05), runToRun: SyntheticRun.runToRun())
         let table = ComparisonFormatter.render(comparison, as: .table)
         #expect(

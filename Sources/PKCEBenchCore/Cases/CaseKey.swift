@@ -34,6 +34,14 @@ package struct CaseKey: Hashable, Comparable, Sendable, Codable, CustomStringCon
         self.init(backend: String(parts[1]), operation: operation, size: size, threads: threads)
     }
 
+    /// This case under `backend`'s name, or unchanged for `nil`: how a comparison of two backends
+    /// lines one's case up with the other's.
+    package func withBackend(_ backend: String?) -> CaseKey {
+        var key = self
+        if let backend { key.backend = backend }
+        return key
+    }
+
     package var group: CaseGroup {
         CaseGroup(operation: operation, size: size, threads: threads)
     }

@@ -1,5 +1,24 @@
 import Foundation
 
+/// Which run a side of a comparison was: what reports name it by.
+package struct RunIdentity: Sendable, Equatable {
+    /// What the comparison calls the run: usually its file's path.
+    package var name: String
+    /// Empty when the run has no cases.
+    package var runID: String
+    /// The commit it measured (`unknown` outside a Git checkout).
+    package var commit: String
+    /// `nil` when the run has no cases.
+    package var environment: RunEnvironment?
+
+    package init(_ run: RunResult) {
+        name = run.name
+        environment = run.recordedEnvironment
+        runID = environment?.runID ?? ""
+        commit = environment?.commit ?? ""
+    }
+}
+
 package struct Comparison: Sendable {
     /// Every case of either file, in report order.
     package let cases: [CaseComparison]
@@ -130,26 +149,23 @@ package struct Comparison: Sendable {
         return lines
     }
 
-    /// Checks that a run made by `builds` may be compared with `baseline`, before it is measured.
+    /// Checks that a run made in `build` may be compared with `baseline`, before it is measured.
     ///
     /// - Throws: ``BenchError`` (`.malformedInput`) when one is a debug build and the other a release build:
     ///   debug figures say nothing about release performance.
-    package static func requireSameBuild(_ baseline: ComparedRun, _ name: String, builds: Set<BuildConfiguration>)
+    package static func requireSameBuild(_ baseline: RunResult, _ name: String, build: BuildConfiguration?)
         throws(BenchError)
     {
-        let baselineBuilds = baseline.builds
-        guard baselineBuilds != builds && !baselineBuilds.isEmpty && !builds.isEmpty else { return }
+        guard let baselineBuild = baseline.recordedEnvironment?.build, let build, baselineBuild != build else { return }
         throw BenchError(
             .malformedInput,
-            "cannot compare \(baseline.name) (\(baselineBuilds.map(\.rawValue).sorted().joined(separator: ", ")) build) with "
-                + "\(name) (\(builds.map(\.rawValue).sorted().joined(separator: ", ")) build): "
+            "cannot compare \(baseline.name) (\(baselineBuild.rawValue) build) with \(name) (\(build.rawValue) build): "
                 + "figures of a debug build say nothing about a release build")
     }
 
     /// - Throws: ``BenchError`` (`.malformedInput`) when the runs measured different metrics, or one file
     ///   mixes the two.
-    package static func requireSameMetric(_ baseline: ComparedRun, _ current: ComparedRun) throws(BenchError) -> Metric
-    {
+    package static func requireSameMetric(_ baseline: RunResult, _ current: RunResult) throws(BenchError) -> Metric {
         let metric = try current.metric()
         if !current.summaries.isEmpty { try requireSameMetric(baseline, current.name, metric: metric) }
         return baseline.summaries.isEmpty ? metric : try baseline.metric()
@@ -159,7 +175,7 @@ package struct Comparison: Sendable {
     /// `baseline`, before it is measured.
     ///
     /// - Throws: ``BenchError`` (`.malformedInput`) when the baseline measured the other metric, or mixes the two.
-    package static func requireSameMetric(_ baseline: ComparedRun, _ name: String, metric: Metric) throws(BenchError) {
+    package static func requireSameMetric(_ baseline: RunResult, _ name: String, metric: Metric) throws(BenchError) {
         let baselineMetric = try baseline.metric()
         guard baselineMetric == metric || baseline.summaries.isEmpty else {
             throw BenchError(
@@ -179,17 +195,18 @@ package struct Comparison: Sendable {
     /// - Throws: ``BenchError`` (`.malformedInput`) when one file is a debug build and the other a release build,
     ///   or when one counted instructions and the other was timed.
     package init(
-        baseline: ComparedRun, current: ComparedRun, criteria: ComparisonCriteria, pairing: Pairing = .independent,
+        baseline: RunResult, current: RunResult, criteria: ComparisonCriteria, pairing: Pairing = .independent,
         looks: LookSchedule = .single, gateDecisions: [CaseKey: GateDecision]? = nil, layout: CodeLayout? = nil,
         runToRun: RunToRunSpread = .unmeasured
     ) throws(BenchError) {
-        try Self.requireSameBuild(baseline, current.name, builds: current.builds)
+        try Self.requireSameBuild(baseline, current.name, build: current.recordedEnvironment?.build)
         self.metric = try Self.requireSameMetric(baseline, current)
         self.layout = metric == .time ? layout : nil
         self.criteria = criteria
         self.pairing = pairing
         self.looks = looks
-        self.environmentDifferences = Self.differences(baseline.environment, current.environment, metric: metric)
+        self.environmentDifferences = Self.differences(
+            baseline.recordedEnvironment, current.recordedEnvironment, metric: metric)
         self.runs = (RunIdentity(baseline), RunIdentity(current))
         self.currentSummaries = current.summaries
         let baselineRows = Dictionary(uniqueKeysWithValues: baseline.summaries.map { ($0.key, $0) })
@@ -208,6 +225,7 @@ package struct Comparison: Sendable {
             return Statistics(spreads).map { (run.name, $0.median) }
         }
 
+        let (baselineSamples, currentSamples) = (baseline.samplesByProcess, current.samplesByProcess)
         let decisions: [GateDecision?]
         switch pairing {
         case .byProcess:
@@ -216,16 +234,15 @@ package struct Comparison: Sendable {
             } else {
                 // Runs read back from files: the gate over their pairs, look by look, as it was taken.
                 let figures = keys.map { key in
-                    Self.pairFigures(
-                        baseline.samplesByProcess(of: key) ?? [:], current.samplesByProcess(of: key) ?? [:])
+                    Self.pairFigures(baselineSamples[key] ?? [:], currentSamples[key] ?? [:])
                 }
                 decisions = SequentialGate.replay(figures, schedule: looks, criteria: criteria)
             }
         case .independent:
             let within = keys.map { key in
                 ChangeEstimate.independent(
-                    baseline: Self.fastestByProcess(baseline.samplesByProcess(of: key) ?? [:]),
-                    current: Self.fastestByProcess(current.samplesByProcess(of: key) ?? [:]))
+                    baseline: Self.fastestByProcess(baselineSamples[key] ?? [:]),
+                    current: Self.fastestByProcess(currentSamples[key] ?? [:]))
             }
             let changes = within.compactMap { $0?.logChange }
             let shift = changes.count >= Self.minimumCasesForShift ? Statistics(changes)?.median : nil

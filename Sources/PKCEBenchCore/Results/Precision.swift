@@ -53,10 +53,3 @@ extension Sample {
         return sample
     }
 }
-
-extension CaseMeasurement {
-    var atReportPrecision: CaseMeasurement {
-        guard case .sampled(let samples) = outcome else { return self }
-        return CaseMeasurement(key: key, samples: samples.map(\.atReportPrecision), failure: nil)
-    }
-}

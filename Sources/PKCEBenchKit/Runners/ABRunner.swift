@@ -67,14 +67,14 @@ package struct ABRunner {
         // Two backends' cases take one name in the comparison, so that each meets its
         // counterpart; the reports keep the backends' own names.
         let compared = BothSides { side in
-            ComparedRun(runs[side], name: sides.name(of: side), backend: sides.comparedBackend)
+            runs[side].named(sides.name(of: side), backend: sides.comparedBackend)
         }
         let comparison = try Comparison(
             baseline: compared.baseline, current: compared.current,
             criteria: sideBySide.criteria, pairing: .byProcess, looks: sideBySide.looks,
             gateDecisions: Dictionary(
                 uniqueKeysWithValues: measured.decisions.map {
-                    (ComparedRun.key($0.key, as: sides.comparedBackend), $0.value)
+                    ($0.key.withBackend(sides.comparedBackend), $0.value)
                 }),
             layout: sides.layout)
 

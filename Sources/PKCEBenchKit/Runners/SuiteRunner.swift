@@ -23,19 +23,19 @@ package struct SuiteRunner {
     package func run() throws(BenchError) -> Comparison.Outcome {
         // The inputs first: a bad baseline must not leave a new, empty output directory behind.
         let baselineRun = try baseline.map { baseline throws(BenchError) in
-            try ComparedRun.load(summaryAt: baseline.path)
+            try ReportFiles.run(summaryAt: baseline.path)
         }
         var environment = environment()
         var runToRun = RunToRunSpread.unmeasured
         if let baselineRun {
-            try Comparison.requireSameBuild(baselineRun, "this run", builds: [environment.build])
+            try Comparison.requireSameBuild(baselineRun, "this run", build: environment.build)
             try Comparison.requireSameMetric(baselineRun, "this run", metric: source.metric)
             // The history this run will append to measures the spread between runs; it is read
             // before measuring, so that a malformed one costs nothing.
             if source.metric == .time {
                 runToRun = try RunToRunSpread(
                     historyAt: results.history.path, required: false, like: environment,
-                    excluding: [environment.runID, baselineRun.environment?.runID ?? ""])
+                    excluding: [environment.runID, baselineRun.recordedEnvironment?.runID ?? ""])
             }
         }
         try exports.check()
@@ -50,7 +50,7 @@ package struct SuiteRunner {
         var comparison: Comparison?
         if let baseline, let baselineRun {
             comparison = try Comparison(
-                baseline: baselineRun, current: ComparedRun(run, name: "this run"), criteria: baseline.criteria,
+                baseline: baselineRun, current: run, criteria: baseline.criteria,
                 runToRun: runToRun)
         }
 

@@ -144,11 +144,11 @@ package struct SampleRow: Sendable, Equatable {
     package init() {}
 
     package static func rows(of run: RunResult) -> [SampleRow] {
-        run.measurements.flatMap { measurement in
-            measurement.samples.enumerated().map { index, sample in
+        run.samples.keys.sorted().flatMap { key in
+            run.samples[key, default: []].enumerated().map { index, sample in
                 var row = SampleRow()
                 row.runID = run.environment.runID
-                row.key = measurement.key
+                row.key = key
                 row.index = index
                 row.sample = sample
                 return row

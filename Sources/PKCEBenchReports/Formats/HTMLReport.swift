@@ -22,7 +22,7 @@ package enum HTMLReport {
         if let comparison {
             body += comparisonSection(comparison)
         }
-        body += resultsSection(rows, samples: timedSamples(run))
+        body += resultsSection(rows, samples: run.samples.mapValues { $0.map(\.nanosecondsPerOperation) })
         body += chartsSection(rows)
         if let changes {
             body += changesSection(changes)
@@ -112,13 +112,6 @@ package enum HTMLReport {
         lines += ["</tbody></table>"]
         lines += ComparisonFormatter.notes(comparison).map { "<p class=\"note\">\(SVG.escape($0))</p>" }
         return lines + ["</section>"]
-    }
-
-    /// Each timed case's nanoseconds per operation, in the order taken.
-    private static func timedSamples(_ run: RunResult) -> [CaseKey: [Double]] {
-        Dictionary(
-            run.measurements.filter { $0.metric == .time }.map { ($0.key, $0.nanosecondsPerOperation) },
-            uniquingKeysWith: { first, _ in first })
     }
 
     /// One table per metric: a case both timed and counted is a row of each.
