@@ -80,7 +80,7 @@ struct AB: ParsableCommand {
             metric == .instructions
             ? try InstructionCounter.forCounting(
                 executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
-                interruption: { InterruptSignals.received }) : nil
+                cancellation: .signals) : nil
         let (sides, baselineCommit) = try sides()
         var runner = try ABRunner(
             selection: selection, sampling: sampling, gate: gate,
@@ -115,12 +115,12 @@ struct AB: ParsableCommand {
         try ResultsDirectory(path: self.directory.path).prepare(checkingHistory: false)
         let builds = CommitBuilds(like: revisions.current)
         let progress = ProgressPrinter(caseCount: 0, style: progress.style)
-        try builds.lock(progress: progress, interruption: { InterruptSignals.received })
+        try builds.lock(progress: progress, cancellation: .signals)
         var kept: [CommitBuilds.Kept] = []
         for revision in [revisions.baseline, revisions.current] {
             let commit = try builds.commit(revision.commit)
             let build = try builds.build(
-                commit, named: revision.name, progress: progress, interruption: { InterruptSignals.received })
+                commit, named: revision.name, progress: progress, cancellation: .signals)
             if let seconds = build.buildSeconds {
                 progress.info("built \(revision.name) in \(Int(seconds.rounded())) s: \(build.executable)")
             } else {
@@ -169,7 +169,7 @@ extension ABRunner {
             pipeline: Pipeline(
                 backends: CommandContext.backends, selection: selection, plan: sampling.plan,
                 progress: ProgressPrinter(caseCount: 0, style: style),
-                interruption: { InterruptSignals.received }),
+                cancellation: .signals),
             sideBySide: .init(sides: sides, looks: sampling.looks, criteria: criteria, counter: counter),
             output: output, format: format,
             currentFacts: .current(libraries: libraries),

@@ -63,7 +63,7 @@ struct Backfill: ParsableCommand {
         guard !commits.isEmpty else { throw BenchError(.usage, "no commit follows \(ends[0]) up to \(ends[1])") }
         let results = ResultsDirectory(path: directory.path)
         try results.prepare()
-        try builds.lock(progress: printer, interruption: { InterruptSignals.received })
+        try builds.lock(progress: printer, cancellation: .signals)
         // This machine, and the configuration every commit is built in.
         var host = RunEnvironment.capture(libraries: CommandContext.libraries).host
         host.build = BuildConfiguration.current
@@ -102,7 +102,7 @@ struct Backfill: ParsableCommand {
                 printer.info("\(position) (\(commit.subject)): run \(run + 1) of \(runs)")
                 var source = MeasuringProcesses(
                     count: processes, command: (build.kept.executable, ["worker"]),
-                    interruption: { InterruptSignals.received })
+                    cancellation: .signals)
                 source.checksBackendsFirst = true
                 // By key too, so that its workers are asked for no case its build does not have.
                 var measurable = selection
@@ -111,7 +111,7 @@ struct Backfill: ParsableCommand {
                     pipeline: Pipeline(
                         backends: CommandContext.backends, selection: measurable, plan: plan,
                         progress: ProgressPrinter(caseCount: cases.count, style: progress.style),
-                        interruption: { InterruptSignals.received }),
+                        cancellation: .signals),
                     source: .processes(source), results: results, format: .table,
                     environment: { build.environment },
                     standardOutput: { _ in })
@@ -130,7 +130,7 @@ struct Backfill: ParsableCommand {
     private func prepare(
         _ commit: CommitBuilds.Commit, with builds: CommitBuilds, progress: ProgressPrinter
     ) throws(BenchError) -> (DescribedBuild, Set<CaseKey>) {
-        let built = try builds.build(commit, progress: progress, interruption: { InterruptSignals.received })
+        let built = try builds.build(commit, progress: progress, cancellation: .signals)
         if let seconds = built.buildSeconds {
             progress.info("built \(commit.short) in \(Int(seconds.rounded())) s")
         }

@@ -65,12 +65,12 @@ struct Bisect: ParsableCommand {
             metric.metric == .instructions
             ? try InstructionCounter.forCounting(
                 executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: Selection(keys: [key]),
-                interruption: { InterruptSignals.received }) : nil
+                cancellation: .signals) : nil
         var paired = try PairedSampling(sampling, gate)
         paired.looks = Bisection.schedule(paired.looks)
         let comparison = CommitComparison(
             sampling: paired, progress: progress.style, criteria: criteria, counter: counter)
-        try builds.lock(progress: printer, interruption: { InterruptSignals.received })
+        try builds.lock(progress: printer, cancellation: .signals)
         printer.info(
             "bisecting \(key) over \(range.count) commit(s) after \(good.short) up to \(bad.short), "
                 + "about \(Int((log2(Double(range.count))).rounded(.up)) + 2) comparisons")
@@ -158,7 +158,7 @@ private final class StepLog {
         _ commit: CommitBuilds.Commit, with builds: CommitBuilds, progress: ProgressPrinter
     ) throws(BenchError) -> DescribedBuild {
         if let build = kept[commit.id] { return build }
-        let built = try builds.build(commit, progress: progress, interruption: { InterruptSignals.received })
+        let built = try builds.build(commit, progress: progress, cancellation: .signals)
         if let seconds = built.buildSeconds {
             progress.info("built \(commit.short) in \(Int(seconds.rounded())) s")
         }

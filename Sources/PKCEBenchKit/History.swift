@@ -157,7 +157,7 @@ struct History: ParsableCommand {
         // bench ab's defaults: --confirm takes no sampling or progress options.
         let progress = ProgressPrinter.Style.standardError()
         let printer = ProgressPrinter(caseCount: 0, style: progress)
-        try builds.lock(progress: printer, interruption: { InterruptSignals.received })
+        try builds.lock(progress: printer, cancellation: .signals)
         // This machine, and this bench's build configuration.
         let here = RunEnvironment.capture(libraries: [:]).host
         var kept: [String: DescribedBuild] = [:]
@@ -216,7 +216,7 @@ struct History: ParsableCommand {
         func build(_ commit: CommitBuilds.Commit) throws(BenchError) -> DescribedBuild {
             if let build = kept[commit.id] { return build }
             let build = try DescribedBuild(
-                builds.build(commit, progress: printer, interruption: { InterruptSignals.received }))
+                builds.build(commit, progress: printer, cancellation: .signals))
             kept[commit.id] = build
             return build
         }
@@ -225,7 +225,7 @@ struct History: ParsableCommand {
             metric == .instructions
             ? try InstructionCounter.forCounting(
                 executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU,
-                selection: Selection(keys: [series.key]), interruption: { InterruptSignals.received }) : nil
+                selection: Selection(keys: [series.key]), cancellation: .signals) : nil
         let comparison = CommitComparison(
             sampling: .standard, progress: progress,
             criteria: ComparisonCriteria(

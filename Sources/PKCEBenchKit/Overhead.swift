@@ -10,7 +10,7 @@ struct Overhead: ParsableCommand {
 
     func run() throws {
         InterruptSignals.install()
-        let statistics = try HarnessOverhead.measure(plan: sampling.plan()) { InterruptSignals.received }
+        let statistics = try HarnessOverhead.measure(plan: sampling.plan(), cancellation: .signals)
         guard let statistics else { throw BenchError(.internalFailure, "the empty case took no samples") }
         let figures = [statistics.median, statistics.p10, statistics.p90].map(NumberFormat.nanoseconds)
         print(

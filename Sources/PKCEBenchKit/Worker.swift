@@ -14,7 +14,7 @@ struct Worker: ParsableCommand {
         let libraries = CommandContext.libraries
         let service = WorkerService(
             backends: CommandContext.backends, facts: { .current(libraries: libraries) },
-            allocationCounter: processAllocationCounter, interruption: { InterruptSignals.received },
+            allocationCounter: processAllocationCounter, cancellation: .signals,
             progress: { caseCount, prefix in
                 // A line redrawn on a terminal; elsewhere the run reports on its processes itself.
                 ProgressPrinter(

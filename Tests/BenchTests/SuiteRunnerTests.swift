@@ -25,7 +25,7 @@ struct SuiteRunnerTests {
                         output.stderr += $0
                         onProgress($0)
                     }),
-                interruption: { nil }),
+                cancellation: .never),
             source: .inProcess(allocationCounter: nil),
             results: ResultsDirectory(path: directory.path), format: .table,
             environment: { SyntheticRun.report().environment }, standardOutput: { output.stdout += $0 })
@@ -94,7 +94,7 @@ struct SuiteRunnerTests {
         var (runner, _) = try Self.runner([SwiftBackend()], operations: [.random])
         defer { try? FileManager.default.removeItem(at: runner.results.url) }
         runner.source = .processes(
-            MeasuringProcesses(count: 2, command: ("/bin/sh", ["-c", "kill -SEGV $$"]), interruption: { nil }))
+            MeasuringProcesses(count: 2, command: ("/bin/sh", ["-c", "kill -SEGV $$"]), cancellation: .never))
         #expect(throws: BenchError(.backendFailed, "1 case(s) failed: random/swift/32")) { try runner.run() }
         let rows = try ReportFiles.readSummary(at: runner.results.latest.path)
         #expect(rows.map(\.failure) == ["measuring process 1 died of signal 11"])
@@ -121,7 +121,7 @@ struct SuiteRunnerTests {
     func interrupted() throws {
         var (runner, _) = try Self.runner([SwiftBackend()], operations: [.random])
         defer { try? FileManager.default.removeItem(at: runner.results.url) }
-        runner.pipeline.interruption = { 15 }
+        runner.pipeline.cancellation = Cancellation { 15 }
         #expect(throws: BenchError(.terminated, "stopped by SIGTERM; no report was written")) { try runner.run() }
         #expect(try FileManager.default.contentsOfDirectory(atPath: runner.results.url.path).isEmpty)
     }

@@ -10,8 +10,8 @@ struct MeasuringProcessesTests {
     static let plan = SamplingPlan(warmup: .zero, sampleTime: .milliseconds(1), samples: 4)
 
     /// Processes that run `/bin/sh -c script` instead of `bench worker`.
-    static func processes(_ script: String, interruption: @escaping () -> Int32? = { nil }) -> MeasuringProcesses {
-        MeasuringProcesses(count: 2, command: ("/bin/sh", ["-c", script]), interruption: interruption)
+    static func processes(_ script: String, cancellation: Cancellation = .never) -> MeasuringProcesses {
+        MeasuringProcesses(count: 2, command: ("/bin/sh", ["-c", script]), cancellation: cancellation)
     }
 
     /// What measuring ``cases`` with processes that run `script` reports.
@@ -81,7 +81,7 @@ struct MeasuringProcessesTests {
         #expect(throws: BenchError(.interrupted, "stopped by SIGINT; no report was written")) {
             try Self.processes(
                 "echo $$ > '\(pidFile.path).new' && mv '\(pidFile.path).new' '\(pidFile.path)'; exec sleep 30",
-                interruption: {
+                cancellation: Cancellation {
                     FileManager.default.fileExists(atPath: pidFile.path) ? 2 : nil
                 }
             ).measure(Self.cases, selection: Selection(), plan: Self.plan, progress: nil)

@@ -80,7 +80,7 @@ struct PairedGateTests {
         let paired = PairedProcesses(
             selection: Selection(), plan: Self.plan, schedule: Self.schedule, criteria: Self.criteria,
             sides: .builds(baseline: "baseline", current: "current"),
-            progress: RecordedProgress(), interruption: { nil })
+            progress: RecordedProgress(), cancellation: .never)
         let measured = try paired.measure(cases, from: source)
 
         // What measuring did: the steady and the slower case stopped after look 1, the busy one after

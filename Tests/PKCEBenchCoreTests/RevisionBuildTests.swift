@@ -371,11 +371,15 @@ struct RevisionBuildTests {
         try Self.withHeldLock { builds, release, _ in
             let progress = RecordedProgress()
             var polls = 0
-            try builds.lock(progress: progress) {
-                // The first holder lets go after the second has waited a while.
-                polls += 1
-                if polls == 5 { release() }
-                return nil
+            try withoutActuallyEscaping(release) { release in
+                try builds.lock(
+                    progress: progress,
+                    cancellation: Cancellation {
+                        // The first holder lets go after the second has waited a while.
+                        polls += 1
+                        if polls == 5 { release() }
+                        return nil
+                    })
             }
             #expect(polls >= 5, "the lock was taken while another process held it")
             #expect(
@@ -392,10 +396,12 @@ struct RevisionBuildTests {
         try Self.withHeldLock { builds, _, holder in
             var polls = 0
             let error = #expect(throws: BenchError.self) {
-                try builds.lock(progress: RecordedProgress(quiet: true)) {
-                    polls += 1
-                    return polls == 3 ? SIGINT : nil
-                }
+                try builds.lock(
+                    progress: RecordedProgress(quiet: true),
+                    cancellation: Cancellation {
+                        polls += 1
+                        return polls == 3 ? SIGINT : nil
+                    })
             }
             #expect(error?.kind == .interrupted)
             #expect(holder.poll() == nil, "the holder ended on its own, so nothing was waited for")
@@ -409,14 +415,18 @@ struct RevisionBuildTests {
         try Self.withHeldLock { builds, release, _ in
             let path = builds.worktree.path + ".lock"
             var polls = 0
-            try builds.lock(progress: RecordedProgress()) {
-                // The file is removed, as with the cache, and then its holder lets go of it.
-                polls += 1
-                if polls == 3 {
-                    unlink(path)
-                    release()
-                }
-                return nil
+            try withoutActuallyEscaping(release) { release in
+                try builds.lock(
+                    progress: RecordedProgress(),
+                    cancellation: Cancellation {
+                        // The file is removed, as with the cache, and then its holder lets go of it.
+                        polls += 1
+                        if polls == 3 {
+                            unlink(path)
+                            release()
+                        }
+                        return nil
+                    })
             }
             #expect(polls >= 3)
             #expect(FileManager.default.fileExists(atPath: path), "the lock was taken on the removed file")

@@ -76,7 +76,7 @@ struct SamplerTests {
     func interruption() {
         let cases = [BenchmarkCase(backend: SwiftBackend(), operation: .sha256, size: 64)]
         let error = #expect(throws: BenchError.self) {
-            try Sampler(cases: cases, plan: Self.plan, interruption: { 2 }).run()
+            try Sampler(cases: cases, plan: Self.plan, cancellation: Cancellation { 2 }).run()
         }
         #expect(error?.kind == .interrupted)
     }

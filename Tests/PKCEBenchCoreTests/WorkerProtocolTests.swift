@@ -21,7 +21,7 @@ struct WorkerProtocolTests {
         var input = requests.map { WorkerProtocol.line($0).dropLast() }.map(String.init) + extra
         var output: [String] = []
         let service = WorkerService(
-            backends: backends, facts: { facts }, allocationCounter: nil, interruption: { nil })
+            backends: backends, facts: { facts }, allocationCounter: nil, cancellation: .never)
         let ending = service.serve(
             readLine: { input.isEmpty ? nil : input.removeFirst() }, write: { output.append($0) })
         #expect(output.allSatisfy { $0.hasSuffix("\n") && $0.dropLast().allSatisfy { $0 != "\n" } })
@@ -58,7 +58,7 @@ struct WorkerProtocolTests {
             facts: {
                 Issue.record("facts computed without a describe request")
                 return Self.facts
-            }, allocationCounter: nil, interruption: { nil })
+            }, allocationCounter: nil, cancellation: .never)
         var input = [
             String(
                 WorkerProtocol.line(
@@ -145,7 +145,7 @@ struct WorkerProtocolTests {
             String.init)
         var replies: [WorkerProtocol.Reply] = []
         let service = WorkerService(
-            backends: [backend], facts: { Self.facts }, allocationCounter: nil, interruption: { nil })
+            backends: [backend], facts: { Self.facts }, allocationCounter: nil, cancellation: .never)
         _ = service.serve(
             readLine: {
                 if input.isEmpty, replies.count < 4 {

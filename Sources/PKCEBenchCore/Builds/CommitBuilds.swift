@@ -143,12 +143,12 @@ package struct CommitBuilds: Sendable {
     /// Takes the cache's lock for building commits for as long as this process lives: two
     /// checkouts at once in one worktree would mix commits. When another process holds it, says
     /// once through `progress` what it waits for (a note, which `--quiet` shows too), and waits,
-    /// asking `interruption` every 100 ms whether a signal asked the run to stop. Called once a
+    /// asking `cancellation` every 100 ms whether a signal asked the run to stop. Called once a
     /// process: a second call would wait for the first.
     ///
     /// - Throws: ``BenchError``: `.cannotWrite` when the cache or its lock cannot be made;
     ///   `.buildFailed` when the cache is not the user's alone; `.interrupted`, `.terminated`.
-    package func lock(progress: any ProgressObserver, interruption: () -> Int32?) throws(BenchError) {
+    package func lock(progress: any ProgressObserver, cancellation: Cancellation) throws(BenchError) {
         let path = worktree.path + ".lock"
         // Kept open, and so locked, until the process exits; inherited by the builds it starts, so
         // that a build left running by a killed bench keeps the worktree locked until it ends.
@@ -170,7 +170,7 @@ package struct CommitBuilds: Sendable {
                 close(descriptor)
                 throw .cannotWrite(path, reason)
             }
-            if let signal = interruption() {
+            if let signal = cancellation.signal {
                 close(descriptor)
                 throw InterruptSignals.error(for: signal)
             }
@@ -218,7 +218,7 @@ package struct CommitBuilds: Sendable {
     /// - Throws: ``BenchError``: `.buildFailed` when the build fails or is not trusted;
     ///   `.cannotWrite`, `.toolMissing`, `.interrupted`, `.terminated`.
     package func build(
-        _ commit: Commit, named name: String? = nil, progress: any ProgressObserver, interruption: () -> Int32?
+        _ commit: Commit, named name: String? = nil, progress: any ProgressObserver, cancellation: Cancellation
     ) throws(BenchError) -> Kept {
         let name = name ?? "\(commit.short) (\(commit.subject))"
         let kept = keptDirectory(commit.id)
@@ -250,7 +250,7 @@ package struct CommitBuilds: Sendable {
             streams: .files(output: log.path, error: log.path))
         let executable = packageDirectory.appendingPathComponent(".build/\(origin.configuration)/\(origin.product)")
             .path
-        guard try build.waitWatching(interruption: interruption),
+        guard try build.waitWatching(cancellation: cancellation),
             FileManager.default.isExecutableFile(atPath: executable)
         else {
             let lastLine = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").last ?? "no output"

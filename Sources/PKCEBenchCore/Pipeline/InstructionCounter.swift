@@ -10,7 +10,7 @@ package struct InstructionCounter {
     /// The `bench` whose worker makes the counted calls (``WorkerProtocol/Request/count(_:)``).
     package var executable: String
     /// Asked while the worker runs whether a signal asked the run to stop.
-    package var interruption: () -> Int32?
+    package var cancellation: Cancellation
 
     /// A counter of `executable`'s counted calls, with the `valgrind` and `objcopy` of `PATH`,
     /// once it is clear that `selection` of a build for `targetCPU` can be counted.
@@ -18,7 +18,7 @@ package struct InstructionCounter {
     /// - Throws: ``BenchError``: `.usage` for more than one thread or an AVX-512 build;
     ///   `.toolMissing`.
     package static func forCounting(
-        executable: String, targetCPU: String, selection: Selection, interruption: @escaping () -> Int32?
+        executable: String, targetCPU: String, selection: Selection, cancellation: Cancellation
     ) throws(BenchError) -> InstructionCounter {
         guard selection.threads == 1 else {
             throw BenchError(.usage, "--metric instructions counts on one thread; leave out --threads")
@@ -34,7 +34,7 @@ package struct InstructionCounter {
         }
         return InstructionCounter(
             valgrind: try tool("valgrind", package: "valgrind"), objcopy: try tool("objcopy", package: "binutils"),
-            executable: executable, interruption: interruption)
+            executable: executable, cancellation: cancellation)
     }
 
     /// Checks that a build compiled for `targetCPU` can run under Valgrind 3.19, which does not
@@ -88,7 +88,7 @@ package struct InstructionCounter {
                 let worker = try WorkerConnection(
                     executable: arguments[0], arguments: Array(arguments.dropFirst()),
                     environment: log == nil ? nil : Self.workerEnvironment, name: name, standardError: .captured,
-                    helloTimeout: 120, interruption: interruption)
+                    helloTimeout: 120, cancellation: cancellation)
                 let reply = try worker.ask(.count(job), within: nil)
                 guard case .counted(let account) = reply else {
                     throw worker.broken(quoting: WorkerProtocol.line(reply))
@@ -112,8 +112,8 @@ package struct InstructionCounter {
         }
         let stripped = directory.appendingPathComponent("counted-executable").path
         let strip = try ChildProcess(executable: objcopy, arguments: ["--strip-debug", executable, stripped])
-        guard try strip.waitWatching(interruption: interruption) else {
-            if let signal = interruption() { throw InterruptSignals.error(for: signal) }
+        guard try strip.waitWatching(cancellation: cancellation) else {
+            try cancellation.check()
             throw BenchError(.workerFailed, "objcopy could not copy \(executable) without its debug information")
         }
         let account = try count(

@@ -6,17 +6,17 @@ package struct MeasuringProcesses {
     /// The program and arguments that start a worker: normally `bench worker`.
     package var command: (executable: String, arguments: [String])
     /// Asked while a process runs whether a signal asked the run to stop.
-    package var interruption: () -> Int32?
+    package var cancellation: Cancellation
     /// Whether the first process checks its backends before measuring: they are another build's
     /// (`bench backfill`), which this process's own check did not cover.
     package var checksBackendsFirst = false
 
     package init(
-        count: Int, command: (executable: String, arguments: [String]), interruption: @escaping () -> Int32?
+        count: Int, command: (executable: String, arguments: [String]), cancellation: Cancellation
     ) {
         self.count = count
         self.command = command
-        self.interruption = interruption
+        self.cancellation = cancellation
     }
 
     /// Measures `cases`, which `selection` makes, with `plan`, its samples shared out among the
@@ -67,7 +67,7 @@ package struct MeasuringProcesses {
         let worker = try WorkerConnection(
             executable: command.executable, arguments: command.arguments, name: "measuring process \(job.process + 1)",
             standardError: quiet ? .captured : .shared, helloTimeout: WorkerProtocol.helloTimeout,
-            interruption: interruption)
+            cancellation: cancellation)
         let reply = try worker.ask(.measure(job), within: nil, caseCount: cases.count)
         guard case .measured(let measurements) = reply else {
             throw worker.broken(quoting: WorkerProtocol.line(reply))

@@ -18,11 +18,11 @@ package struct PairedProcesses {
     var sides: Sides
     var progress: any ProgressObserver
     /// Asked between samples whether a signal asked the run to stop.
-    var interruption: () -> Int32?
+    var cancellation: Cancellation
 
     package init(
         selection: Selection, plan: SamplingPlan, schedule: LookSchedule, criteria: ComparisonCriteria, sides: Sides,
-        progress: any ProgressObserver, interruption: @escaping () -> Int32?
+        progress: any ProgressObserver, cancellation: Cancellation
     ) {
         self.selection = selection
         self.plan = plan
@@ -30,7 +30,7 @@ package struct PairedProcesses {
         self.criteria = criteria
         self.sides = sides
         self.progress = progress
-        self.interruption = interruption
+        self.cancellation = cancellation
     }
 
     /// The pairs of processes of each look: with fewer, the trimmed mean keeps too few pairs
@@ -216,7 +216,7 @@ extension PairedProcesses {
                     arguments: ["worker"],
                     name: "\(side == .baseline ? "the baseline's" : "this build's") worker \(pair + 1) "
                         + "(\(sides.executable(of: side))\(order))",
-                    standardError: .captured, helloTimeout: WorkerProtocol.helloTimeout, interruption: interruption)
+                    standardError: .captured, helloTimeout: WorkerProtocol.helloTimeout, cancellation: cancellation)
                 let job = WorkerProtocol.Job(
                     selection: sides.selection(selection, on: side, for: cases), plan: plan, process: pair,
                     processes: schedule.pairsPerLook * schedule.looks,
@@ -252,7 +252,7 @@ extension PairedProcesses {
         turns.shuffle()
         var turnsTaken = [Int](repeating: 0, count: cases.count)
         for index in turns where taken.baseline.isMeasurable(index) && taken.current.isMeasurable(index) {
-            if let signal = interruption() { throw InterruptSignals.error(for: signal) }
+            try cancellation.check()
             // ABBA: each side goes first in every other turn of a case, starting with the other
             // side in the next pair.
             let order = Self.order(turnsTaken[index] + pair)

@@ -27,17 +27,17 @@ package struct Pipeline {
     package var plan: SamplingPlan
     package var progress: any ProgressObserver
     /// Asked between samples whether a signal asked the run to stop.
-    package var interruption: () -> Int32?
+    package var cancellation: Cancellation
 
     package init(
         backends: [any PKCEBackend], selection: Selection, plan: SamplingPlan, progress: any ProgressObserver,
-        interruption: @escaping () -> Int32?
+        cancellation: Cancellation
     ) {
         self.backends = backends
         self.selection = selection
         self.plan = plan
         self.progress = progress
-        self.interruption = interruption
+        self.cancellation = cancellation
     }
 
     /// What a run measures: this build's cases alone, or two sides side by side. Each mode holds
@@ -109,7 +109,7 @@ package struct Pipeline {
         defer { progress.finish() }
         switch mode {
         case .alone(.inProcess(let allocationCounter)):
-            var sampler = Sampler(cases: cases, plan: plan, observer: progress, interruption: interruption)
+            var sampler = Sampler(cases: cases, plan: plan, observer: progress, cancellation: cancellation)
             sampler.allocationCounter = allocationCounter
             return Measured(current: try sampler.run())
         case .alone(.processes(let processes)):
@@ -132,7 +132,7 @@ package struct Pipeline {
             guard let counter = sideBySide.counter else {
                 let paired = PairedProcesses(
                     selection: selection, plan: plan, schedule: sideBySide.looks, criteria: sideBySide.criteria,
-                    sides: sides, progress: progress, interruption: interruption)
+                    sides: sides, progress: progress, cancellation: cancellation)
                 let measured = try paired.measure(cases)
                 return Measured(
                     current: measured.sides.current, baseline: measured.sides.baseline, decisions: measured.decisions)

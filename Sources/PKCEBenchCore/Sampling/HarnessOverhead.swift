@@ -4,13 +4,13 @@ import PKCE
 /// the protocol, consuming the result): the `sha256` case over an empty message, against a backend
 /// whose `sha256` does nothing.
 package enum HarnessOverhead {
-    /// Returns statistics of nanoseconds per operation. `interruption` is asked between samples
+    /// Returns statistics of nanoseconds per operation. `cancellation` is asked between samples
     /// whether a signal asked the run to stop.
     package static func measure(
-        plan: SamplingPlan, interruption: @escaping () -> Int32? = { nil }
+        plan: SamplingPlan, cancellation: Cancellation = .never
     ) throws(BenchError) -> Statistics? {
         let empty = BenchmarkCase(backend: NullBackend(), operation: .sha256, size: 0)
-        let measurement = try Sampler(cases: [empty], plan: plan, interruption: interruption).run()
+        let measurement = try Sampler(cases: [empty], plan: plan, cancellation: cancellation).run()
         return measurement.first.flatMap { Statistics($0.nanosecondsPerOperation) }
     }
 }

@@ -5,8 +5,8 @@ package struct Sampler {
     package let cases: [BenchmarkCase]
     package let plan: SamplingPlan
     package var observer: (any ProgressObserver)?
-    /// Asked between samples whether to stop; returns the signal received, if any.
-    package let interruption: () -> Int32?
+    /// Asked between samples whether to stop.
+    package let cancellation: Cancellation
     /// The number this process's samples carry, when several processes measure one run.
     package var process = 0
     package var allocationCounter: AllocationCounter?
@@ -15,13 +15,13 @@ package struct Sampler {
         cases: [BenchmarkCase],
         plan: SamplingPlan,
         observer: (any ProgressObserver)? = nil,
-        interruption: @escaping () -> Int32? = { nil }
+        cancellation: Cancellation = .never
     ) {
         precondition(Set(cases.map(\.threads)).count <= 1, "cases of one run share their thread count")
         self.cases = cases
         self.plan = plan
         self.observer = observer
-        self.interruption = interruption
+        self.cancellation = cancellation
     }
 
     /// Returns one measurement per case, in the order of ``cases``. A case whose workload throws
@@ -36,7 +36,7 @@ package struct Sampler {
         schedule.shuffle()
         let started = MonotonicClock.now()
         for (done, index) in schedule.enumerated() where session.failures[index] == nil {
-            try checkInterruption()
+            try cancellation.check()
             let key = cases[index].key
             guard let sample = session.sample(index) else {
                 observer?.failed(key, reason: session.failures[index] ?? "")
@@ -63,7 +63,7 @@ package struct Sampler {
             threads: SamplingThreads(threads: cases.first?.threads ?? 1, allocationCounter: allocationCounter),
             process: process)
         for (index, benchmark) in cases.enumerated() {
-            try checkInterruption()
+            try cancellation.check()
             do {
                 let (count, perOperation) = try calibrate(benchmark, index: index, threads: session.threads)
                 session.iterations[index] = count
@@ -114,11 +114,5 @@ package struct Sampler {
             fastest = min(fastest, elapsed / Double(iterations))
         } while MonotonicClock.now() < warmupEnd
         return (max(1, Int((target / fastest).rounded())), fastest / Double(benchmark.threads))
-    }
-
-    private func checkInterruption() throws(BenchError) {
-        if let signal = interruption() {
-            throw InterruptSignals.error(for: signal)
-        }
     }
 }

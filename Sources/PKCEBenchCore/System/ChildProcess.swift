@@ -200,13 +200,13 @@ final class ChildProcess {
         return finished ?? .signalled(SIGKILL)
     }
 
-    /// Waits for the child to end, asking `interruption` every 20 ms whether a signal asked the run
+    /// Waits for the child to end, asking `cancellation` every 20 ms whether a signal asked the run
     /// to stop, and then stopping the child; returns whether it exited 0.
     ///
     /// - Throws: ``BenchError``: `.interrupted` or `.terminated` when a signal asked the run to stop.
-    func waitWatching(interruption: () -> Int32?) throws(BenchError) -> Bool {
+    func waitWatching(cancellation: Cancellation) throws(BenchError) -> Bool {
         while true {
-            if let signal = interruption() {
+            if let signal = cancellation.signal {
                 stop(with: signal)
                 throw InterruptSignals.error(for: signal)
             }

@@ -49,3 +49,28 @@ package enum InterruptSignals {
             : BenchError(.interrupted, "stopped by SIGINT; no report was written")
     }
 }
+
+/// Whether the run was asked to stop: the one value that every wait for a child and every
+/// measuring loop asks between steps, so that a signal ends the run with nothing written.
+package struct Cancellation {
+    private let pending: () -> Int32?
+
+    /// A cancellation that asks `pending` for the signal that asked the run to stop, if any.
+    package init(_ pending: @escaping () -> Int32?) {
+        self.pending = pending
+    }
+
+    /// Asked to stop by the SIGINT or SIGTERM that ``InterruptSignals`` caught.
+    package static var signals: Cancellation { Cancellation { InterruptSignals.received } }
+
+    /// Never asked to stop.
+    package static var never: Cancellation { Cancellation { nil } }
+
+    /// The signal that asked the run to stop, or `nil`.
+    package var signal: Int32? { pending() }
+
+    /// - Throws: ``BenchError``: `.interrupted` or `.terminated` once a signal asked the run to stop.
+    package func check() throws(BenchError) {
+        if let signal = pending() { throw InterruptSignals.error(for: signal) }
+    }
+}

@@ -7,7 +7,7 @@ final class WorkerConnection {
     /// The job of the last request that carried one, which later replies answer.
     private var job: WorkerProtocol.Job?
     private let process: ChildProcess
-    private let interruption: () -> Int32?
+    private let cancellation: Cancellation
     private var pending: [UInt8] = []
     /// What each read fills: made once, since `bench ab` reads a line per sample.
     private var chunk = [UInt8](repeating: 0, count: 16384)
@@ -29,10 +29,10 @@ final class WorkerConnection {
     ///   `.interrupted`, `.terminated`.
     init(
         executable: String, arguments: [String], environment: [String]? = nil, name: String,
-        standardError: StandardError, helloTimeout: Double, interruption: @escaping () -> Int32?
+        standardError: StandardError, helloTimeout: Double, cancellation: Cancellation
     ) throws(BenchError) {
         self.name = name
-        self.interruption = interruption
+        self.cancellation = cancellation
         errors =
             standardError == .shared
             ? nil
@@ -53,7 +53,7 @@ final class WorkerConnection {
     /// Sends `request` and reads the answer, waiting at most `seconds` for it (`nil`: until a
     /// signal). `caseCount`, the cases of the request's job, bounds the reply.
     ///
-    /// - Throws: As ``init(executable:arguments:environment:name:standardError:helloTimeout:interruption:)``;
+    /// - Throws: As ``init(executable:arguments:environment:name:standardError:helloTimeout:cancellation:)``;
     ///   `.backendFailed` with the worker's message when it refused the job (its backend failed its
     ///   check, or its build cannot make the selection); `.workerFailed` when the reply is wrong
     ///   (``WorkerProtocol/problem(with:answering:job:)``).
@@ -139,7 +139,7 @@ final class WorkerConnection {
                 pending = []
                 throw broken("a line longer than \(limit) bytes")
             }
-            if let signal = interruption() {
+            if let signal = cancellation.signal {
                 // A worker waiting for its next request would not see a signal sent to this
                 // process alone (kill, not a terminal's Ctrl-C): stop it for good.
                 process.stop(with: SIGKILL)
@@ -208,7 +208,7 @@ extension WorkerProtocol {
         do {
             let worker = try WorkerConnection(
                 executable: path, arguments: ["worker"], name: path, standardError: .captured,
-                helloTimeout: helloTimeout, interruption: { nil })
+                helloTimeout: helloTimeout, cancellation: .never)
             defer { try? worker.finish() }
             let reply = try worker.ask(.describe, within: helloTimeout)
             guard case .described(let facts) = reply else { throw worker.broken(quoting: WorkerProtocol.line(reply)) }

@@ -8,7 +8,7 @@ package struct WorkerService {
     package var facts: () -> WorkerProtocol.BuildFacts
     package var allocationCounter: AllocationCounter?
     /// Asked between samples whether a signal asked the worker to stop.
-    package var interruption: () -> Int32?
+    package var cancellation: Cancellation
     /// What shows a measuring job's progress, given its case count and a prefix that names the
     /// process (`process 2/5: `); `nil` for none. The run reports on its processes itself, so a
     /// worker's own progress is at most a line redrawn on a terminal.
@@ -16,13 +16,13 @@ package struct WorkerService {
 
     package init(
         backends: [any PKCEBackend], facts: @escaping () -> WorkerProtocol.BuildFacts,
-        allocationCounter: AllocationCounter?, interruption: @escaping () -> Int32?,
+        allocationCounter: AllocationCounter?, cancellation: Cancellation,
         progress: @escaping (_ caseCount: Int, _ prefix: String) -> (any ProgressObserver)? = { _, _ in nil }
     ) {
         self.backends = backends
         self.facts = facts
         self.allocationCounter = allocationCounter
-        self.interruption = interruption
+        self.cancellation = cancellation
         self.progress = progress
     }
 
@@ -107,7 +107,7 @@ package struct WorkerService {
         var sampler = Sampler(
             cases: cases, plan: job.plan,
             observer: progress ? self.progress(cases.count, "process \(job.process + 1)/\(job.processes): ") : nil,
-            interruption: interruption)
+            cancellation: cancellation)
         sampler.process = job.process
         sampler.allocationCounter = allocationCounter
         return sampler

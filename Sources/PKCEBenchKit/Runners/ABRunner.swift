@@ -51,7 +51,7 @@ package struct ABRunner {
         guard !cases.isEmpty else { throw BenchError(.usage, "the options select no case") }
         SuiteRunner.warnIfDebug(current, progress: progress)
         let measured = try pipeline.measure(cases, as: .sideBySide(sideBySide))
-        if let signal = pipeline.interruption() { throw InterruptSignals.error(for: signal) }
+        try pipeline.cancellation.check()
 
         let runs = BothSides { side in
             var environment =

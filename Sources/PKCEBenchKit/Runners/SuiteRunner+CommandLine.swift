@@ -19,12 +19,12 @@ extension SuiteRunner {
             source = .instructions(
                 try InstructionCounter.forCounting(
                     executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
-                    interruption: { InterruptSignals.received }))
+                    cancellation: .signals))
         } else if processes > 1 {
             source = .processes(
                 MeasuringProcesses(
                     count: processes, command: (benchExecutable, ["worker"]),
-                    interruption: { InterruptSignals.received }))
+                    cancellation: .signals))
         } else {
             source = .inProcess(allocationCounter: processAllocationCounter)
         }
@@ -32,7 +32,7 @@ extension SuiteRunner {
             pipeline: Pipeline(
                 backends: backends, selection: selection, plan: plan,
                 progress: ProgressPrinter(caseCount: try selection.cases(from: backends).count, style: style),
-                interruption: { InterruptSignals.received }),
+                cancellation: .signals),
             source: source, results: results, format: format,
             environment: { RunEnvironment.capture(libraries: libraries, buildCommit: buildCommit) },
             standardOutput: { Terminal.write($0, as: format) })

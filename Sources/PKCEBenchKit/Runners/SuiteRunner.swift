@@ -55,7 +55,7 @@ package struct SuiteRunner {
         }
 
         // A signal that came after the last sample still means: write nothing.
-        if let signal = pipeline.interruption() { throw InterruptSignals.error(for: signal) }
+        try pipeline.cancellation.check()
         let written = try results.save(
             run, asBaseline: saveAsBaseline, comparison: comparison, changes: try changes(upTo: run))
         pipeline.progress.info(
