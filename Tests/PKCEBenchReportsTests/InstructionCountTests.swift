@@ -257,6 +257,12 @@ struct InstructionCountTests {
         let rows = try HTMLReportTests.nodes("//section[@id='results']//tr[@data-case='\(both)']", in: page)
         #expect(rows.count == 2)
         #expect(try HTMLReportTests.nodes("//section[@id='results']//table", in: page).count == 2)
+        for metric in ["time", "instructions"] {
+            let charts = try HTMLReportTests.nodes("//section[@id='charts']/div[@data-metric='\(metric)']", in: page)
+            #expect(charts.count == 1)
+            let bars = try HTMLReportTests.nodes(".//*[@data-case='\(both)']", in: charts.first?.xmlString ?? "<x/>")
+            #expect(bars.count == 1, "the \(metric) charts draw \(both) once")
+        }
 
         let bars = try ChartTests.elements("rect", class: "bar", in: ThroughputChart.svg(run))
         #expect(bars.count == 3)

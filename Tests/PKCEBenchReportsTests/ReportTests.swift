@@ -378,6 +378,16 @@ struct ReportTests {
         let run = try RunResult(name: "one.csv", summaries: sampleReport().rows, samples: sampleReport().sampleRows)
         #expect(run.samples == sampleReport().samples && run.name == "one.csv")
         #expect(try RunResult(name: "empty.csv", summaries: [], samples: nil).recordedEnvironment == nil)
+        // A samples file with no rows still says the run kept samples; no samples file, that it did not.
+        let headerOnly = try RunResult(name: "h.csv", summaries: sampleReport().rows, samples: [])
+        #expect(headerOnly.hasSamples && headerOnly.samples.isEmpty)
+        #expect(try !RunResult(name: "n.csv", summaries: sampleReport().rows, samples: nil).hasSamples)
+        let renamed = sampleReport().named("pair", backend: "b")
+        #expect(renamed.name == "pair" && renamed.hasSamples)
+        #expect(renamed.summaries.allSatisfy { $0.key.backend == "b" })
+        #expect(
+            Set(renamed.samples.keys) == Set(sampleReport().samples.keys.map { $0.withBackend("b") })
+                && renamed.samples.count == 2)
     }
 }
 

@@ -49,12 +49,6 @@ package struct RunEnvironment: Sendable, Equatable {
         self.libraries = libraries
     }
 
-    /// What a run read from a file with no cases records: nothing, every fact empty or unknown.
-    /// ``RunResult/recordedEnvironment`` is `nil` for such a run, so nothing reports these values.
-    package static let unrecorded = RunEnvironment(
-        runID: "", timestamp: "", commit: .unknown, build: .release, targetCPU: "", cpu: "", cpuFlags: "", cores: 0,
-        kernel: "", swift: "", libraries: [:])
-
     /// Reads the environment of this process, now; `libraries` holds the run's backends'
     /// `PKCEBackend.library`, by backend name, `buildCommit` the commit the executable was built
     /// from when it recorded one (an unknown one when it is not a commit,

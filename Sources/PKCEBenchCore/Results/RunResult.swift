@@ -3,16 +3,23 @@
 /// from the samples as measured). A run read back from its files has the summaries the file
 /// records and the samples of its samples file, when there is one; a comparison takes either kind.
 package struct RunResult: Sendable {
-    /// What messages call the run: its file's path, or what the command calls a run it measured.
+    /// What messages call the run: its file's path, what the command calls a run it measured, or
+    /// its run id.
     package var name: String
     /// With the libraries of the measured backends only. A file with no cases records none: see
     /// ``recordedEnvironment``.
     package var environment: RunEnvironment
-    /// Each timed case's samples, in the order taken; empty for a run whose samples were not kept.
+    /// Each timed case's samples, in the order taken, by case; empty for a run whose samples were
+    /// not kept. A run read from files has what its samples file holds.
     package let samples: [CaseKey: [Sample]]
+    /// Whether the run kept samples at all: measured, or read with its samples file, even one
+    /// without a case's samples; a comparison of runs without them decides on their summaries alone.
+    package let hasSamples: Bool
     /// What each case came to, in report order.
     package var summaries: [CaseSummary]
 
+    /// A run as measured: each case's summary computed from its measurement, both kept to the
+    /// precision of the files, and the libraries of the backends it measured.
     package init(environment: RunEnvironment, measurements: [CaseMeasurement], name: String = "this run") {
         let ordered = measurements.sorted { $0.key < $1.key }
         let measured = Set(ordered.map(\.key.backend))
@@ -23,18 +30,20 @@ package struct RunResult: Sendable {
         self.samples = Dictionary(
             ordered.filter { !$0.samples.isEmpty }.map { ($0.key, $0.samples.map(\.atReportPrecision)) },
             uniquingKeysWith: { first, _ in first })
+        self.hasSamples = !measurements.isEmpty
         self.summaries = ordered.map { CaseSummary($0).atReportPrecision }
     }
 
-    /// A run as its report files keep it: summaries, and the samples of the timed cases when its
-    /// samples file was read.
+    /// A run as its report files keep it: summaries, and samples when its samples file was read
+    /// (`nil` when there was none); called `name`, or by its run id.
     package init(
-        environment: RunEnvironment, summaries: [CaseSummary], samples: [CaseKey: [Sample]] = [:],
-        name: String = "this run"
+        environment: RunEnvironment, summaries: [CaseSummary], samples: [CaseKey: [Sample]]? = nil,
+        name: String? = nil
     ) {
-        self.name = name
+        self.name = name ?? environment.runID
         self.environment = environment
-        self.samples = samples
+        self.samples = samples ?? [:]
+        self.hasSamples = samples != nil
         self.summaries = summaries
     }
 
@@ -47,22 +56,21 @@ package struct RunResult: Sendable {
         summaries.isEmpty ? nil : environment
     }
 
-    package var hasSamples: Bool { !samples.isEmpty }
-
     /// The same run under another name; with `backend`, every case takes that name for its
-    /// backend, so that a case of one backend meets its counterpart of another.
+    /// backend, so that a case of one backend meets its counterpart of another (`bench pair`,
+    /// whose runs each measure one backend).
     package func named(_ name: String, backend: String? = nil) -> RunResult {
-        var run = RunResult(
-            environment: environment, summaries: summaries,
-            samples: Dictionary(
-                samples.map { ($0.key.withBackend(backend), $0.value) }, uniquingKeysWith: { a, _ in a }),
+        RunResult(
+            environment: environment,
+            summaries: summaries.map { summary in
+                var summary = summary
+                summary.key = summary.key.withBackend(backend)
+                return summary
+            },
+            samples: hasSamples
+                ? Dictionary(samples.map { ($0.key.withBackend(backend), $0.value) }, uniquingKeysWith: { $1 })
+                : nil,
             name: name)
-        run.summaries = summaries.map { summary in
-            var summary = summary
-            summary.key = summary.key.withBackend(backend)
-            return summary
-        }
-        return run
     }
 
     /// - Throws: ``BenchError`` (`.malformedInput`) when its cases mix timings and instruction counts.

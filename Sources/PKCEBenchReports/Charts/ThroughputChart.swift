@@ -1,3 +1,4 @@
+import Foundation
 import PKCEBenchCore
 
 /// `latest.svg`: operations per second of every timed case of a run, and instructions per operation

@@ -37,7 +37,8 @@ package enum ReportFiles {
     }
 
     /// The runs of a summary file, in the order each first appears: one, or several in a file put
-    /// together from several runs.
+    /// together from several runs; without their samples. ``run(summaryAt:)`` reads a file as one
+    /// run, with its samples, as a comparison takes it.
     ///
     /// - Throws: As ``readSummary(at:)``.
     package static func runs(inSummaryAt path: String) throws(BenchError) -> [RunResult] {

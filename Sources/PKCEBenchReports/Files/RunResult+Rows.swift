@@ -12,18 +12,27 @@ extension RunResult {
         guard builds.count <= 1 else {
             throw BenchError(.malformedInput, "\(name): its rows mix debug and release builds")
         }
-        let samplesByCase = (samples ?? []).reduce(into: [CaseKey: [SampleRow]]()) {
-            $0[$1.key, default: []].append($1)
-        }
         self.init(
             environment: SummaryRow.environment(of: summaries) ?? .unrecorded, summaries: summaries.map(\.summary),
-            samples: samplesByCase.mapValues { $0.sorted { $0.index < $1.index }.map(\.sample) }, name: name)
+            samples: samples.map { rows in
+                Dictionary(grouping: rows, by: \.key).mapValues { $0.sorted { $0.index < $1.index }.map(\.sample) }
+            },
+            name: name)
     }
+}
+
+extension RunEnvironment {
+    /// What a file with no cases records: nothing. ``RunResult/recordedEnvironment`` is `nil` for
+    /// its run, so no report shows these values.
+    fileprivate static let unrecorded = RunEnvironment(
+        runID: "", timestamp: "", commit: .unknown, build: .release, targetCPU: "", cpu: "", cpuFlags: "", cores: 0,
+        kernel: "", swift: "", libraries: [:])
 }
 
 extension ReportFiles {
     /// Reads a summary file and the samples file beside it, when there is one, as one run called
-    /// by the summary's path.
+    /// by the summary's path, as a comparison takes a side; ``runs(inSummaryAt:)`` reads a file's
+    /// runs one by one, without their samples.
     ///
     /// - Throws: `BenchError`: `.missingInput` when the summary is missing; `.malformedInput` when either
     ///   file is malformed, or the summary mixes debug and release builds.

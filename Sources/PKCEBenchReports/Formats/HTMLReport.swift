@@ -202,20 +202,24 @@ package enum HTMLReport {
         return lines + ["<div class=\"charts\">", ChangePointChart.element(changes), "</div>", "</section>"]
     }
 
+    /// A set of charts per metric: a case both timed and counted is drawn in each.
     private static func chartsSection(_ rows: [CaseSummary]) -> [String] {
-        let counted = rows.contains { $0.metric == .instructions }
-        let groups = rows.map(\.key.group).uniqued()
         let backends = ThroughputChart.orderedBackends(rows)
-        let charts = groups.map { group in
-            chart(group, rows: rows.filter { $0.key.group == group }, backends: backends, counted: counted)
+        let sets = Metric.allCases.flatMap { metric -> [String] in
+            let rows = rows.filter { $0.metric == metric }
+            guard !rows.isEmpty else { return [] }
+            let counted = metric == .instructions
+            let charts = rows.map(\.key.group).uniqued().map { group in
+                chart(group, rows: rows.filter { $0.key.group == group }, backends: backends, counted: counted)
+            }
+            return [
+                counted
+                    ? "<h2>Instructions per operation</h2>"
+                    : "<h2>Median nanoseconds per operation, with the p10–p90 range (shorter is faster)</h2>",
+                "<div class=\"charts\" data-metric=\"\(metric.rawValue)\">",
+            ] + charts + ["</div>"]
         }
-        return [
-            "<section id=\"charts\">",
-            counted
-                ? "<h2>Instructions per operation</h2>"
-                : "<h2>Median nanoseconds per operation, with the p10–p90 range (shorter is faster)</h2>",
-            "<div class=\"charts\">",
-        ] + charts + ["</div>", "</section>"]
+        return ["<section id=\"charts\">"] + sets + ["</section>"]
     }
 
     // MARK: - Charts
