@@ -73,7 +73,7 @@ struct AB: ParsableCommand {
     @OptionGroup var progress: ProgressOptions
 
     func run() throws {
-        ABRunner.prepareProcess()
+        Presenter.prepareProcess()
         let metric = metric.metric
         let selection = try selection.selection()
         let counter =
@@ -82,14 +82,16 @@ struct AB: ParsableCommand {
                 executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
                 cancellation: .signals) : nil
         let (sides, baselineCommit) = try sides()
-        var runner = try ABRunner(
-            selection: selection, sampling: sampling, gate: gate,
-            criteria: try criteria.criteria(of: metric, pairing: .byProcess),
-            directory: directory, format: format, progress: progress,
-            sides: sides, counter: counter)
+        let progress = ProgressPrinter(caseCount: 0, style: progress.style)
         // A kept build lies outside any checkout: its commit is the one it was built from.
-        runner.baselineCommit = baselineCommit
-        try ExitStatus(runner.run().outcome).exitUnlessOK()
+        let plan = Session.Plan.thisProgram(
+            sides, selection: selection, sampling: try PairedSampling(sampling, gate),
+            criteria: try criteria.criteria(of: metric, pairing: .byProcess), counter: counter,
+            baselineCommit: baselineCommit, progress: progress)
+        let presenter = Presenter(
+            results: ResultsDirectory(path: directory.path), format: format.format, exports: try format.exports(),
+            progress: progress)
+        try ExitStatus(presenter.run(plan)).exitUnlessOK()
     }
 
     /// The two builds: the baseline given and this one; or, with `--against`, that revision's
@@ -133,47 +135,5 @@ struct AB: ParsableCommand {
                 "each pair of workers runs both builds linked again in a fresh random order of their functions")
         }
         return (.relinked(baseline: kept[0].linkCommand, current: kept[1].linkCommand), kept[0].commit.short)
-    }
-}
-
-extension ABRunner {
-    /// Readies this process for workers: signals stop the run, and a worker that dies cannot take
-    /// this process with it through a write to its pipe.
-    static func prepareProcess() {
-        InterruptSignals.install()
-        signal(SIGPIPE, SIG_IGN)
-    }
-
-    /// A runner of `sides` with the command line's options.
-    init(
-        selection: Selection, sampling: SamplingOptions, gate: GateOptions, criteria: ComparisonCriteria,
-        directory: DirectoryOptions, format: FormatOptions, progress: ProgressOptions, sides: Sides,
-        counter: InstructionCounter? = nil
-    ) throws {
-        try self.init(
-            selection: selection, sampling: PairedSampling(sampling, gate), criteria: criteria,
-            output: ResultsDirectory(path: directory.path), format: format.format, progress: progress.style,
-            sides: sides, counter: counter)
-        exports = try format.exports()
-    }
-
-    /// A runner of `sides` that writes `format` to `output`, with this process's backends, signals
-    /// and facts, and no exports.
-    init(
-        selection: Selection, sampling: PairedSampling, criteria: ComparisonCriteria, output: ResultsDirectory,
-        format: OutputFormat, progress style: ProgressPrinter.Style, sides: Sides, counter: InstructionCounter? = nil
-    ) {
-        let libraries = CommandContext.libraries
-        let buildCommit = CommandContext.buildCommit
-        self.init(
-            pipeline: Pipeline(
-                backends: CommandContext.backends, selection: selection, plan: sampling.plan,
-                progress: ProgressPrinter(caseCount: 0, style: style),
-                cancellation: .signals),
-            sideBySide: .init(sides: sides, looks: sampling.looks, criteria: criteria, counter: counter),
-            output: output, format: format,
-            currentFacts: .current(libraries: libraries),
-            environment: { RunEnvironment.capture(libraries: libraries, buildCommit: buildCommit) },
-            standardOutput: { Terminal.write($0, as: format) })
     }
 }

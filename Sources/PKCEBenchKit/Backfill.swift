@@ -103,19 +103,18 @@ struct Backfill: ParsableCommand {
                 var source = MeasuringProcesses(
                     count: processes, command: (build.kept.executable, ["worker"]),
                     cancellation: .signals)
-                source.checksBackendsFirst = true
+                source.isAnotherBuild = true
                 // By key too, so that its workers are asked for no case its build does not have.
                 var measurable = selection
                 measurable.keys = cases.sorted()
-                let runner = SuiteRunner(
-                    pipeline: Pipeline(
-                        backends: CommandContext.backends, selection: measurable, plan: plan,
-                        progress: ProgressPrinter(caseCount: cases.count, style: progress.style),
+                let progress = ProgressPrinter(caseCount: cases.count, style: progress.style)
+                let session = Session.Plan.alone(
+                    Pipeline(
+                        backends: CommandContext.backends, selection: measurable, plan: plan, progress: progress,
                         cancellation: .signals),
-                    source: .processes(source), results: results, format: .table,
-                    environment: { build.environment },
-                    standardOutput: { _ in })
-                _ = try runner.run()
+                    .processes(source), environment: build.environment)
+                _ = try Presenter(results: results, format: .table, progress: progress, standardOutput: { _ in })
+                    .run(session)
                 measured += 1
             }
         }

@@ -40,12 +40,15 @@ struct Baseline: ParsableCommand {
         let results = ResultsDirectory(path: directory.path)
         let name = try baselineName()
         guard let source else {
-            var runner = try SuiteRunner(
-                selection: selection.selection(), plan: sampling.plan(), processes: sampling.processCount(),
-                results: results, format: format.format, metric: metric.metric, progress: progress.style)
-            runner.saveAsBaseline = name
-            runner.exports = try format.exports()
-            return try ExitStatus(runner.run()).exitUnlessOK()
+            let selection = try selection.selection()
+            let progress = try ProgressPrinter(of: selection, style: progress.style)
+            let plan = try Session.Plan.thisProgram(
+                selection: selection, plan: sampling.plan(), processes: sampling.processCount(), metric: metric.metric,
+                progress: progress, results: results)
+            var presenter = Presenter(
+                results: results, format: format.format, exports: try format.exports(), progress: progress)
+            presenter.saveAsBaseline = name
+            return try ExitStatus(presenter.run(plan)).exitUnlessOK()
         }
         try results.prepare()
         try results.promoteToBaseline(summaryAt: source, as: name)

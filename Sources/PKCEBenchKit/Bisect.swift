@@ -52,7 +52,7 @@ struct Bisect: ParsableCommand {
     @OptionGroup var progress: ProgressOptions
 
     func run() throws {
-        ABRunner.prepareProcess()
+        Presenter.prepareProcess()
         let key = try caseKey()
         let criteria = Bisection.criteria(try self.criteria.criteria(of: metric.metric, pairing: .byProcess))
         let printer = ProgressPrinter(caseCount: 0, style: progress.style)

@@ -40,9 +40,7 @@ struct Compare: ParsableCommand {
     @OptionGroup var format: FormatOptions
 
     func run() throws {
-        let format = format.format
         let exports = try self.format.exports()
-        try exports.check()
         let baseline = try ReportFiles.run(summaryAt: baselinePath)
         let current = try ReportFiles.run(summaryAt: currentPath)
         let metric = try Comparison.requireSameMetric(baseline, current)
@@ -57,12 +55,13 @@ struct Compare: ParsableCommand {
             : try RunToRunSpread(
                 historyAt: historyPath, required: history != nil, like: current.recordedEnvironment,
                 excluding: [baseline.recordedEnvironment?.runID ?? "", current.recordedEnvironment?.runID ?? ""])
-        let comparison = try Comparison(baseline: baseline, current: current, criteria: criteria, runToRun: runToRun)
-        for warning in comparison.warnings {
-            Terminal.note(warning)
-        }
-        try exports.write { ComparisonFormatter.render(comparison, as: $0) }
-        Terminal.write(ComparisonFormatter.render(comparison, as: format), as: format)
-        try ExitStatus(comparison.outcome).exitUnlessOK()
+        let format = format.format
+        var presenter = Presenter(
+            results: nil, format: format, progress: ProgressPrinter(caseCount: 0, style: .quiet), warn: Terminal.note,
+            standardOutput: { Terminal.write($0, as: format) })
+        presenter.exports = exports
+        let plan = Session.Plan.stored(
+            current, against: Session.Stored(baseline, criteria: criteria, runToRun: runToRun))
+        try ExitStatus(presenter.run(plan)).exitUnlessOK()
     }
 }

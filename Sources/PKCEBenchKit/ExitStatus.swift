@@ -41,6 +41,11 @@ enum ExitStatus: Int32, CaseIterable {
             }
     }
 
+    /// What a session's comparison came to; ``ok`` without one.
+    init(_ outcome: Session.Outcome) {
+        self.init(outcome.comparison?.outcome ?? .clear)
+    }
+
     func exitUnlessOK() throws {
         if self != .ok { throw ExitCode(rawValue) }
     }

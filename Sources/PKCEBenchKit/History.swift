@@ -139,7 +139,7 @@ struct History: ParsableCommand {
             series: analysis.series(of: history, metric: metric, lastRuns: last ?? 100, include: include),
             threshold: threshold, since: window)
         if confirm && !changes.alerts.isEmpty {
-            ABRunner.prepareProcess()
+            Presenter.prepareProcess()
             try self.confirm(&changes)
         }
         if let chart { try ReportFiles.write(ChangePointChart.svg(changes), to: chart) }

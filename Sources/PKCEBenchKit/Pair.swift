@@ -1,5 +1,6 @@
 import ArgumentParser
 import PKCEBenchCore
+import PKCEBenchReports
 
 struct Pair: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,12 +66,15 @@ struct Pair: ParsableCommand {
     }
 
     func run() throws {
-        ABRunner.prepareProcess()
-        let runner = try ABRunner(
-            selection: try pairedSelection(), sampling: sampling, gate: gate,
-            criteria: try criteria.criteria(of: .time, pairing: .byProcess), directory: directory, format: format,
-            progress: progress,
-            sides: .backends(baseline: baselineBackend, current: backend, executable: benchExecutable))
-        try ExitStatus(runner.run().outcome).exitUnlessOK()
+        Presenter.prepareProcess()
+        let progress = ProgressPrinter(caseCount: 0, style: progress.style)
+        let plan = Session.Plan.thisProgram(
+            .backends(baseline: baselineBackend, current: backend, executable: benchExecutable),
+            selection: try pairedSelection(), sampling: try PairedSampling(sampling, gate),
+            criteria: try criteria.criteria(of: .time, pairing: .byProcess), progress: progress)
+        let presenter = Presenter(
+            results: ResultsDirectory(path: directory.path), format: format.format, exports: try format.exports(),
+            progress: progress)
+        try ExitStatus(presenter.run(plan)).exitUnlessOK()
     }
 }

@@ -63,15 +63,17 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let metric = metric.metric
-        var runner = try SuiteRunner(
-            selection: selection.selection(), plan: sampling.plan(), processes: sampling.processCount(),
-            results: ResultsDirectory(path: directory.path), format: format.format, metric: metric,
-            progress: progress.style)
-        runner.baseline = try baselinePath().map {
-            ($0, try criteria.criteria(of: metric, pairing: .independent))
-        }
-        runner.saveAsBaseline = try baselineToSave()
-        runner.exports = try format.exports()
-        try ExitStatus(runner.run()).exitUnlessOK()
+        let selection = try selection.selection()
+        let results = ResultsDirectory(path: directory.path)
+        let progress = try ProgressPrinter(of: selection, style: progress.style)
+        let plan = try Session.Plan.thisProgram(
+            selection: selection, plan: sampling.plan(), processes: sampling.processCount(), metric: metric,
+            progress: progress,
+            against: try baselinePath().map { ($0, try criteria.criteria(of: metric, pairing: .independent)) },
+            results: results)
+        var presenter = Presenter(
+            results: results, format: format.format, exports: try format.exports(), progress: progress)
+        presenter.saveAsBaseline = try baselineToSave()
+        try ExitStatus(presenter.run(plan)).exitUnlessOK()
     }
 }

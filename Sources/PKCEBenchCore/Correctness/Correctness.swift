@@ -19,16 +19,20 @@ public enum Correctness {
     /// Message lengths on both sides of the padding boundaries (55/56, 63/64, 119/120) and beyond.
     static let agreementLengths = [0, 1, 31, 32, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 1000, 4096]
 
-    /// Checks each of `backends` that one of `cases` uses, or that `alsoChecking` names, and
-    /// refuses them all at the first that fails.
+    /// Checks each of `backends` that one of `cases` uses, and refuses them all at the first that
+    /// fails.
     ///
     /// - Throws: ``BenchError`` (`.backendFailed`) naming the first failing backend and why.
-    package static func require(
-        _ backends: [any PKCEBackend], usedBy cases: [BenchmarkCase], alsoChecking extra: Set<String> = []
-    ) throws(BenchError) {
-        let used = Set(cases.map(\.backend.name)).union(extra)
+    package static func require(_ backends: [any PKCEBackend], usedBy cases: [BenchmarkCase]) throws(BenchError) {
+        try require(backends, named: Set(cases.map(\.backend.name)))
+    }
+
+    /// Checks each of `backends` that `names` names, and refuses them all at the first that fails.
+    ///
+    /// - Throws: ``BenchError`` (`.backendFailed`) naming the first failing backend and why.
+    package static func require(_ backends: [any PKCEBackend], named names: Set<String>) throws(BenchError) {
         // In order, stopping at the first failure: a later backend is not run once one failed.
-        for backend in backends where used.contains(backend.name) {
+        for backend in backends where names.contains(backend.name) {
             if let reason = check(backend) {
                 throw BenchError(.backendFailed, "backend \(backend.name) failed its correctness check: \(reason)")
             }

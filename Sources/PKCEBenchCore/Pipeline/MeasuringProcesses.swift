@@ -7,9 +7,8 @@ package struct MeasuringProcesses {
     package var command: (executable: String, arguments: [String])
     /// Asked while a process runs whether a signal asked the run to stop.
     package var cancellation: Cancellation
-    /// Whether the first process checks its backends before measuring: they are another build's
-    /// (`bench backfill`), which this process's own check did not cover.
-    package var checksBackendsFirst = false
+    /// Whether the workers are another build's (`bench backfill`), not this process's.
+    package var isAnotherBuild = false
 
     package init(
         count: Int, command: (executable: String, arguments: [String]), cancellation: Cancellation
@@ -20,13 +19,14 @@ package struct MeasuringProcesses {
     }
 
     /// Measures `cases`, which `selection` makes, with `plan`, its samples shared out among the
-    /// processes.
+    /// processes; with `check`, the first checks its backends first.
     ///
     /// - Returns: One measurement per case, in the order of `cases`; a case that failed in any
     ///   process is failed, and every case is failed when a process failed.
     /// - Throws: ``BenchError``: `.interrupted`, `.terminated`.
     package func measure(
-        _ cases: [BenchmarkCase], selection: Selection, plan: SamplingPlan, progress: (any ProgressObserver)?
+        _ cases: [BenchmarkCase], selection: Selection, plan: SamplingPlan, progress: (any ProgressObserver)?,
+        check: Bool = false
     ) throws(BenchError) -> [CaseMeasurement] {
         guard !cases.isEmpty else { return [] }
         let processes = max(1, min(count, plan.samples / 2))
@@ -41,7 +41,7 @@ package struct MeasuringProcesses {
             share.samples = plan.samples / processes + (index < plan.samples % processes ? 1 : 0)
             let job = WorkerProtocol.Job(
                 selection: selection, plan: share, process: index, processes: processes,
-                check: checksBackendsFirst && index == 0)
+                check: check && index == 0)
             // A process's failure is not tied to one case: every case fails with it, and the
             // processes left are spared a crash that would most likely repeat.
             let measured: [CaseMeasurement]

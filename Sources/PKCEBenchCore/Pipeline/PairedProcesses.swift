@@ -220,7 +220,7 @@ extension PairedProcesses {
                 let job = WorkerProtocol.Job(
                     selection: sides.selection(selection, on: side, for: cases), plan: plan, process: pair,
                     processes: schedule.pairsPerLook * schedule.looks,
-                    check: check && (side == .baseline || sides.linkCommand(of: side) != nil))
+                    check: check && sides.isAnotherBuild(side))
                 let reply = try connection.ask(.calibrate(job), within: readyTimeout)
                 guard case .calibrated(let keys, let failures) = reply else {
                     throw connection.broken(quoting: WorkerProtocol.line(reply))

@@ -54,6 +54,23 @@ package struct Pipeline {
             case .sideBySide(let sideBySide): sideBySide.metric
             }
         }
+
+        /// The sides measured: the current alone, or both.
+        var sides: [Side] {
+            if case .sideBySide = self { return Side.allCases }
+            return [.current]
+        }
+
+        /// The correctness policy, one function of the mode: whether `side`'s workers check its
+        /// backends before they measure, because it is another build's. This build's backends are
+        /// checked in this process, once, before anything is measured.
+        func checksInWorkers(_ side: Side) -> Bool {
+            switch self {
+            case .alone(.processes(let processes)): processes.isAnotherBuild
+            case .alone: false
+            case .sideBySide(let sideBySide): sideBySide.sides.isAnotherBuild(side)
+            }
+        }
     }
 
     /// Two sides measured side by side, and how they are decided.
@@ -68,14 +85,19 @@ package struct Pipeline {
         /// instructions counted under Callgrind, in one worker per side, the baseline first: counts
         /// repeat exactly, so there is nothing to pair.
         package var counter: InstructionCounter?
+        /// The baseline build's commit, when its executable is not in a checkout of it: a build
+        /// that `bench ab --against`, `bench bisect` or `--confirm` made.
+        package var baselineCommit: String?
 
         package init(
-            sides: Sides, looks: LookSchedule, criteria: ComparisonCriteria, counter: InstructionCounter? = nil
+            sides: Sides, looks: LookSchedule, criteria: ComparisonCriteria, counter: InstructionCounter? = nil,
+            baselineCommit: String? = nil
         ) {
             self.sides = sides
             self.looks = looks
             self.criteria = criteria
             self.counter = counter
+            self.baselineCommit = baselineCommit
         }
 
         package var metric: Metric { counter == nil ? .time : .instructions }
@@ -94,18 +116,22 @@ package struct Pipeline {
         package var decisions: [CaseKey: GateDecision] = [:]
     }
 
-    /// Checks the backends `cases` use, then measures the cases in `mode`: the one place a run
-    /// checks its own build's backends; another build's are checked by its first worker, which the
+    /// Checks the backends `cases` use, as ``Mode/checksInWorkers(_:)`` says, then measures the
+    /// cases in `mode`: this build's backends here, another build's by its first worker, which the
     /// job asks to. A case that fails while measured is failed; the others complete.
     ///
     /// - Throws: ``BenchError``: `.backendFailed` when a backend fails the correctness check or a
     ///   worker fails; `.interrupted`, `.terminated`.
     package func measure(_ cases: [BenchmarkCase], as mode: Mode) throws(BenchError) -> Measured {
-        var baselineBackends: Set<String> = []
-        if case .sideBySide(let pair) = mode {
-            baselineBackends = Set(cases.map { pair.sides.key(of: $0.key, on: .baseline).backend })
+        var checkedHere: Set<String> = []
+        for side in mode.sides where !mode.checksInWorkers(side) {
+            if case .sideBySide(let sideBySide) = mode {
+                checkedHere.formUnion(cases.map { sideBySide.sides.key(of: $0.key, on: side).backend })
+            } else {
+                checkedHere.formUnion(cases.map(\.backend.name))
+            }
         }
-        try Correctness.require(backends, usedBy: cases, alsoChecking: baselineBackends)
+        try Correctness.require(backends, named: checkedHere)
         defer { progress.finish() }
         switch mode {
         case .alone(.inProcess(let allocationCounter)):
@@ -114,7 +140,8 @@ package struct Pipeline {
             return Measured(current: try sampler.run())
         case .alone(.processes(let processes)):
             let measurements = try processes.measure(
-                cases, selection: narrowed(to: cases), plan: plan, progress: progress)
+                cases, selection: narrowed(to: cases), plan: plan, progress: progress,
+                check: mode.checksInWorkers(.current))
             for measurement in measurements {
                 if let failure = measurement.failure {
                     progress.failed(measurement.key, reason: failure)
@@ -142,7 +169,8 @@ package struct Pipeline {
                 var counter = counter
                 counter.executable = sides.executable(of: side)
                 return try counter.measure(
-                    cases, selection: sides.selection(selection, on: side, for: cases), check: side == .baseline)
+                    cases, selection: sides.selection(selection, on: side, for: cases),
+                    check: mode.checksInWorkers(side))
             }
             return Measured(
                 current: counted.current.measurements, baseline: counted.baseline.measurements,

@@ -26,6 +26,16 @@ package enum Sides: Sendable, Equatable {
         }
     }
 
+    /// Whether `side` is another build than this process's: the baseline's of two builds, and
+    /// both of two builds that `bench ab --against` made.
+    package func isAnotherBuild(_ side: Side) -> Bool {
+        switch self {
+        case .builds: side == .baseline
+        case .relinked: true
+        case .backends: false
+        }
+    }
+
     /// How `side` is linked again for each pair, when it is.
     func linkCommand(of side: Side) -> LinkCommand? {
         guard case .relinked(let baseline, let current) = self else { return nil }

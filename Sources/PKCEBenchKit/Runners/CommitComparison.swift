@@ -70,21 +70,18 @@ struct CommitComparison {
                 "cannot compare \(baseline.commit.short) (Swift \(baseline.facts.swift)) with \(current.commit.short) "
                     + "(Swift \(current.facts.swift)): the compiler would be measured too; remove the cache of builds")
         }
-        var runner = ABRunner(
+        let progress = ProgressPrinter(caseCount: 0, style: progress)
+        // The current side is another build too: its own facts, not this process's.
+        let plan = Session.Plan.thisProgram(
+            .relinked(baseline: baseline.kept.linkCommand, current: current.kept.linkCommand),
             selection: Selection(
                 backends: [key.backend], operations: [key.operation], sizes: [key.size], keys: [key],
                 threads: key.threads),
-            sampling: sampling, criteria: criteria, output: ResultsDirectory(path: output.path), format: .table,
-            progress: progress,
-            sides: .relinked(baseline: baseline.kept.linkCommand, current: current.kept.linkCommand),
-            counter: counter)
-        runner.standardOutput = { _ in }
-        runner.baselineCommit = baseline.commit.short
-        // The current side is another build too: its own facts, not this process's.
-        runner.currentFacts = current.facts
-        let environment = current.environment
-        runner.environment = { environment }
-        let comparison = try runner.run()
+            sampling: sampling, criteria: criteria, counter: counter, baselineCommit: baseline.commit.short,
+            progress: progress, current: Session.Build(facts: current.facts, environment: current.environment))
+        let presenter = Presenter(
+            results: ResultsDirectory(path: output.path), format: .table, progress: progress, standardOutput: { _ in })
+        guard let comparison = try presenter.run(plan).comparison else { return (nil, nil) }
         let compared = comparison.cases.first { $0.key == key }
         return (compared, compared?.look.map { comparison.looks.pairs(atLook: $0) })
     }

@@ -7,28 +7,47 @@ import PKCEBenchTestSupport
 import Testing
 
 @Suite("A whole run with a broken backend")
-struct SuiteRunnerTests {
-    /// A runner over `backends` that measures quickly and writes into a new temporary directory.
+struct SessionTests {
+    /// A session of `bench` over `backends` that measures quickly and writes into a new temporary
+    /// directory, compared with a baseline summary when one is set.
+    struct Runner {
+        var pipeline: Pipeline
+        var source: SampleSource
+        var baseline: (path: String, criteria: ComparisonCriteria)?
+        var presenter: Presenter
+
+        var results: ResultsDirectory { presenter.results ?? ResultsDirectory(path: "") }
+
+        func run() throws(BenchError) {
+            let stored = try baseline.map { baseline throws(BenchError) in
+                Session.Stored(try ReportFiles.run(summaryAt: baseline.path), criteria: baseline.criteria)
+            }
+            _ = try presenter.run(
+                .alone(pipeline, source, environment: SyntheticRun.report().environment, against: stored))
+        }
+    }
+
     static func runner(
         _ backends: [any PKCEBackend], operations: [BenchmarkOperation],
         onProgress: @escaping (String) -> Void = { _ in }
-    ) throws -> (SuiteRunner, Output) {
+    ) throws -> (Runner, Output) {
         let directory = try temporaryDirectory()
         let output = Output()
-        let runner = SuiteRunner(
+        let progress = ProgressPrinter(
+            caseCount: 0, style: .lines,
+            write: {
+                output.stderr += $0
+                onProgress($0)
+            })
+        let runner = Runner(
             pipeline: Pipeline(
                 backends: backends, selection: Selection(operations: operations),
                 plan: SamplingPlan(warmup: .milliseconds(1), sampleTime: .milliseconds(1), samples: 5),
-                progress: ProgressPrinter(
-                    caseCount: 0, style: .lines,
-                    write: {
-                        output.stderr += $0
-                        onProgress($0)
-                    }),
-                cancellation: .never),
+                progress: progress, cancellation: .never),
             source: .inProcess(allocationCounter: nil),
-            results: ResultsDirectory(path: directory.path), format: .table,
-            environment: { SyntheticRun.report().environment }, standardOutput: { output.stdout += $0 })
+            presenter: Presenter(
+                results: ResultsDirectory(path: directory.path), format: .table, progress: progress,
+                standardOutput: { output.stdout += $0 }))
         return (runner, output)
     }
 

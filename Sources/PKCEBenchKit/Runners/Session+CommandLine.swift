@@ -1,0 +1,99 @@
+import Foundation
+import PKCEBenchCore
+import PKCEBenchReports
+
+extension Session.Plan {
+    /// A run of this program's backends alone, wired to this process, its signals and its
+    /// `bench worker` processes: in this process with one process, else in `processes` workers
+    /// one after another; under Callgrind for instructions.
+    ///
+    /// With a `baseline` summary, the run is compared with it; the history in `results` measures
+    /// the spread between runs, and is read before measuring, so that a malformed one costs
+    /// nothing.
+    static func thisProgram(
+        selection: Selection, plan: SamplingPlan, processes: Int, metric: Metric, progress: any ProgressObserver,
+        against baseline: (path: String, criteria: ComparisonCriteria)? = nil, results: ResultsDirectory
+    ) throws(BenchError) -> Session.Plan {
+        InterruptSignals.install()
+        let environment = RunEnvironment.capture(
+            libraries: CommandContext.libraries, buildCommit: CommandContext.buildCommit)
+        let stored = try baseline.map { baseline throws(BenchError) in
+            let run = try ReportFiles.run(summaryAt: baseline.path)
+            // Instruction counts repeat exactly: no spread between runs to measure.
+            let runToRun =
+                metric == .time
+                ? try RunToRunSpread(
+                    historyAt: results.history.path, required: false, like: environment,
+                    excluding: [environment.runID, run.recordedEnvironment?.runID ?? ""]) : .unmeasured
+            return Session.Stored(run, criteria: baseline.criteria, runToRun: runToRun)
+        }
+        let source: SampleSource
+        if metric == .instructions {
+            source = .instructions(
+                try InstructionCounter.forCounting(
+                    executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
+                    cancellation: .signals))
+        } else if processes > 1 {
+            source = .processes(
+                MeasuringProcesses(count: processes, command: (benchExecutable, ["worker"]), cancellation: .signals))
+        } else {
+            source = .inProcess(allocationCounter: processAllocationCounter)
+        }
+        return .alone(
+            Pipeline(
+                backends: CommandContext.backends, selection: selection, plan: plan, progress: progress,
+                cancellation: .signals),
+            source, environment: environment, against: stored)
+    }
+
+    /// `sides` measured side by side with this program's backends, signals and facts, by
+    /// `sampling`, decided by `criteria`; counted when there is a `counter`.
+    static func thisProgram(
+        _ sides: Sides, selection: Selection, sampling: PairedSampling, criteria: ComparisonCriteria,
+        counter: InstructionCounter? = nil, baselineCommit: String? = nil, progress: any ProgressObserver,
+        current: Session.Build? = nil
+    ) -> Session.Plan {
+        let libraries = CommandContext.libraries
+        return .sideBySide(
+            Pipeline(
+                backends: CommandContext.backends, selection: selection, plan: sampling.plan, progress: progress,
+                cancellation: .signals),
+            .init(
+                sides: sides, looks: sampling.looks, criteria: criteria, counter: counter,
+                baselineCommit: baselineCommit),
+            current: current
+                ?? Session.Build(
+                    facts: .current(libraries: libraries),
+                    environment: RunEnvironment.capture(libraries: libraries, buildCommit: CommandContext.buildCommit)))
+    }
+}
+
+extension Presenter {
+    /// A presenter to `results` and the terminal, in `format`, with `exports`.
+    init(
+        results: ResultsDirectory?, format: OutputFormat, exports: OutputFiles, progress: any ProgressObserver
+    ) {
+        self.init(
+            results: results, format: format, progress: progress, standardOutput: { Terminal.write($0, as: format) })
+        self.exports = exports
+    }
+
+    /// Readies this process for workers: signals stop the run, and a worker that dies cannot take
+    /// this process with it through a write to its pipe.
+    static func prepareProcess() {
+        InterruptSignals.install()
+        signal(SIGPIPE, SIG_IGN)
+    }
+}
+
+extension ProgressPrinter {
+    /// A printer of the run of `selection`'s cases of this program's backends.
+    convenience init(of selection: Selection, style: Style) throws(BenchError) {
+        self.init(caseCount: try selection.cases(from: CommandContext.backends).count, style: style)
+    }
+}
+
+/// This program, to start it again as a worker.
+var benchExecutable: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+}
