@@ -41,6 +41,7 @@ struct Compare: ParsableCommand {
 
     func run() throws {
         let exports = try self.format.exports()
+        try exports.check()
         let baseline = try ReportFiles.run(summaryAt: baselinePath)
         let current = try ReportFiles.run(summaryAt: currentPath)
         let metric = try Comparison.requireSameMetric(baseline, current)

@@ -16,7 +16,7 @@ struct MeasuringProcessesTests {
 
     /// What measuring ``cases`` with processes that run `script` reports.
     static func measure(_ script: String) throws -> [CaseMeasurement] {
-        try processes(script).measure(cases, selection: Selection(), plan: plan, progress: nil)
+        try processes(script).measure(cases, selection: Selection(), plan: plan, progress: nil, check: false)
     }
 
     @Test(
@@ -84,7 +84,7 @@ struct MeasuringProcessesTests {
                 cancellation: Cancellation {
                     FileManager.default.fileExists(atPath: pidFile.path) ? 2 : nil
                 }
-            ).measure(Self.cases, selection: Selection(), plan: Self.plan, progress: nil)
+            ).measure(Self.cases, selection: Selection(), plan: Self.plan, progress: nil, check: false)
         }
         // The child was signalled and reaped: its process id is gone.
         let pid = try #require(

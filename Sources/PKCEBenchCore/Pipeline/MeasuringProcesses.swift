@@ -26,7 +26,7 @@ package struct MeasuringProcesses {
     /// - Throws: ``BenchError``: `.interrupted`, `.terminated`.
     package func measure(
         _ cases: [BenchmarkCase], selection: Selection, plan: SamplingPlan, progress: (any ProgressObserver)?,
-        check: Bool = false
+        check: Bool
     ) throws(BenchError) -> [CaseMeasurement] {
         guard !cases.isEmpty else { return [] }
         let processes = max(1, min(count, plan.samples / 2))

@@ -16,6 +16,9 @@ package struct PairedProcesses {
     /// When a change counts: the gate decides at each look which cases are still open.
     var criteria: ComparisonCriteria
     var sides: Sides
+    /// The sides whose workers of the first pair check their backends before they calibrate:
+    /// another build's, as ``Pipeline/Mode/checksInWorkers(_:)`` decides.
+    package var checkedInWorkers: Set<Side> = []
     var progress: any ProgressObserver
     /// Asked between samples whether a signal asked the run to stop.
     var cancellation: Cancellation
@@ -85,8 +88,11 @@ package struct PairedProcesses {
             taken.baseline.isMeasurable(index) && taken.current.isMeasurable(index)
         }
         for warmup in 0..<Self.warmupPairs {
+            let checking =
+                warmup > 0 || checkedInWorkers.isEmpty
+                ? "" : "checking \(checkedInWorkers.count == 2 ? "both sides" : "the baseline")'s backends; "
             progress.info(
-                "warm-up pair \(warmup + 1) of \(Self.warmupPairs): checking both sides; its samples are set aside")
+                "warm-up pair \(warmup + 1) of \(Self.warmupPairs): \(checking)its samples are set aside")
             try source.measurePair(
                 warmup, of: cases, open: open, share: plan.samples / pairs, check: warmup == 0, into: &taken)
             Side.allCases.forEach { side in taken[side].samples = taken[side].samples.map { _ in [] } }
@@ -220,7 +226,7 @@ extension PairedProcesses {
                 let job = WorkerProtocol.Job(
                     selection: sides.selection(selection, on: side, for: cases), plan: plan, process: pair,
                     processes: schedule.pairsPerLook * schedule.looks,
-                    check: check && sides.isAnotherBuild(side))
+                    check: check && checkedInWorkers.contains(side))
                 let reply = try connection.ask(.calibrate(job), within: readyTimeout)
                 guard case .calibrated(let keys, let failures) = reply else {
                     throw connection.broken(quoting: WorkerProtocol.line(reply))

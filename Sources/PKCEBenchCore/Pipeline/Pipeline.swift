@@ -64,9 +64,9 @@ package struct Pipeline {
         /// The correctness policy, one function of the mode: whether `side`'s workers check its
         /// backends before they measure, because it is another build's. This build's backends are
         /// checked in this process, once, before anything is measured.
-        func checksInWorkers(_ side: Side) -> Bool {
+        package func checksInWorkers(_ side: Side) -> Bool {
             switch self {
-            case .alone(.processes(let processes)): processes.isAnotherBuild
+            case .alone(.processes(let processes)): side == .current && processes.isAnotherBuild
             case .alone: false
             case .sideBySide(let sideBySide): sideBySide.sides.isAnotherBuild(side)
             }
@@ -157,9 +157,10 @@ package struct Pipeline {
         case .sideBySide(let sideBySide):
             let sides = sideBySide.sides
             guard let counter = sideBySide.counter else {
-                let paired = PairedProcesses(
+                var paired = PairedProcesses(
                     selection: selection, plan: plan, schedule: sideBySide.looks, criteria: sideBySide.criteria,
                     sides: sides, progress: progress, cancellation: cancellation)
+                paired.checkedInWorkers = Set(Side.allCases.filter(mode.checksInWorkers))
                 let measured = try paired.measure(cases)
                 return Measured(
                     current: measured.sides.current, baseline: measured.sides.baseline, decisions: measured.decisions)

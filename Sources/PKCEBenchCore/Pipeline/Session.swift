@@ -4,8 +4,8 @@
 /// (files, standard output, exports, the exit status) is the command line's.
 ///
 /// A session is made in two steps, so that a command can make its output directory between
-/// them: ``init(_:)`` checks every input that can be checked without measuring, and ``run()``
-/// measures and compares.
+/// them: ``init(_:)`` checks the plan's inputs, and ``run()`` measures and compares. The command
+/// line reads the files a plan holds.
 package struct Session {
     /// What a session measures or reads, and what it compares the result with.
     package enum Plan {
@@ -30,6 +30,16 @@ package struct Session {
             self.run = run
             self.criteria = criteria
             self.runToRun = runToRun
+        }
+
+        /// Checks that a run to be made in `build`, measuring `metric`, may be compared with this
+        /// one, before it is measured.
+        ///
+        /// - Throws: ``BenchError`` (`.malformedInput`) when one is a debug build and the other a
+        ///   release build, or one counts instructions and the other is timed.
+        package func requireComparable(build: BuildConfiguration?, metric: Metric) throws(BenchError) {
+            try Comparison.requireSameBuild(run, "this run", build: build)
+            try Comparison.requireSameMetric(run, "this run", metric: metric)
         }
     }
 
@@ -73,7 +83,7 @@ package struct Session {
     /// What ``run()`` does: measures and compares what ``init(_:)`` checked.
     private let measureAndCompare: () throws(BenchError) -> Outcome
 
-    /// Checks the plan's inputs: a stored run's build and metric against the run to be made, and
+    /// Checks the plan's inputs: a stored run's build and metric against the other run's, and
     /// for two sides the baseline executable (its hello and description), its build against the
     /// current one's, and under Callgrind that it can be counted. Nothing is measured.
     ///
@@ -84,10 +94,7 @@ package struct Session {
         self.plan = plan
         switch plan {
         case .alone(let pipeline, let source, let environment, let stored):
-            if let stored {
-                try Comparison.requireSameBuild(stored.run, "this run", build: environment.build)
-                try Comparison.requireSameMetric(stored.run, "this run", metric: source.metric)
-            }
+            try stored?.requireComparable(build: environment.build, metric: source.metric)
             measureAndCompare = { () throws(BenchError) in
                 try Self.measure(source, with: pipeline, in: environment, against: stored)
             }
@@ -120,6 +127,7 @@ package struct Session {
                     sideBySide, with: pipeline, in: BothSides { $0 == .baseline ? baseline : current.environment })
             }
         case .stored(let current, let stored):
+            try Comparison.requireSameBuild(stored.run, current.name, build: current.recordedEnvironment?.build)
             _ = try Comparison.requireSameMetric(stored.run, current)
             measureAndCompare = { () throws(BenchError) in
                 Outcome(current: current, comparison: try Self.compare(current, with: stored), wasMeasured: false)
@@ -149,14 +157,14 @@ package struct Session {
         let cases = try pipeline.selection.cases(from: pipeline.backends)
         warnIfDebug(environment, progress: pipeline.progress)
         let measured = try pipeline.measure(cases, as: .alone(source))
-        try pipeline.cancellation.check()
         var environment = environment
         // Counted rows record the CPU features and libraries the worker saw under Valgrind.
         measured.counted[.current]?.record(in: &environment)
         let run = RunResult(environment: environment, measurements: measured.current)
-        return Outcome(
-            current: run, comparison: try stored.map { stored throws(BenchError) in try compare(run, with: stored) },
-            wasMeasured: true)
+        let comparison = try stored.map { stored throws(BenchError) in try compare(run, with: stored) }
+        // A signal that came after the last sample still means: write nothing.
+        try pipeline.cancellation.check()
+        return Outcome(current: run, comparison: comparison, wasMeasured: true)
     }
 
     /// Both sides measured side by side in their environments, and compared with the decisions
@@ -168,7 +176,6 @@ package struct Session {
         let cases = try pipeline.selection.cases(from: pipeline.backends)
         warnIfDebug(environments.current, progress: pipeline.progress)
         let measured = try pipeline.measure(cases, as: .sideBySide(sideBySide))
-        try pipeline.cancellation.check()
         let runs = BothSides { side in
             var environment = environments[side]
             // Counted rows record the CPU features and libraries each worker saw under Valgrind.
@@ -185,6 +192,7 @@ package struct Session {
             gateDecisions: Dictionary(
                 uniqueKeysWithValues: measured.decisions.map { ($0.key.withBackend(sides.comparedBackend), $0.value) }),
             layout: sides.layout)
+        try pipeline.cancellation.check()
         return Outcome(baseline: runs.baseline, current: runs.current, comparison: comparison, wasMeasured: true)
     }
 

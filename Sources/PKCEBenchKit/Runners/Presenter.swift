@@ -30,9 +30,10 @@ package struct Presenter {
         self.standardOutput = standardOutput
     }
 
-    /// Runs `plan`'s session, its inputs checked before the export files and the output
-    /// directory, and nothing measured until all pass (the articles "Comparing runs" and
-    /// "Comparing two builds" list each failure and its exit code); then writes what it came to.
+    /// Runs `plan`'s session: checks its inputs (``Session/init(_:)``), then the export files,
+    /// then makes the output directory, and measures nothing until all pass (the articles
+    /// "Comparing runs" and "Comparing two builds" list each failure and its exit code); then
+    /// writes what it came to.
     ///
     /// - Throws: ``BenchError``: what ``Session`` throws; `.backendFailed`, naming them, when a
     ///   case failed, once everything is written.

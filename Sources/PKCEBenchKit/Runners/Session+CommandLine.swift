@@ -8,8 +8,8 @@ extension Session.Plan {
     /// one after another; under Callgrind for instructions.
     ///
     /// With a `baseline` summary, the run is compared with it; the history in `results` measures
-    /// the spread between runs, and is read before measuring, so that a malformed one costs
-    /// nothing.
+    /// the spread between runs. Both are read and checked before measuring, so that a malformed
+    /// one costs nothing.
     static func thisProgram(
         selection: Selection, plan: SamplingPlan, processes: Int, metric: Metric, progress: any ProgressObserver,
         against baseline: (path: String, criteria: ComparisonCriteria)? = nil, results: ResultsDirectory
@@ -17,16 +17,6 @@ extension Session.Plan {
         InterruptSignals.install()
         let environment = RunEnvironment.capture(
             libraries: CommandContext.libraries, buildCommit: CommandContext.buildCommit)
-        let stored = try baseline.map { baseline throws(BenchError) in
-            let run = try ReportFiles.run(summaryAt: baseline.path)
-            // Instruction counts repeat exactly: no spread between runs to measure.
-            let runToRun =
-                metric == .time
-                ? try RunToRunSpread(
-                    historyAt: results.history.path, required: false, like: environment,
-                    excluding: [environment.runID, run.recordedEnvironment?.runID ?? ""]) : .unmeasured
-            return Session.Stored(run, criteria: baseline.criteria, runToRun: runToRun)
-        }
         let source: SampleSource
         if metric == .instructions {
             source = .instructions(
@@ -38,6 +28,17 @@ extension Session.Plan {
                 MeasuringProcesses(count: processes, command: (benchExecutable, ["worker"]), cancellation: .signals))
         } else {
             source = .inProcess(allocationCounter: processAllocationCounter)
+        }
+        let stored = try baseline.map { baseline throws(BenchError) in
+            var stored = Session.Stored(try ReportFiles.run(summaryAt: baseline.path), criteria: baseline.criteria)
+            try stored.requireComparable(build: environment.build, metric: metric)
+            // Instruction counts repeat exactly: no spread between runs to measure.
+            if metric == .time {
+                stored.runToRun = try RunToRunSpread(
+                    historyAt: results.history.path, required: false, like: environment,
+                    excluding: [environment.runID, stored.run.recordedEnvironment?.runID ?? ""])
+            }
+            return stored
         }
         return .alone(
             Pipeline(
