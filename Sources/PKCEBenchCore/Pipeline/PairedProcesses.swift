@@ -90,7 +90,7 @@ package struct PairedProcesses {
         for warmup in 0..<Self.warmupPairs {
             let checking =
                 warmup > 0 || checkedInWorkers.isEmpty
-                ? "" : "checking \(checkedInWorkers.count == 2 ? "both sides" : "the baseline")'s backends; "
+                ? "" : "checking \(checkedInWorkers.count == 2 ? "both sides'" : "the baseline's") backends; "
             progress.info(
                 "warm-up pair \(warmup + 1) of \(Self.warmupPairs): \(checking)its samples are set aside")
             try source.measurePair(
