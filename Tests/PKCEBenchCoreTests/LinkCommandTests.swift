@@ -100,6 +100,12 @@ struct LinkCommandTests {
             let addresses = try Self.addresses(in: linked, of: Set(ours))
             #expect(placed.count == command.functions.count)
             #expect(ours.sorted { addresses[$0]! < addresses[$1]! } == LinkCommand.order(ours, seed: seed))
+            // The code, and the data written after it, each start a page, whatever came before.
+            let segments = try Self.loadSegments(of: linked)
+            let code = try #require(segments.firstIndex { $0.flags & 1 != 0 })
+            let data = try #require(segments.firstIndex { $0.flags & 2 != 0 })
+            #expect(code > 0 && data > code, "\(segments)")
+            #expect(segments[code].address % 4096 == 0 && segments[data].address % 4096 == 0, "\(segments)")
         }
         #expect(outputs[0] == outputs[1] && !outputs[0].isEmpty)
         #expect(programs[0] != programs[1])
@@ -271,6 +277,21 @@ struct LinkCommandTests {
         }
         let orders = Set([0, 1, 2, 3].map { LinkCommand.order(names, seed: $0) })
         #expect(orders.count == 4, "each seed its own order")
+    }
+
+    /// The loadable segments of an ELF64 executable, in the order of its program headers: each
+    /// one's address in memory and its flags (1 execute, 2 write, 4 read).
+    static func loadSegments(of executable: String) throws -> [(address: UInt64, flags: UInt32)] {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: executable)))
+        func integer(at offset: Int, bytes count: Int) -> UInt64 {
+            (0..<count).reversed().reduce(0) { $0 << 8 | UInt64(bytes[offset + $1]) }
+        }
+        let table = Int(integer(at: 0x20, bytes: 8))
+        let size = Int(integer(at: 0x36, bytes: 2))
+        let count = Int(integer(at: 0x38, bytes: 2))
+        return (0..<count).map { table + $0 * size }.filter { integer(at: $0, bytes: 4) == 1 }.map {
+            (address: integer(at: $0 + 0x10, bytes: 8), flags: UInt32(integer(at: $0 + 4, bytes: 4)))
+        }
     }
 
     /// The address of each function in `names` that `executable` defines.

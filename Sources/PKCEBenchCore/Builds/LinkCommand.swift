@@ -322,9 +322,12 @@ package struct LinkCommand: Sendable, Equatable {
             throw BenchError(.buildFailed, "cannot link \(executable) again: its command has no -o")
         }
         arguments[flag + 1] = output
+        // Each segment on a page of its own (`-z separate-code`): without it, a segment starts
+        // where the one before ends, so that code or data added anywhere moves every later segment
+        // by the same few bytes in every pair, a difference of layout no seed varies.
         arguments += [
             "-Xlinker", "--symbol-ordering-file=\(orderFile)", "-Xlinker", "--no-warn-symbol-ordering",
-            "-Xlinker", "--strip-debug",
+            "-Xlinker", "-z", "-Xlinker", "separate-code", "-Xlinker", "--strip-debug",
         ]
         let linked = try ChildProcess.run(arguments[0], Array(arguments.dropFirst()))
         guard linked.succeeded, FileManager.default.isExecutableFile(atPath: output) else {
