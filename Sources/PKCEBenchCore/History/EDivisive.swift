@@ -33,14 +33,19 @@ package struct EDivisive: Sendable, Equatable {
 
     /// The kept splits of `values`, in the order of the series; a split falls only at an index in
     /// `allowed` (where one commit's runs end and the next's begin), or anywhere when it is `nil`.
-    package func splits(of values: [Double], allowedAt allowed: Set<Int>? = nil) -> [Split] {
-        var boundaries = [0, values.count]
+    /// The series is cut at each index of `fixed` before any split is sought (where the environment
+    /// changed): those cuts are not tested and not returned, and no segment reaches across them.
+    package func splits(of values: [Double], allowedAt allowed: Set<Int>? = nil, fixed: Set<Int> = []) -> [Split] {
+        var boundaries = ([0, values.count] + fixed.filter { $0 > 0 && $0 < values.count }).uniqued().sorted()
         var kept: [Split] = []
         var generator = SplitMix64(seed: 0x5eed)
+        func permutationPValue(_ asStrong: Int) -> Double { Double(asStrong + 1) / Double(permutations + 1) }
         while let best = strongestSplit(of: values, boundaries: boundaries, allowed: allowed) {
             var shuffled = values
             var asStrong = 0
-            for _ in 0..<permutations {
+            // Once too many orderings are as strong for the split to be kept, the rest are not
+            // drawn: the test that fails, the last of every series, is most of the work.
+            for _ in 0..<permutations where permutationPValue(asStrong) <= significance {
                 for (start, end) in zip(boundaries, boundaries.dropFirst()) {
                     shuffled[start..<end].shuffle(using: &generator)
                 }
@@ -50,7 +55,7 @@ package struct EDivisive: Sendable, Equatable {
                     asStrong += 1
                 }
             }
-            let pValue = Double(asStrong + 1) / Double(permutations + 1)
+            let pValue = permutationPValue(asStrong)
             guard pValue <= significance else { break }
             kept.append(Split(index: best.index, pValue: pValue))
             boundaries.append(best.index)
