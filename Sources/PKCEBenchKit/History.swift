@@ -164,7 +164,7 @@ struct History: ParsableCommand {
         for (index, alert) in changes.alerts.enumerated() {
             let (series, changePoint) = alert
             let confirmation: HistoryChanges.Confirmation
-            if !series.host.machine.isSameMachineAndBuild(as: here) {
+            if series.host.machine != here {
                 // Another machine's step says nothing about a comparison made on this one.
                 confirmation = .init(outcome: .undecided, change: nil, reason: "its runs were made on another host")
             } else {

@@ -34,7 +34,7 @@ package enum SyntheticRun {
     /// measuring processes in turn.
     ///
     /// Each case's samples are its base time times its process's bias (1 + `processBias`
-    /// Gaussian noise, as code layout gives a process) times 1 + 2% Gaussian noise, with one
+    /// Gaussian noise, as code layout gives a process) times 1 + `noise` Gaussian noise, with one
     /// sample in ten slowed by up to a further 30%, as a preempted sample on a shared machine is.
     ///
     /// - Parameters:
@@ -47,6 +47,7 @@ package enum SyntheticRun {
     ///   - samples: Samples per case.
     ///   - processes: How many processes took them, in equal blocks.
     ///   - processBias: The standard deviation of a process's bias.
+    ///   - noise: The standard deviation of a sample's own noise.
     ///   - busy: Slows every sample of the run by 1 + `busy` × (1 to 3): a run made while other
     ///     tenants had the machine, whose fastest samples move too.
     ///   - scale: Multiplies the samples of the cases it names.
@@ -55,7 +56,7 @@ package enum SyntheticRun {
         runID: String = "20261122T000000.000Z-abc1234-00000000", build: BuildConfiguration = .release,
         openssl: String = "OpenSSL 3.0.19 27 Jan 2026", targetCPU: String = "x86-64", kernel: String = "6.1.0",
         seed: UInt64 = 1,
-        samples: Int = 30, processes: Int = 5, processBias: Double = 0.003, busy: Double = 0,
+        samples: Int = 30, processes: Int = 5, processBias: Double = 0.003, noise: Double = 0.02, busy: Double = 0,
         scale: [CaseKey: Double] = [:], failed: [CaseKey: String] = [:]
     ) -> RunResult {
         var generator = SplitMix64(seed: seed)
@@ -71,7 +72,7 @@ package enum SyntheticRun {
             let biases = (0..<processes).map { _ in 1 + processBias * generator.nextGaussian() }
             let values = (0..<samples).map { sample in
                 let process = sample * processes / samples
-                var value = base * biases[process] * (1 + 0.02 * generator.nextGaussian())
+                var value = base * biases[process] * (1 + noise * generator.nextGaussian())
                 if generator.nextUnit() < 0.1 { value *= 1 + 0.3 * generator.nextUnit() }
                 if busy > 0 { value *= 1 + busy * (1 + 2 * generator.nextUnit()) }
                 return Sample(
@@ -83,7 +84,7 @@ package enum SyntheticRun {
         return RunResult(environment: environment, measurements: measurements)
     }
 
-    /// Earlier runs of the build that ``report(runID:build:openssl:targetCPU:kernel:seed:samples:processes:processBias:busy:scale:failed:)``
+    /// Earlier runs of the build that ``report(runID:build:openssl:targetCPU:kernel:seed:samples:processes:processBias:noise:busy:scale:failed:)``
     /// makes, on its host: a history with `runs` runs of one commit, whose cases' spread between
     /// runs is then measured.
     package static func history(runs: Int = 6) -> [RunResult] {
@@ -93,7 +94,8 @@ package enum SyntheticRun {
     }
 
     /// A history of `runs` runs, one a minute, each of its own commit unless `commits` says
-    /// otherwise: `commits[i]` is run i's.
+    /// otherwise: `commits[i]` is run i's. Its samples have 0.5% noise, so that a case's fastest
+    /// sample moves by a few tenths of a percent from run to run, as on a quiet host.
     ///
     /// - Parameters:
     ///   - scale: Multiplies the samples of a run, by its index, in the cases it names.
@@ -107,7 +109,7 @@ package enum SyntheticRun {
             let minute = String(format: "%02d:%02d", index / 60, index % 60)
             var run = report(
                 runID: "20261120T\(minute.filter { $0 != ":" })00.000Z-\(commit)-0000000\(index % 10)",
-                openssl: openssl(index) ?? "OpenSSL 3.0.19 27 Jan 2026", seed: 2000 + UInt64(index),
+                openssl: openssl(index) ?? "OpenSSL 3.0.19 27 Jan 2026", seed: 2000 + UInt64(index), noise: 0.005,
                 scale: scale(index))
             run.environment.recordedCommit = RecordedCommit(recorded: commit)
             run.environment.timestamp = "2026-11-20T\(minute):00.000Z"

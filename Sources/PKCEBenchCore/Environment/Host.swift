@@ -1,5 +1,8 @@
-/// The machine a run was made on and how its binary was compiled: what decides whether two runs'
-/// figures are of one machine. Each question a comparison of runs asks of it is one method here.
+/// The machine a run was made on and how its binary was compiled: two runs are of one machine when
+/// their hosts are equal, every fact alike. That is the one answer to "the same machine?" that
+/// each analysis of runs asks: a series of `bench history --changes`, the run-to-run spread,
+/// `bench backfill`'s resume and `--confirm`. What changes on one machine over time (its kernel,
+/// Swift, libraries) is its ``EnvironmentVersion``, not its host.
 package struct Host: Sendable, Hashable {
     /// The CPU model, from `/proc/cpuinfo`.
     package var cpu: String
@@ -17,30 +20,5 @@ package struct Host: Sendable, Hashable {
         self.cores = cores
         self.build = build
         self.targetCPU = targetCPU
-    }
-
-    /// The same CPU model with the same listed flags.
-    package func isSameMachine(as other: Host) -> Bool {
-        cpu == other.cpu && cpuFlags == other.cpuFlags
-    }
-
-    /// The same machine running binaries of the same build configuration: what `bench backfill`
-    /// counts a run of toward a commit, and what `bench history --changes --confirm` measures again.
-    package func isSameMachineAndBuild(as other: Host) -> Bool {
-        isSameMachine(as: other) && build == other.build
-    }
-
-    /// One series of ``ChangePointAnalysis``: the same machine, build configuration and target CPU;
-    /// cores aside.
-    package func isSameSeries(as other: Host) -> Bool {
-        isSameMachineAndBuild(as: other) && targetCPU == other.targetCPU
-    }
-
-    /// Feeds `hasher` what ``isSameSeries(as:)`` compares.
-    package func hashSeries(into hasher: inout Hasher) {
-        hasher.combine(cpu)
-        hasher.combine(cpuFlags)
-        hasher.combine(build)
-        hasher.combine(targetCPU)
     }
 }

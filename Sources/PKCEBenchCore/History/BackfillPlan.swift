@@ -8,9 +8,8 @@ package enum BackfillPlan {
     }
 
     /// How many of `wanted` runs of `commit` the history lacks: runs of a clean build of that
-    /// commit, recorded by at least 7 digits of its hash, on this host and build configuration
-    /// (``Host/isSameMachineAndBuild(as:)``) count when they timed exactly `cases`, what that
-    /// commit's build measures of the selection.
+    /// commit, recorded by at least 7 digits of its hash, on this ``Host`` count when they timed
+    /// exactly `cases`, what that commit's build measures of the selection.
     package static func runsMissing(
         of commit: CommitBuilds.Commit, on host: Host, cases: Set<CaseKey>, history: [RunResult],
         wanted: Int
@@ -18,7 +17,7 @@ package enum BackfillPlan {
         let done = history.filter { run in
             let recorded = run.environment.recordedCommit
             return recorded.isClean && (recorded.hash?.utf8.count ?? 0) >= 7 && recorded.matches(commit.id)
-                && run.environment.host.isSameMachineAndBuild(as: host)
+                && run.environment.host == host
                 && Set(run.summaries.filter { $0.metric == .time }.map(\.key)) == cases
         }.count
         return max(0, wanted - done)

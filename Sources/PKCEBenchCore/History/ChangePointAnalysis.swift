@@ -4,34 +4,58 @@ import Foundation
 /// `bench history --changes`, its rule, unit and error rates in the article "Tracking regressions
 /// over time".
 ///
-/// A series is one case on one host (CPU model and flags), in one build configuration and target
-/// CPU, in one metric, in the order the runs were made; the run is its unit. Timings are each run's
-/// fastest sample, the figure a busy host moves least, on the log scale and divided by the run's
-/// common-mode factor: the median over the run's cases of how far each sits from its own median
-/// over the series, which takes out what slowed or sped up the whole host at once (counts need no
-/// such correction). Runs of one commit next to each other are one group: a step falls only between
-/// commits. ``EDivisive`` finds the steps; a step smaller than the threshold is dropped and its
-/// neighbours measured again against each other.
+/// A series is one case on one ``Host`` in one metric, in the order the runs were made; the run
+/// is its unit. Timings are each run's fastest sample, the figure a busy host moves least, on the
+/// log scale and divided by the run's host factor: the median over the run's canary cases
+/// (``isCanary``, code this package does not compile) of how far each sits from its own median
+/// over the series, which takes out what slowed or sped up the whole host without taking out a
+/// change to this package's code (counts need no such correction). Runs of one commit next to each
+/// other are one group: a step falls only between commits. Where the kernel, Swift or the case's
+/// library changed between two runs, the series is cut: a step there is the environment's, named
+/// by its cause, and never an alert. ``EDivisive`` finds the other steps; a step holds when the
+/// runs within ``window`` of it on either side differ by the threshold, significantly, and those
+/// within ``reach`` by the threshold in the same direction: a slow drift moves the far runs and not
+/// the near ones, a few runs that sit high together by chance the near and not the far. A step
+/// that does not hold is dropped, the smallest first, and its neighbours measured again.
 package struct ChangePointAnalysis: Sendable, Equatable {
     package var detector: EDivisive
     /// The smallest change, as a fraction, that a step must show to be reported.
     package var threshold: Double
+    /// The most runs on each side of a step that its size is measured on.
+    package var window: Int
+    /// The one-sided p-value, by Welch's t-test on the runs within ``window``, that a step must reach.
+    package var stepSignificance: Double
+    /// The most runs on each side of a step that the far comparison reads.
+    package var reach: Int { 4 * window }
 
     /// Fewer runs than this in a series are reported as too short: two segments of the minimum length.
     package var fewestRuns: Int { 2 * detector.minimumSegment }
 
     /// The analysis the command line runs: p ≤ 0.05 by 199 permutations, segments of at least
-    /// three runs. At 0.01 a step with 3 runs after it in a history of 12 could not be found (220
-    /// orderings of those runs are all the test has); the threshold, not the p-value, is what keeps
-    /// false steps out on this host, as the article's simulation shows.
+    /// three runs, steps measured on 5 runs either side at p ≤ 0.001 and on 20. At 0.01 a step with
+    /// 3 runs after it in a history of 12 could not be found (220 orderings of those runs are all the
+    /// test has); what a step must show on either side, not the permutation test, is what keeps
+    /// false steps out, as the article's simulation shows.
     package static func standard(threshold: Double) -> ChangePointAnalysis {
         ChangePointAnalysis(
-            detector: EDivisive(significance: 0.05, permutations: 199, minimumSegment: 3), threshold: threshold)
+            detector: EDivisive(significance: 0.05, permutations: 199, minimumSegment: 3), threshold: threshold,
+            window: 5, stepSignificance: 0.001)
     }
 
-    package init(detector: EDivisive, threshold: Double) {
+    package init(detector: EDivisive, threshold: Double, window: Int, stepSignificance: Double) {
+        precondition(window >= detector.minimumSegment && stepSignificance > 0 && stepSignificance < 1)
         self.detector = detector
         self.threshold = threshold
+        self.window = window
+        self.stepSignificance = stepSignificance
+    }
+
+    /// The canary cases, from which a run's host factor comes: SHA-256 by OpenSSL and libsodium,
+    /// whose code a toolchain does not compile and the kernel does not serve (random bytes are the
+    /// kernel's), so that a change to this package, or to most of its cases, is not taken for the
+    /// host's.
+    package static func isCanary(_ key: CaseKey) -> Bool {
+        key.operation == .sha256 && (key.backend == "openssl" || key.backend == "sodium")
     }
 
     /// The series of every case `include` keeps, in `runs` (oldest first) of `metric`, with their
@@ -56,49 +80,71 @@ package struct ChangePointAnalysis: Sendable, Equatable {
                 return CaseSeries(key: key, host: host, points: points, changePoints: [], isTooShort: true)
             }
             let values = points.map(\.level)
+            let environmentCuts = Set(
+                points.indices.dropFirst().filter { !points[$0 - 1].environmentChanges(to: points[$0]).isEmpty })
             // A run without a known commit is a group of its own.
-            let boundaries = Set(
+            let commitBoundaries = Set(
                 points.indices.dropFirst().filter {
                     points[$0].commit != points[$0 - 1].commit || !points[$0].commit.isKnown
                 })
-            var splits = detector.splits(of: values, allowedAt: boundaries)
-            // Drop the smallest step below the threshold, then measure its neighbours again.
-            while let smallest = splits.indices.min(by: {
-                abs(change(at: $0, of: splits, in: values).change) < abs(change(at: $1, of: splits, in: values).change)
-            }), abs(change(at: smallest, of: splits, in: values).change) < threshold {
+            var splits = detector.splits(of: values, allowedAt: commitBoundaries, fixed: environmentCuts)
+            func step(at index: Int) -> Step? {
+                Step(at: index, cuts: environmentCuts.union(splits.map(\.index)), in: values, analysis: self)
+            }
+            // Drop the smallest step that does not hold, then measure its neighbours again.
+            while let smallest = splits.indices.filter({ step(at: splits[$0].index)?.holds != true }).min(by: {
+                abs(step(at: splits[$0].index)?.local.change ?? 0) < abs(step(at: splits[$1].index)?.local.change ?? 0)
+            }) {
                 splits.remove(at: smallest)
             }
-            let changePoints = splits.indices.map { position in
-                let split = splits[position]
-                let before = points[split.index - 1], after = points[split.index]
+            let found = splits.map { (index: $0.index, pValue: Optional($0.pValue)) }
+            // A cut with fewer than the minimum segment on a side is measured once the runs are there.
+            let environmental = environmentCuts.map { (index: $0, pValue: Double?.none) }
+            let changePoints = (found + environmental).sorted { $0.index < $1.index }.compactMap {
+                found -> ChangePoint? in
+                guard let step = step(at: found.index), step.holds else { return nil }
+                let before = points[found.index - 1], after = points[found.index]
                 return ChangePoint(
-                    lastBefore: before, firstAfter: after, index: split.index,
-                    estimate: change(at: position, of: splits, in: values), pValue: split.pValue,
-                    libraryChange: before.library == after.library ? nil : (before.library, after.library))
+                    lastBefore: before, firstAfter: after, index: found.index, estimate: step.local,
+                    pValue: found.pValue, environmentChanges: before.environmentChanges(to: after))
             }
             return CaseSeries(key: key, host: host, points: points, changePoints: changePoints, isTooShort: false)
         }
     }
 
-    /// The change at `splits[position]`: the segment after it against the segment before, each
-    /// reaching to the neighbouring step, by Welch's t-test on the runs' levels.
-    private func change(at position: Int, of splits: [EDivisive.Split], in values: [Double]) -> ChangeEstimate {
-        let start = position > 0 ? splits[position - 1].index : 0
-        let split = splits[position].index
-        let end = position + 1 < splits.count ? splits[position + 1].index : values.count
-        guard
-            let estimate = ChangeEstimate.independent(
-                baseline: values[start..<split].map(exp), current: values[split..<end].map(exp))
-        else {
-            preconditionFailure("segments of at least \(detector.minimumSegment) runs always give an estimate")
+    /// A step at a cut, measured twice: on the runs within ``window`` of it, and on those within
+    /// ``reach``, never past the neighbouring cuts.
+    private struct Step {
+        let local: ChangeEstimate
+        let far: ChangeEstimate
+        /// Reported: both at least the threshold in the same direction, and the near one
+        /// significant at ``stepSignificance``.
+        let holds: Bool
+
+        /// `nil` with fewer than the minimum segment on a side.
+        init?(at index: Int, cuts: Set<Int>, in values: [Double], analysis: ChangePointAnalysis) {
+            let start = cuts.filter { $0 < index }.max() ?? 0
+            let end = cuts.filter { $0 > index }.min() ?? values.count
+            guard index - start >= analysis.detector.minimumSegment, end - index >= analysis.detector.minimumSegment,
+                let local = ChangeEstimate.independent(
+                    baseline: values[max(start, index - analysis.window)..<index].map(exp),
+                    current: values[index..<min(end, index + analysis.window)].map(exp)),
+                let far = ChangeEstimate.independent(
+                    baseline: values[max(start, index - analysis.reach)..<index].map(exp),
+                    current: values[index..<min(end, index + analysis.reach)].map(exp))
+            else { return nil }
+            self.local = local
+            self.far = far
+            holds =
+                abs(local.change) >= analysis.threshold && abs(far.change) >= analysis.threshold
+                && (local.change > 0) == (far.change > 0)
+                && local.pValue(local.change > 0 ? .slower : .faster) <= analysis.stepSignificance
         }
-        return estimate
     }
 }
 
-/// What makes runs one series: the host (``Host/isSameSeries(as:)``) and the metric.
+/// What makes runs one series: the ``Host``, every fact alike, and the metric.
 package struct SeriesHost: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The host of the series' first run; its cores are not compared.
     package let machine: Host
     package let metric: Metric
 
@@ -112,22 +158,14 @@ package struct SeriesHost: Hashable, Comparable, Sendable, CustomStringConvertib
     package var build: BuildConfiguration { machine.build }
     package var targetCPU: String { machine.targetCPU }
 
-    /// `AMD EPYC (sha_ni avx2), release, x86-64, time`.
+    /// `AMD EPYC (sha_ni avx2), 2 cores, release, x86-64, time`.
     package var description: String {
-        "\(cpu) (\(cpuFlags.isEmpty ? "no listed flags" : cpuFlags)), \(build), \(targetCPU), \(metric.rawValue)"
+        "\(cpu) (\(cpuFlags.isEmpty ? "no listed flags" : cpuFlags)), \(machine.cores) core"
+            + "\(machine.cores == 1 ? "" : "s"), \(build), \(targetCPU), \(metric.rawValue)"
     }
 
     package static func < (lhs: SeriesHost, rhs: SeriesHost) -> Bool {
         lhs.description < rhs.description
-    }
-
-    package static func == (lhs: SeriesHost, rhs: SeriesHost) -> Bool {
-        lhs.metric == rhs.metric && lhs.machine.isSameSeries(as: rhs.machine)
-    }
-
-    package func hash(into hasher: inout Hasher) {
-        machine.hashSeries(into: &hasher)
-        hasher.combine(metric)
     }
 }
 
@@ -149,10 +187,44 @@ package struct CaseSeries: Sendable, Equatable {
         package let timestamp: String
         /// The run's figure: the fastest sample in nanoseconds per operation, or instructions per operation.
         package let value: Double
-        /// `log(value)`, less the run's common-mode factor for timings: what the analysis compares.
+        /// `log(value)`, less the run's host factor: what the analysis compares.
         package let level: Double
+        /// The run's host factor on the log scale; `nil` for counts, which need none, and for a run
+        /// without canary cases, whose timings are compared uncorrected.
+        package let hostFactor: Double?
+        /// The run's kernel release and Swift version.
+        package let kernel: String
+        package let swift: String
         /// The backend's library in that run, or empty.
         package let library: String
+
+        /// What differs in `next`'s environment, in the order kernel, Swift, library.
+        package func environmentChanges(to next: Point) -> [EnvironmentChange] {
+            [
+                EnvironmentChange(fact: .kernel, before: kernel, after: next.kernel),
+                EnvironmentChange(fact: .swift, before: swift, after: next.swift),
+                EnvironmentChange(fact: .library, before: library, after: next.library),
+            ].filter { $0.before != $0.after }
+        }
+    }
+}
+
+/// A change to a series' environment between two neighbouring runs: the cause of a step found there.
+package struct EnvironmentChange: Sendable, Equatable, CustomStringConvertible {
+    package enum Fact: String, Sendable {
+        case kernel
+        case swift = "Swift"
+        /// The backend's `PKCEBackend.library`.
+        case library
+    }
+
+    package let fact: Fact
+    package let before: String
+    package let after: String
+
+    /// `Swift 6.3.1 → 6.4.0`; an empty side is `none`.
+    package var description: String {
+        "\(fact.rawValue) \(before.isEmpty ? "none" : before) → \(after.isEmpty ? "none" : after)"
     }
 }
 
@@ -163,32 +235,29 @@ package struct ChangePoint: Sendable, Equatable {
     package let firstAfter: CaseSeries.Point
     /// The position of ``firstAfter`` in the series.
     package let index: Int
-    /// The segment after against the segment before; positive is slower.
+    /// The runs after against the runs before, within the analysis' window; positive is slower.
     package let estimate: ChangeEstimate
-    /// The permutation test's.
-    package let pValue: Double
-    /// The backend's library before and after, when it changed at the step.
-    package let libraryChange: (before: String, after: String)?
+    /// The permutation test's; `nil` for a step at an environment change, which is not tested.
+    package let pValue: Double?
+    /// What changed in the environment at the step; empty for a step found between two commits.
+    package let environmentChanges: [EnvironmentChange]
 
     package var isRegression: Bool { estimate.change > 0 }
-
-    package static func == (lhs: ChangePoint, rhs: ChangePoint) -> Bool {
-        lhs.lastBefore == rhs.lastBefore && lhs.firstAfter == rhs.firstAfter && lhs.index == rhs.index
-            && lhs.estimate == rhs.estimate && lhs.pValue == rhs.pValue
-            && lhs.libraryChange?.before == rhs.libraryChange?.before
-            && lhs.libraryChange?.after == rhs.libraryChange?.after
-    }
+    /// The environment's step, never a commit's: it does not alert.
+    package var isEnvironmental: Bool { !environmentChanges.isEmpty }
+    /// The backend's library before and after, when it changed at the step.
+    package var libraryChange: EnvironmentChange? { environmentChanges.first { $0.fact == .library } }
 }
 
-/// The runs of one series host, by case, with each run's common-mode factor.
+/// The runs of one series host, by case, with each run's host factor.
 private struct HostSeries {
     let runs: [RunResult]
     let metric: Metric
     let keys: [CaseKey]
     /// `log(figure)` by run and case.
     private let logs: [[CaseKey: Double]]
-    /// By run: 0 for counts.
-    private let commonMode: [Double]
+    /// By run: `nil` for counts and for a run with too few canaries.
+    private let hostFactors: [Double?]
 
     init(runs: [RunResult], metric: Metric, lastRuns: Int) {
         // The order the runs were made in; a file appended to in turn is in it already.
@@ -209,24 +278,44 @@ private struct HostSeries {
         }
         self.logs = logs
         keys = Set(logs.flatMap(\.keys)).sorted()
-        guard metric == .time, keys.count >= Self.fewestCasesForCommonMode else {
-            commonMode = Array(repeating: 0, count: runs.count)
+        guard metric == .time else {
+            hostFactors = Array(repeating: nil, count: runs.count)
             return
         }
-        var medians: [CaseKey: Double] = [:]
-        for key in keys {
-            let sorted = logs.compactMap { $0[key] }.sorted()
-            medians[key] = Statistics.percentile(50, ofSorted: sorted)
+        // Each canary's median over the runs of one environment: a new OpenSSL moves its canaries,
+        // not the host, and a new kernel or Swift cuts every series anyway.
+        var levels: [Canary: [Double]] = [:]
+        for (run, figures) in zip(runs, logs) {
+            for (key, level) in figures where ChangePointAnalysis.isCanary(key) {
+                levels[Canary(key: key, run: run), default: []].append(level)
+            }
         }
-        commonMode = logs.map { run in
-            guard run.count >= Self.fewestCasesForCommonMode else { return 0 }
-            let offsets = run.compactMap { key, level in medians[key].map { level - $0 } }.sorted()
-            return offsets.isEmpty ? 0 : Statistics.percentile(50, ofSorted: offsets)
+        let medians = levels.mapValues { Statistics.percentile(50, ofSorted: $0.sorted()) }
+        hostFactors = zip(runs, logs).map { run, figures in
+            let offsets = figures.compactMap { key, level in
+                medians[Canary(key: key, run: run)].map { level - $0 }
+            }.sorted()
+            return offsets.count >= Self.fewestCanaries ? Statistics.percentile(50, ofSorted: offsets) : nil
         }
     }
 
-    /// With fewer cases, a change to most of them would be taken for the host's and removed.
-    static let fewestCasesForCommonMode = 8
+    /// A canary case in one environment.
+    private struct Canary: Hashable {
+        let key: CaseKey
+        let kernel: String
+        let swift: String
+        let library: String
+
+        init(key: CaseKey, run: RunResult) {
+            self.key = key
+            kernel = run.environment.kernel
+            swift = run.environment.swift
+            library = run.environment.libraries[key.backend] ?? ""
+        }
+    }
+
+    /// With one canary, its own series would be flat and its noise every other case's.
+    static let fewestCanaries = 2
 
     func points(of key: CaseKey) -> [CaseSeries.Point] {
         runs.indices.compactMap { index in
@@ -234,7 +323,8 @@ private struct HostSeries {
             let environment = runs[index].environment
             return CaseSeries.Point(
                 runID: environment.runID, commit: environment.recordedCommit, timestamp: environment.timestamp,
-                value: exp(level), level: level - commonMode[index],
+                value: exp(level), level: level - (hostFactors[index] ?? 0), hostFactor: hostFactors[index],
+                kernel: environment.kernel, swift: environment.swift,
                 library: environment.libraries[key.backend] ?? "")
         }
     }

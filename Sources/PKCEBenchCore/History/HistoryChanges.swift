@@ -1,5 +1,5 @@
 /// The steps of every series of a history, and which of them are alerts: regressions of at least
-/// the threshold that begin after ``since``.
+/// the threshold that begin after ``since``, where the environment did not change.
 package struct HistoryChanges: Sendable, Equatable {
     package let series: [CaseSeries]
     /// The smallest change reported, as a fraction.
@@ -62,9 +62,10 @@ package struct HistoryChanges: Sendable, Equatable {
         self.since = since
     }
 
-    /// Whether `changePoint` makes `bench history --changes` exit with 1.
+    /// Whether `changePoint` makes `bench history --changes` exit with 1: a regression after
+    /// ``since``, not at a change of the environment.
     package func isAlert(_ changePoint: ChangePoint) -> Bool {
-        guard changePoint.isRegression else { return false }
+        guard changePoint.isRegression, !changePoint.isEnvironmental else { return false }
         guard let since else { return true }
         return changePoint.firstAfter.timestamp > since.timestamp
     }

@@ -2,7 +2,8 @@ import Foundation
 import PKCEBenchCore
 
 /// `bench history --changes`: one row per step in a case's series, or one for a series without
-/// any (`no-change`) or too short to tell (`too-short`).
+/// any (`no-change`) or too short to tell (`too-short`). A step at a change of the environment
+/// names it (`Swift 6.3.1 → 6.4.0`) and never alerts.
 package enum ChangePointFormatter {
     /// One line of every format.
     struct Row {
@@ -46,7 +47,8 @@ package enum ChangePointFormatter {
         "case", "operation", "backend", "size", "threads", "cpu", "cpu_flags", "build", "target_cpu", "metric", "runs",
         "status", "last_run_before",
         "commit_before", "first_run_after", "commit_after", "change_pct", "change_low_pct", "change_high_pct",
-        "p_value", "library_before", "library_after", "alert", "confirmation", "confirmation_change_pct",
+        "p_value", "library_before", "library_after", "environment_change", "alert", "confirmation",
+        "confirmation_change_pct",
     ]
 
     package static func render(_ changes: HistoryChanges, as format: OutputFormat) -> String {
@@ -70,8 +72,8 @@ package enum ChangePointFormatter {
                     "\(changePoint.firstAfter.commit) \(time(of: changePoint.firstAfter))",
                     String(format: "%+.1f%%", change.estimate),
                     String(format: "%+.1f…%+.1f%%", change.low, change.high),
-                    String(format: "%.3f", changePoint.pValue),
-                    [row.isAlert ? "alert" : "", confirmationNote(row.confirmation), libraryNote(changePoint)]
+                    changePoint.pValue.map { String(format: "%.3f", $0) } ?? "",
+                    [row.isAlert ? "alert" : "", confirmationNote(row.confirmation), environmentNote(changePoint)]
                         .filter { !$0.isEmpty }.joined(separator: "; "),
                 ])
             }
@@ -94,6 +96,7 @@ package enum ChangePointFormatter {
             ReportSchema.format(change?.estimate, decimals: 2), ReportSchema.format(change?.low, decimals: 2),
             ReportSchema.format(change?.high, decimals: 2), ReportSchema.format(row.changePoint?.pValue, decimals: 4),
             row.changePoint?.libraryChange?.before ?? "", row.changePoint?.libraryChange?.after ?? "",
+            row.changePoint.map(environmentChange) ?? "",
             row.changePoint == nil ? "" : (row.isAlert ? "yes" : "no"),
             row.confirmation?.outcome.rawValue ?? "",
             ReportSchema.format(row.confirmation?.change.map { $0 * 100 }, decimals: 2),
@@ -113,10 +116,13 @@ package enum ChangePointFormatter {
         String(point.timestamp.prefix(16)).replacingOccurrences(of: "T", with: " ")
     }
 
-    private static func libraryNote(_ changePoint: ChangePoint) -> String {
-        guard let change = changePoint.libraryChange else { return "" }
-        return
-            "library \(change.before.isEmpty ? "none" : change.before) → \(change.after.isEmpty ? "none" : change.after)"
+    /// `Swift 6.3.1 → 6.4.0; library none → OpenSSL 3.5.0`, or empty for a commit's step.
+    static func environmentChange(_ changePoint: ChangePoint) -> String {
+        changePoint.environmentChanges.map(\.description).joined(separator: "; ")
+    }
+
+    private static func environmentNote(_ changePoint: ChangePoint) -> String {
+        changePoint.isEnvironmental ? "environment: " + environmentChange(changePoint) : ""
     }
 
     /// One line: how many series, change points and alerts, and how many series are too short.
@@ -124,17 +130,28 @@ package enum ChangePointFormatter {
         let series = changes.series
         let short = series.filter(\.isTooShort).count
         let points = series.reduce(0) { $0 + $1.changePoints.count }
+        let environmental = series.reduce(0) { $0 + $1.changePoints.filter(\.isEnvironmental).count }
+        // Timed runs with no host factor: too few canary cases in them.
+        let uncorrected = Set(
+            series.filter { $0.host.metric == .time }.flatMap { $0.points.filter { $0.hostFactor == nil } }.map(\.runID)
+        ).count
         let alerts = changes.alerts.count
         let confirmed = changes.confirmations.values.filter { $0.outcome == .confirmed }.count
         let hosts = Set(series.map(\.host)).count
         let window = changes.since.map { " after \($0.commit) (run \($0.runID))" } ?? ""
         var line =
             "\(series.count) series\(hosts > 1 ? " on \(hosts) hosts" : ""): \(points) change point"
-            + "\(points == 1 ? "" : "s") of at least \(String(format: "%g", changes.threshold * 100))%, "
+            + "\(points == 1 ? "" : "s") of at least \(String(format: "%g", changes.threshold * 100))%"
+            + (environmental > 0 ? " (\(environmental) at a change of the environment)" : "") + ", "
             + "\(alerts) regression\(alerts == 1 ? "" : "s")\(window)"
             + (changes.confirmations.isEmpty
                 ? "" : ", \(confirmed) confirmed of \(changes.confirmations.count) measured again")
         if short > 0 { line += "; \(short) series too short to tell" }
+        if uncorrected > 0 {
+            line +=
+                "; \(uncorrected) run\(uncorrected == 1 ? "" : "s") without canary cases (sha256 of openssl and "
+                + "sodium), not corrected for the host"
+        }
         return line + "."
     }
 }

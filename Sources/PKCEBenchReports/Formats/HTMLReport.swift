@@ -190,7 +190,9 @@ package enum HTMLReport {
                     "\(changePoint.firstAfter.commit) \(changePoint.firstAfter.timestamp)",
                     String(format: "%+.1f%%", change.estimate),
                     String(format: "%+.1f…%+.1f%%", change.low, change.high),
-                    String(format: "%.3f", changePoint.pValue),
+                    // A step of the environment is not tested: its cause stands in the p-value's place.
+                    changePoint.pValue.map { String(format: "%.3f", $0) }
+                        ?? "environment: " + ChangePointFormatter.environmentChange(changePoint),
                 ]
                 lines.append(
                     "<tr class=\"\(row.status)\" data-case=\"\(SVG.escape(row.series.key.description))\">"

@@ -61,6 +61,9 @@ package enum JSONReport {
             let library = changePoint?.libraryChange
             fields["library_before"] = library.map { .string($0.before) } ?? .null
             fields["library_after"] = library.map { .string($0.after) } ?? .null
+            fields["environment_change"] =
+                changePoint.flatMap { $0.isEnvironmental ? .string(ChangePointFormatter.environmentChange($0)) : nil }
+                ?? .null
             fields["alert"] = changePoint == nil ? .null : .bool(row.isAlert)
             fields["confirmation"] = row.confirmation.map { .string($0.outcome.rawValue) } ?? .null
             fields["confirmation_change_pct"] = .number(row.confirmation?.change.map { $0 * 100 })
