@@ -5,6 +5,9 @@ build, and how often a known step is found in histories of two builds, per case.
 usage: simulate_history.py --bench PATH [--series N] [--length N] [--before N] [--after N] [--block N]
                            [--threshold PCT] [--runs history-runs.csv] [--stepped PCT]
                            --flat NAME [--flat NAME ...] [--step BASE SLOW [--inject PCT SUBSTRING]]
+       simulate_history.py --bench PATH --months POOL [--histories N] [--length N] [--drift PCT]
+                           [--shift PCT REGEX RUN ...] [--environment COLUMN VALUE RUN ...] [--nightly]
+                           [--jobs N] [--seed N]
 
 NAME, BASE and SLOW are histories of history-runs.csv (extract_history.py made it: each run's
 fastest sample per case, runs in time order). BASE and SLOW are runs of two builds, the second
@@ -19,8 +22,18 @@ circular block bootstrap (blocks of `--block` neighbouring runs, which keeps bur
 that span runs together). Step histories: the real sequences of both builds one after the other,
 then `--series` histories of `--before` runs of BASE followed by `--after` (as many by default) of
 SLOW, each drawn the same way. A step counts as found when a change point of the right sign lies within 2 runs of its place.
+
+`--months POOL` simulates a history kept for months: `--histories` histories of `--length` runs,
+each run a whole real run of POOL drawn at random (so run-level noise stays real), multiplied by
+each case's own random walk of `--drift` percent per run (Gaussian steps) and by the shifts
+`--shift PCT REGEX RUN` (the cases whose name matches REGEX, PCT percent slower from run RUN on);
+`--environment COLUMN VALUE RUN` records another kernel or Swift from run RUN on. An alert is false
+when the noiseless signal (drift and shifts) steps by under 1% at it: the mean of its 5 runs from
+the reported point against the 5 before. With `--nightly`, each history is analysed night by night
+as the nightly recipe does (`--since` the newest alert's first run after), and alerts are counted
+per night. Histories run in `--jobs` processes.
 """
-import argparse, collections, csv, os, random, statistics, subprocess, sys, tempfile
+import argparse, collections, csv, math, multiprocessing, os, random, re, shutil, statistics, subprocess, sys, tempfile
 
 # The summary columns of a history (schema 2); the analysis reads ns_min, the rest only has to parse.
 HEADER = ("schema,run_id,timestamp,commit,build,backend,operation,size,threads,status,samples,iterations,"
@@ -45,19 +58,24 @@ def block_bootstrap(pool, length, block, rng):
     return drawn[:length]
 
 
-def changes(bench, runs, scratch, threshold):
-    """Writes `runs` as a history, one commit per run, and returns bench's change points by case."""
+def run_id(number):
+    return f"20260101T{number:06d}.000Z-c{number:06d}-00000000"
+
+
+def changes(bench, runs, scratch, threshold, environments=None, since=None):
+    """Writes `runs` as a history, one commit per run, and returns bench's change points by case:
+    (index of the first run after, change %, alert, environment change). `environments[i]`
+    overrides run i's columns (`kernel`, `swift`); `since` is a run number for `--since`."""
     with open(os.path.join(scratch, "history.csv"), "w", newline="") as f:
         writer = csv.writer(f, lineterminator="\r\n")
         writer.writerow(HEADER)
         for number, run in enumerate(runs):
             stamp = f"2026-01-01T{number // 60:02d}:{number % 60:02d}:00.000Z"
             commit = f"c{number:06d}"
-            run_id = f"20260101T{number:06d}.000Z-{commit}-00000000"
             for case, fastest in run.items():
                 operation, backend, size = case.split("/")
                 figure = f"{fastest:.3f}"
-                values = dict(schema="2", run_id=run_id, timestamp=stamp, commit=commit, build="release",
+                values = dict(schema="2", run_id=run_id(number), timestamp=stamp, commit=commit, build="release",
                               backend=backend, operation=operation, size=size, threads="1", status="ok",
                               samples="90", iterations="1000", ns_median=figure, ns_p10=figure, ns_p90=figure,
                               ns_min=figure, ns_mean=figure, ns_stddev="0.000", cv="0.00000",
@@ -65,10 +83,13 @@ def changes(bench, runs, scratch, threshold):
                               cpu_flags="sha_ni avx2", cores="2", kernel="6.1.0", swift="6.3.1", library="",
                               error="", target_cpu="x86-64", allocs_per_op="0.000000", metric="time",
                               instructions_per_op="")
+                values.update((environments or {}).get(number, {}))
                 writer.writerow([values[column] for column in HEADER])
     command = [bench, "history", "--changes", "--format", "csv", "--output", scratch]
     if threshold is not None:
         command += ["--threshold", str(threshold)]
+    if since is not None:
+        command += ["--since", run_id(since)]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode not in (0, 1):
         sys.exit(f"bench failed ({result.returncode}): {result.stderr}")
@@ -76,8 +97,134 @@ def changes(bench, runs, scratch, threshold):
     for row in csv.DictReader(result.stdout.splitlines()):
         if row["status"] in ("regressed", "improved"):
             index = int(row["first_run_after"].split("T")[1][:6])
-            found[row["case"]].append((index, float(row["change_pct"])))
+            found[row["case"]].append(
+                (index, float(row["change_pct"]), row["alert"] == "yes", row["environment_change"]))
     return found
+
+def true_step(signal, index):
+    """The noiseless change at `index`: the mean of the 5 runs from it against the 5 before."""
+    after, before = signal[index:index + 5], signal[max(0, index - 5):index]
+    return math.exp(sum(after) / len(after) - sum(before) / len(before)) - 1
+
+
+def one_history(task):
+    """One simulated history of `--months`: its tallies."""
+    arguments, number = task
+    rng = random.Random(arguments.seed * 1_000_003 + number)
+    pool = read_histories(arguments.runs)[arguments.months]
+    cases = sorted(set.intersection(*(set(run) for run in pool)))
+    length = arguments.length
+    signal = {}
+    for case in cases:
+        level, walk = 0.0, []
+        for _ in range(length):
+            walk.append(level)
+            level += rng.gauss(0, arguments.drift / 100)
+        for percent, pattern, start in arguments.shift:
+            if re.search(pattern, case):
+                walk = [w + (math.log1p(float(percent) / 100) if r >= int(start) else 0) for r, w in enumerate(walk)]
+        signal[case] = walk
+    drawn = [rng.choice(pool) for _ in range(length)]
+    runs = [{c: drawn[r][c] * math.exp(signal[c][r]) for c in cases} for r in range(length)]
+    environments = collections.defaultdict(dict)
+    for column, value, start in arguments.environment:
+        for r in range(int(start), length):
+            environments[r][column] = value
+    scratch = tempfile.mkdtemp(prefix="simulate-history-")
+    tally = collections.Counter()
+    try:
+        nights = range(1, length + 1) if arguments.nightly else [length]
+        since = None
+        for night in nights:
+            if night < 6:
+                continue
+            found = changes(arguments.bench, runs[:night], scratch, arguments.threshold, environments,
+                            since if arguments.nightly else None)
+            alerts = [(case, index) for case, points in found.items() for index, _, alert, _ in points if alert]
+            tally["alerts"] += len(alerts)
+            for case, index in alerts:
+                if true_step(signal[case], index) < 0.01:
+                    tally["false alerts"] += 1
+                    tally[("false", case)] = 1
+                    if os.environ.get("SIMULATE_HISTORY_VERBOSE"):
+                        change = next(c for i, c, *_ in found[case] if i == index)
+                        print(f"history {number} night {night}: {case} at {index} {change:+.2f}%, noiseless "
+                              f"{100 * true_step(signal[case], index):+.2f}%", file=sys.stderr)
+            if alerts and arguments.nightly:
+                since = max(index for _, index in alerts)
+        tally["nights"] = sum(1 for _ in nights)
+        # The last night's analysis: steps found, environment steps, change points elsewhere.
+        for case, points in found.items():
+            tally[("any", case)] = 1
+            for index, change, alert, environment in points:
+                for percent, pattern, start in arguments.shift:
+                    if re.search(pattern, case) and abs(index - int(start)) <= 2 and change > 0:
+                        tally[("found", case)] = 1
+                if environment:
+                    tally[("environment", case, index, environment)] = 1
+        if os.environ.get("SIMULATE_HISTORY_VERBOSE"):
+            for case in cases:
+                shifted = any(re.search(pattern, case) for _, pattern, _ in arguments.shift)
+                if shifted and not tally[("found", case)]:
+                    print(f"history {number}: {case} not found: {[(i, round(c, 2)) for i, c, *_ in found.get(case, [])]}",
+                          file=sys.stderr)
+        if os.environ.get("SIMULATE_HISTORY_KEEP") == str(number):
+            shutil.copy(os.path.join(scratch, "history.csv"), f"/tmp/history-{number}.csv")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return cases, tally
+
+
+def months(arguments):
+    tasks = [(arguments, number) for number in range(arguments.histories)]
+    with multiprocessing.Pool(arguments.jobs) as workers:
+        results = workers.map(one_history, tasks, chunksize=1)
+    cases = results[0][0]
+    histories = len(results)
+    shifted = [c for c in cases if any(re.search(p, c) for _, p, _ in arguments.shift)]
+    others = [c for c in cases if c not in shifted]
+    print(f"\n## {histories} histories of {arguments.length} runs from {arguments.months}, drift "
+          f"{arguments.drift:g}% a run" + (", night by night" if arguments.nightly else "") + "\n")
+    for percent, pattern, start in arguments.shift:
+        print(f"- shift: {percent}% from run {start} in /{pattern}/")
+    for column, value, start in arguments.environment:
+        print(f"- environment: {column} = {value} from run {start}")
+    false_by_case = collections.Counter()
+    for _, tally in results:
+        for case in cases:
+            false_by_case[case] += tally[("false", case)]
+    with_false = sum(1 for _, tally in results if tally["false alerts"])
+    worst = false_by_case.most_common(3)
+    print(f"- histories with a false alert: {with_false} of {histories} ({100 * with_false / histories:.1f}%)")
+    print(f"- series with a false alert, worst cases: "
+          + ", ".join(f"{c} {n} of {histories}" for c, n in worst if n) if worst and worst[0][1] else
+          "- series with a false alert: none in any case")
+    if arguments.nightly:
+        per_history = [tally["false alerts"] * 100 / tally["nights"] for _, tally in results]
+        print(f"- false alerts per 100 nights: mean {statistics.mean(per_history):.2f}, worst history "
+              f"{max(per_history):.0f} ({sum(tally['false alerts'] for _, tally in results)} in all)")
+    if shifted and not arguments.environment:
+        rates = sorted((sum(t[("found", c)] for _, t in results) / histories, c) for c in shifted)
+        print(f"- shifted cases ({len(shifted)}) found within 2 runs: worst {rates[0][1]} "
+              f"{100 * rates[0][0]:.1f}%, mean {100 * statistics.mean(r for r, _ in rates):.1f}%")
+        other = sorted(((sum(t[("any", c)] for _, t in results) / histories, c) for c in others), reverse=True)
+        print(f"- other series ({len(others)}) with a change point: mean "
+              f"{100 * statistics.mean(r for r, _ in other):.2f}%, worst {other[0][1]} {100 * other[0][0]:.1f}%")
+    if arguments.environment:
+        starts = {int(start) for _, _, start in arguments.environment}
+        named = collections.Counter()
+        for _, tally in results:
+            for key in tally:
+                if isinstance(key, tuple) and key[0] == "environment" and key[2] in starts:
+                    named[key[1]] += 1
+        moved = shifted or cases
+        rates = sorted((named[c] / histories, c) for c in moved)
+        causes = {key[3] for _, tally in results for key in tally if isinstance(key, tuple) and key[0] == "environment"}
+        print(f"- moved series ({len(moved)}) with an environment step at the change: worst {rates[0][1]} "
+              f"{100 * rates[0][0]:.1f}%, mean {100 * statistics.mean(r for r, _ in rates):.1f}%; causes named: "
+              + "; ".join(sorted(causes)))
+        all_alerts = sum(1 for _, tally in results if tally["alerts"])
+        print(f"- histories with any alert: {all_alerts} of {histories}")
 
 
 def main():
@@ -95,7 +242,20 @@ def main():
     parser.add_argument("--inject", nargs=2, metavar=("PERCENT", "SUBSTRING"))
     parser.add_argument("--stepped", type=float, default=3)
     parser.add_argument("--runs", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "history-runs.csv"))
+    parser.add_argument("--months")
+    parser.add_argument("--histories", type=int, default=1000)
+    parser.add_argument("--drift", type=float, default=0)
+    parser.add_argument("--shift", nargs=3, action="append", default=[], metavar=("PERCENT", "REGEX", "RUN"))
+    parser.add_argument("--environment", nargs=3, action="append", default=[], metavar=("COLUMN", "VALUE", "RUN"))
+    parser.add_argument("--nightly", action="store_true")
+    parser.add_argument("--jobs", type=int, default=2)
     arguments = parser.parse_args()
+    if arguments.months:
+        if arguments.length == 30:
+            arguments.length = 100
+        arguments.bench = os.path.abspath(arguments.bench)
+        months(arguments)
+        return
     rng = random.Random(arguments.seed)
     histories = read_histories(arguments.runs)
     base = histories[arguments.step[0]] if arguments.step else []
@@ -139,7 +299,8 @@ def main():
 
     def tally(points, place, hits, false):
         for case in stepped:
-            if any(abs(index - place) <= 2 and (change > 0) == (step[case] > 0) for index, change in points.get(case, [])):
+            if any(abs(index - place) <= 2 and (change > 0) == (step[case] > 0)
+                   for index, change, *_ in points.get(case, [])):
                 hits[case] += 1
         for case in flat:
             if points.get(case):
