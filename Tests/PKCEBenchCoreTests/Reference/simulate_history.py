@@ -206,7 +206,9 @@ def months(arguments):
     if shifted and not arguments.environment:
         rates = sorted((sum(t[("found", c)] for _, t in results) / histories, c) for c in shifted)
         print(f"- shifted cases ({len(shifted)}) found within 2 runs: worst {rates[0][1]} "
-              f"{100 * rates[0][0]:.1f}%, mean {100 * statistics.mean(r for r, _ in rates):.1f}%")
+              f"{100 * rates[0][0]:.1f}%, mean {100 * statistics.mean(r for r, _ in rates):.1f}%; "
+              f"{sum(r >= 0.99 for r, _ in rates)} cases in at least 99%, {sum(r >= 0.95 for r, _ in rates)} in at "
+              f"least 95%; below 95%: " + (", ".join(f"{c} {100 * r:.1f}%" for r, c in rates if r < 0.95) or "none"))
         other = sorted(((sum(t[("any", c)] for _, t in results) / histories, c) for c in others), reverse=True)
         print(f"- other series ({len(others)}) with a change point: mean "
               f"{100 * statistics.mean(r for r, _ in other):.2f}%, worst {other[0][1]} {100 * other[0][0]:.1f}%")
@@ -217,7 +219,10 @@ def months(arguments):
             for key in tally:
                 if isinstance(key, tuple) and key[0] == "environment" and key[2] in starts:
                     named[key[1]] += 1
-        moved = shifted or cases
+        # The cases moved by at least the threshold (2% unless --threshold says otherwise).
+        least = (arguments.threshold or 2) / 100
+        moved = [c for c in cases if abs(sum(math.log1p(float(p) / 100) for p, pattern, _ in arguments.shift
+                                             if re.search(pattern, c))) >= math.log1p(least)] or cases
         rates = sorted((named[c] / histories, c) for c in moved)
         causes = {key[3] for _, tally in results for key in tally if isinstance(key, tuple) and key[0] == "environment"}
         print(f"- moved series ({len(moved)}) with an environment step at the change: worst {rates[0][1]} "
