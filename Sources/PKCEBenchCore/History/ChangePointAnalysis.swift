@@ -93,7 +93,7 @@ package struct ChangePointAnalysis: Sendable, Equatable {
             }
             // Drop the smallest step that does not hold, then measure its neighbours again.
             while let smallest = splits.indices.filter({ step(at: splits[$0].index)?.holds != true }).min(by: {
-                abs(step(at: splits[$0].index)?.local.change ?? 0) < abs(step(at: splits[$1].index)?.local.change ?? 0)
+                abs(step(at: splits[$0].index)?.near.change ?? 0) < abs(step(at: splits[$1].index)?.near.change ?? 0)
             }) {
                 splits.remove(at: smallest)
             }
@@ -105,7 +105,7 @@ package struct ChangePointAnalysis: Sendable, Equatable {
                 guard let step = step(at: found.index), step.holds else { return nil }
                 let before = points[found.index - 1], after = points[found.index]
                 return ChangePoint(
-                    lastBefore: before, firstAfter: after, index: found.index, estimate: step.local,
+                    lastBefore: before, firstAfter: after, index: found.index, estimate: step.near,
                     pValue: found.pValue, environmentChanges: before.environmentChanges(to: after))
             }
             return CaseSeries(key: key, host: host, points: points, changePoints: changePoints, isTooShort: false)
@@ -115,7 +115,7 @@ package struct ChangePointAnalysis: Sendable, Equatable {
     /// A step at a cut, measured twice: on the runs within ``window`` of it, and on those within
     /// ``reach``, never past the neighbouring cuts.
     private struct Step {
-        let local: ChangeEstimate
+        let near: ChangeEstimate
         let far: ChangeEstimate
         /// Reported: both at least the threshold in the same direction, and the near one
         /// significant at ``stepSignificance``.
@@ -126,19 +126,19 @@ package struct ChangePointAnalysis: Sendable, Equatable {
             let start = cuts.filter { $0 < index }.max() ?? 0
             let end = cuts.filter { $0 > index }.min() ?? values.count
             guard index - start >= analysis.detector.minimumSegment, end - index >= analysis.detector.minimumSegment,
-                let local = ChangeEstimate.independent(
+                let near = ChangeEstimate.independent(
                     baseline: values[max(start, index - analysis.window)..<index].map(exp),
                     current: values[index..<min(end, index + analysis.window)].map(exp)),
                 let far = ChangeEstimate.independent(
                     baseline: values[max(start, index - analysis.reach)..<index].map(exp),
                     current: values[index..<min(end, index + analysis.reach)].map(exp))
             else { return nil }
-            self.local = local
+            self.near = near
             self.far = far
             holds =
-                abs(local.change) >= analysis.threshold && abs(far.change) >= analysis.threshold
-                && (local.change > 0) == (far.change > 0)
-                && local.pValue(local.change > 0 ? .slower : .faster) <= analysis.stepSignificance
+                abs(near.change) >= analysis.threshold && abs(far.change) >= analysis.threshold
+                && (near.change > 0) == (far.change > 0)
+                && near.pValue(near.change > 0 ? .slower : .faster) <= analysis.stepSignificance
         }
     }
 }
@@ -235,7 +235,8 @@ package struct ChangePoint: Sendable, Equatable {
     package let firstAfter: CaseSeries.Point
     /// The position of ``firstAfter`` in the series.
     package let index: Int
-    /// The runs after against the runs before, within the analysis' window; positive is slower.
+    /// The runs after against the runs before, within the analysis' window of the step and never
+    /// past a neighbouring one; positive is slower.
     package let estimate: ChangeEstimate
     /// The permutation test's; `nil` for a step at an environment change, which is not tested.
     package let pValue: Double?
