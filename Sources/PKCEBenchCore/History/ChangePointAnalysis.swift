@@ -92,21 +92,22 @@ package struct ChangePointAnalysis: Sendable, Equatable {
                 Step(at: index, cuts: environmentCuts.union(splits.map(\.index)), in: values, analysis: self)
             }
             // Drop the smallest step that does not hold, then measure its neighbours again.
-            while let smallest = splits.indices.filter({ step(at: splits[$0].index)?.holds != true }).min(by: {
-                abs(step(at: splits[$0].index)?.near.change ?? 0) < abs(step(at: splits[$1].index)?.near.change ?? 0)
-            }) {
-                splits.remove(at: smallest)
+            while let smallest = splits.indices.map({ (position: $0, step: step(at: splits[$0].index)) })
+                .filter({ $0.step?.holds != true })
+                .min(by: { abs($0.step?.near.change ?? 0) < abs($1.step?.near.change ?? 0) })
+            {
+                splits.remove(at: smallest.position)
             }
             let found = splits.map { (index: $0.index, pValue: Optional($0.pValue)) }
             // A cut with fewer than the minimum segment on a side is measured once the runs are there.
             let environmental = environmentCuts.map { (index: $0, pValue: Double?.none) }
             let changePoints = (found + environmental).sorted { $0.index < $1.index }.compactMap {
-                found -> ChangePoint? in
-                guard let step = step(at: found.index), step.holds else { return nil }
-                let before = points[found.index - 1], after = points[found.index]
+                candidate -> ChangePoint? in
+                guard let step = step(at: candidate.index), step.holds else { return nil }
+                let before = points[candidate.index - 1], after = points[candidate.index]
                 return ChangePoint(
-                    lastBefore: before, firstAfter: after, index: found.index, estimate: step.near,
-                    pValue: found.pValue, environmentChanges: before.environmentChanges(to: after))
+                    lastBefore: before, firstAfter: after, index: candidate.index, estimate: step.near,
+                    pValue: candidate.pValue, environmentChanges: before.environmentChanges(to: after))
             }
             return CaseSeries(key: key, host: host, points: points, changePoints: changePoints, isTooShort: false)
         }

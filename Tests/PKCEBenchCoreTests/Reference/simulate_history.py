@@ -7,7 +7,7 @@ usage: simulate_history.py --bench PATH [--series N] [--length N] [--before N] [
                            --flat NAME [--flat NAME ...] [--step BASE SLOW [--inject PCT SUBSTRING]]
        simulate_history.py --bench PATH --months POOL [--histories N] [--length N] [--drift PCT]
                            [--shift PCT REGEX RUN ...] [--environment COLUMN VALUE RUN ...] [--nightly]
-                           [--jobs N] [--seed N]
+                           [--jobs N] [--seed N] [--verbose]
 
 NAME, BASE and SLOW are histories of history-runs.csv (extract_history.py made it: each run's
 fastest sample per case, runs in time order). BASE and SLOW are runs of two builds, the second
@@ -31,7 +31,8 @@ each case's own random walk of `--drift` percent per run (Gaussian steps) and by
 when the noiseless signal (drift and shifts) steps by under 1% at it: the mean of its 5 runs from
 the reported point against the 5 before. With `--nightly`, each history is analysed night by night
 as the nightly recipe does (`--since` the newest alert's first run after), and alerts are counted
-per night. Histories run in `--jobs` processes.
+per night. Histories run in `--jobs` processes; `--verbose` prints each false alert, and each shifted case
+not found, to standard error.
 """
 import argparse, collections, csv, math, multiprocessing, os, random, re, shutil, statistics, subprocess, sys, tempfile
 
@@ -101,6 +102,7 @@ def changes(bench, runs, scratch, threshold, environments=None, since=None):
                 (index, float(row["change_pct"]), row["alert"] == "yes", row["environment_change"]))
     return found
 
+
 def true_step(signal, index):
     """The noiseless change at `index`: the mean of the 5 runs from it against the 5 before."""
     after, before = signal[index:index + 5], signal[max(0, index - 5):index]
@@ -133,11 +135,10 @@ def one_history(task):
     scratch = tempfile.mkdtemp(prefix="simulate-history-")
     tally = collections.Counter()
     try:
-        nights = range(1, length + 1) if arguments.nightly else [length]
+        # A history of fewer than 6 runs is too short for any step.
+        nights = range(6, length + 1) if arguments.nightly else [length]
         since = None
         for night in nights:
-            if night < 6:
-                continue
             found = changes(arguments.bench, runs[:night], scratch, arguments.threshold, environments,
                             since if arguments.nightly else None)
             alerts = [(case, index) for case, points in found.items() for index, _, alert, _ in points if alert]
@@ -146,13 +147,13 @@ def one_history(task):
                 if true_step(signal[case], index) < 0.01:
                     tally["false alerts"] += 1
                     tally[("false", case)] = 1
-                    if os.environ.get("SIMULATE_HISTORY_VERBOSE"):
+                    if arguments.verbose:
                         change = next(c for i, c, *_ in found[case] if i == index)
                         print(f"history {number} night {night}: {case} at {index} {change:+.2f}%, noiseless "
                               f"{100 * true_step(signal[case], index):+.2f}%", file=sys.stderr)
             if alerts and arguments.nightly:
                 since = max(index for _, index in alerts)
-        tally["nights"] = sum(1 for _ in nights)
+        tally["nights"] = len(nights)
         # The last night's analysis: steps found, environment steps, change points elsewhere.
         for case, points in found.items():
             tally[("any", case)] = 1
@@ -162,14 +163,12 @@ def one_history(task):
                         tally[("found", case)] = 1
                 if environment:
                     tally[("environment", case, index, environment)] = 1
-        if os.environ.get("SIMULATE_HISTORY_VERBOSE"):
+        if arguments.verbose:
             for case in cases:
                 shifted = any(re.search(pattern, case) for _, pattern, _ in arguments.shift)
                 if shifted and not tally[("found", case)]:
                     print(f"history {number}: {case} not found: {[(i, round(c, 2)) for i, c, *_ in found.get(case, [])]}",
                           file=sys.stderr)
-        if os.environ.get("SIMULATE_HISTORY_KEEP") == str(number):
-            shutil.copy(os.path.join(scratch, "history.csv"), f"/tmp/history-{number}.csv")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return cases, tally
@@ -254,6 +253,7 @@ def main():
     parser.add_argument("--environment", nargs=3, action="append", default=[], metavar=("COLUMN", "VALUE", "RUN"))
     parser.add_argument("--nightly", action="store_true")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--verbose", action="store_true")
     arguments = parser.parse_args()
     if arguments.months:
         if arguments.length == 30:
