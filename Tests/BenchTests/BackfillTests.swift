@@ -152,5 +152,41 @@ struct BackfillTests {
         #expect(
             lines.dropLast().last?.hasPrefix(
                 "step \(lines.count - 1): \(commits[5]) against \(commits[4]) slower? changed") == true)
+
+        // The article's nightly job, its "Find the steps" as two nights would run it: the first confirms
+        // the step, fails the job and records the newest alert's run; the second, with no run since,
+        // alerts on nothing and keeps that record.
+        let newestAlert = try #require(
+            table.records.filter { field("alert", $0) == "yes" }.compactMap { field("first_run_after", $0) }.max())
+        let find = try #require(try Self.nightlyJob().first { $0.name == "Find the steps" })
+        #expect(find.script.contains(".build/release/bench history --changes --confirm"))
+        let output = directory.appendingPathComponent("github-output")
+        let summary = directory.appendingPathComponent("summary.md")
+        var night = environment
+        night["GITHUB_OUTPUT"] = output.path
+        night["GITHUB_STEP_SUMMARY"] = summary.path
+        let script = find.script.replacingOccurrences(of: ".build/release/bench", with: ownbench.path)
+        for (number, status) in [(1, "status=1"), (2, "status=0")] {
+            try? FileManager.default.removeItem(at: output)
+            let result = try WorkflowTests.shell(
+                ["bash", "--noprofile", "--norc", "-e", "-c", script], in: package, environment: night)
+            #expect(result.status == 0, "night \(number): \(result.output)")
+            #expect(try String(contentsOf: output, encoding: .utf8) == status + "\n", "night \(number)")
+            let lastAlert = try String(contentsOf: package.appendingPathComponent("last-alert"), encoding: .utf8)
+            #expect(lastAlert == newestAlert + "\n", "night \(number)")
+            #expect(!result.output.contains("::warning::"), "night \(number): \(result.output)")
+        }
+        let confirmed = try String(contentsOf: summary, encoding: .utf8)
+        #expect(confirmed.contains("confirmed"), "\(confirmed)")
+    }
+
+    /// The steps of the nightly job in the article "Tracking regressions over time".
+    static func nightlyJob() throws -> [WorkflowTests.Step] {
+        let article = try String(
+            contentsOf: WorkflowTests.root.appendingPathComponent(
+                "Sources/PKCEBenchKit/PKCEBenchKit.docc/TrackingRegressionsOverTime.md"), encoding: .utf8)
+        let job = article.components(separatedBy: "```yaml\nname: nightly benchmarks\n").dropFirst().first?
+            .components(separatedBy: "\n```").first
+        return WorkflowTests.steps(of: try #require(job, "the article's nightly job"))
     }
 }
