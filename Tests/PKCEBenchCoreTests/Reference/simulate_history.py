@@ -7,7 +7,7 @@ usage: simulate_history.py --bench PATH [--series N] [--length N] [--before N] [
                            --flat NAME [--flat NAME ...] [--step BASE SLOW [--inject PCT SUBSTRING]]
        simulate_history.py --bench PATH --months POOL [--histories N] [--length N] [--drift PCT]
                            [--shift PCT REGEX RUN ...] [--environment COLUMN VALUE RUN ...] [--nightly]
-                           [--jobs N] [--seed N] [--verbose]
+                           [--otava] [--check] [--jobs N] [--seed N] [--verbose]
 
 NAME, BASE and SLOW are histories of history-runs.csv (extract_history.py made it: each run's
 fastest sample per case, runs in time order). BASE and SLOW are runs of two builds, the second
@@ -31,8 +31,16 @@ each case's own random walk of `--drift` percent per run (Gaussian steps) and by
 when the noiseless signal (drift and shifts) steps by under 1% at it: the mean of its 5 runs from
 the reported point against the 5 before. With `--nightly`, each history is analysed night by night
 as the nightly recipe does (`--since` the newest alert's first run after), and alerts are counted
-per night. Histories run in `--jobs` processes; `--verbose` prints each false alert, and each shifted case
-not found, to standard error.
+per night. With `--otava`, each history's last analysis is set beside Apache Otava's (PyPI
+apache-otava, as OtavaAgreementTests runs it: window 50, p <= 0.05, 2% magnitude) on the same series,
+the levels the analysis compares (each run divided by its host factor from the canaries), with
+environment steps and Otava's points within 2 runs of an environment change left out. Histories run
+in `--jobs` processes; `--verbose` prints each false alert, each shifted case not found, and each
+disagreement with Otava, to standard error. `--check` exits 1, with a line for each, when a history has
+a false alert, when the shifted cases are found within 2 runs in under 95% of histories on average or
+other series have a change point in over 1%, or, with `--environment`, when a history alerts or the
+moved series have their environment step named in under 95% on average: a small simulation of a
+fixed seed, in `.ci/run`, checks the shipped analysis against real noise on every change.
 """
 import argparse, collections, csv, math, multiprocessing, os, random, re, shutil, statistics, subprocess, sys, tempfile
 
@@ -109,6 +117,52 @@ def true_step(signal, index):
     return math.exp(sum(after) / len(after) - sum(before) / len(before)) - 1
 
 
+def is_canary(case):
+    """SHA-256 by OpenSSL and libsodium: ChangePointAnalysis.isCanary."""
+    operation, backend, _ = case.split("/")
+    return operation == "sha256" and backend in ("openssl", "sodium")
+
+
+def levels(runs, environments):
+    """Each case's series as the analysis compares it: every run divided by its host factor, the median
+    over the canaries of how far each lies from its own median over the runs of one environment."""
+    environment = [tuple(sorted(environments.get(r, {}).items())) for r in range(len(runs))]
+    medians = {}
+    for case in (c for c in runs[0] if is_canary(c)):
+        by_environment = collections.defaultdict(list)
+        for r, run in enumerate(runs):
+            by_environment[environment[r]].append(math.log(run[case]))
+        medians[case] = {key: statistics.median(values) for key, values in by_environment.items()}
+    factors = [statistics.median(math.log(run[c]) - medians[c][environment[r]] for c in medians)
+               if len(medians) >= 2 else 0.0 for r, run in enumerate(runs)]
+    return {case: [math.exp(math.log(run[case]) - factors[r]) for r, run in enumerate(runs)] for case in runs[0]}
+
+
+def compare_with_otava(runs, environments, found, tally, number, verbose):
+    """Tallies, per series, whether this analysis and Otava place their change points within 2 runs of
+    each other, environment steps left out."""
+    from otava.analysis import compute_change_points
+
+    boundaries = [r for r in range(1, len(runs)) if environments.get(r, {}) != environments.get(r - 1, {})]
+    for case, values in levels(runs, environments).items():
+        ours = [index for index, _, _, environment in found.get(case, []) if not environment]
+        points, _ = compute_change_points(values, window_len=50, max_pvalue=0.05, min_magnitude=0.02)
+        theirs = [int(p.index) for p in points if all(abs(int(p.index) - b) > 2 for b in boundaries)]
+        if not ours and not theirs:
+            continue
+        ours_only = [i for i in ours if all(abs(i - j) > 2 for j in theirs)]
+        theirs_only = [j for j in theirs if all(abs(i - j) > 2 for i in ours)]
+        kind = ("otava both" if ours and theirs else "otava ours" if ours else "otava theirs")
+        tally[kind] += 1
+        if ours and theirs:
+            tally["otava agree" if not ours_only and not theirs_only else "otava differ"] += 1
+        tally["otava points ours only"] += len(ours_only)
+        tally["otava points theirs only"] += len(theirs_only)
+        tally["otava points matched"] += len(ours) - len(ours_only)
+        if verbose and (ours_only or theirs_only):
+            print(f"history {number}: {case}: ours {ours}, Otava's {theirs}", file=sys.stderr)
+
+
 def one_history(task):
     """One simulated history of `--months`: its tallies."""
     arguments, number = task
@@ -163,6 +217,8 @@ def one_history(task):
                         tally[("found", case)] = 1
                 if environment:
                     tally[("environment", case, index, environment)] = 1
+        if arguments.otava:
+            compare_with_otava(runs, environments, found, tally, number, arguments.verbose)
         if arguments.verbose:
             for case in cases:
                 shifted = any(re.search(pattern, case) for _, pattern, _ in arguments.shift)
@@ -180,6 +236,7 @@ def months(arguments):
         results = workers.map(one_history, tasks, chunksize=1)
     cases = results[0][0]
     histories = len(results)
+    failures = []
     shifted = [c for c in cases if any(re.search(p, c) for _, p, _ in arguments.shift)]
     others = [c for c in cases if c not in shifted]
     print(f"\n## {histories} histories of {arguments.length} runs from {arguments.months}, drift "
@@ -193,6 +250,8 @@ def months(arguments):
         for case in cases:
             false_by_case[case] += tally[("false", case)]
     with_false = sum(1 for _, tally in results if tally["false alerts"])
+    if with_false:
+        failures.append(f"{with_false} of {histories} histories with a false alert")
     worst = false_by_case.most_common(3)
     print(f"- histories with a false alert: {with_false} of {histories} ({100 * with_false / histories:.1f}%)")
     print(f"- series with a false alert, worst cases: "
@@ -209,8 +268,21 @@ def months(arguments):
               f"{sum(r >= 0.99 for r, _ in rates)} cases in at least 99%, {sum(r >= 0.95 for r, _ in rates)} in at "
               f"least 95%; below 95%: " + (", ".join(f"{c} {100 * r:.1f}%" for r, c in rates if r < 0.95) or "none"))
         other = sorted(((sum(t[("any", c)] for _, t in results) / histories, c) for c in others), reverse=True)
+        if statistics.mean(r for r, _ in rates) < 0.95:
+            failures.append("the shifted cases found within 2 runs in under 95% of histories on average")
+        if others and statistics.mean(r for r, _ in other) > 0.01:
+            failures.append("the other series with a change point in over 1% of histories on average")
         print(f"- other series ({len(others)}) with a change point: mean "
               f"{100 * statistics.mean(r for r, _ in other):.2f}%, worst {other[0][1]} {100 * other[0][0]:.1f}%")
+    if arguments.otava:
+        total = collections.Counter()
+        for _, tally in results:
+            total.update({k: v for k, v in tally.items() if isinstance(k, str) and k.startswith("otava")})
+        print(f"- Apache Otava on the same series: both report a step in {total['otava both']} series, placed within 2 "
+              f"runs of each other in {total['otava agree']} ({total['otava differ']} differ); this analysis only in "
+              f"{total['otava ours']} series, Otava only in {total['otava theirs']}; change points matched "
+              f"{total['otava points matched']}, this analysis's alone {total['otava points ours only']}, Otava's "
+              f"alone {total['otava points theirs only']}")
     if arguments.environment:
         starts = {int(start) for _, _, start in arguments.environment}
         named = collections.Counter()
@@ -229,6 +301,11 @@ def months(arguments):
               + "; ".join(sorted(causes)))
         all_alerts = sum(1 for _, tally in results if tally["alerts"])
         print(f"- histories with any alert: {all_alerts} of {histories}")
+        if all_alerts:
+            failures.append(f"{all_alerts} of {histories} histories alerting at an environment change")
+        if statistics.mean(r for r, _ in rates) < 0.95:
+            failures.append("the environment step named in under 95% of the moved series on average")
+    return failures
 
 
 def main():
@@ -252,6 +329,8 @@ def main():
     parser.add_argument("--shift", nargs=3, action="append", default=[], metavar=("PERCENT", "REGEX", "RUN"))
     parser.add_argument("--environment", nargs=3, action="append", default=[], metavar=("COLUMN", "VALUE", "RUN"))
     parser.add_argument("--nightly", action="store_true")
+    parser.add_argument("--otava", action="store_true")
+    parser.add_argument("--check", action="store_true")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--verbose", action="store_true")
     arguments = parser.parse_args()
@@ -259,7 +338,11 @@ def main():
         if arguments.length == 30:
             arguments.length = 100
         arguments.bench = os.path.abspath(arguments.bench)
-        months(arguments)
+        failures = months(arguments)
+        if arguments.check and failures:
+            for failure in failures:
+                print(f"simulate_history.py --check: {failure}", file=sys.stderr)
+            sys.exit(1)
         return
     rng = random.Random(arguments.seed)
     histories = read_histories(arguments.runs)
