@@ -87,31 +87,44 @@ package struct EDivisive: Sendable, Equatable {
 }
 
 /// Sums of `|x_a − x_b|` over rectangles of the distance matrix of a segment, each in constant time:
-/// `sums[i][j]` is the sum over `a < i`, `b < j`.
+/// `sum(i, j)` is the sum over `a < i`, `b < j`. One flat buffer, not an array per row: the
+/// permutation test builds one for every ordering, and it is most of the analysis' time.
 private struct PrefixDistances {
-    private let sums: [[Double]]
+    private let sums: [Double]
+    /// The buffer's row length: the segment's count, plus one.
+    private let stride: Int
 
     init(_ values: ArraySlice<Double>) {
         let values = Array(values)
         let count = values.count
-        var sums = Array(repeating: Array(repeating: 0.0, count: count + 1), count: count + 1)
-        for a in 0..<count {
-            var row = 0.0
-            for b in 0..<count {
-                row += abs(values[a] - values[b])
-                sums[a + 1][b + 1] = sums[a][b + 1] + row
+        let stride = count + 1
+        self.stride = stride
+        sums = [Double](unsafeUninitializedCapacity: stride * stride) { sums, initialized in
+            // The first row and column are empty sums.
+            for index in 0..<stride {
+                sums[index] = 0
+                sums[index * stride] = 0
             }
+            for a in 0..<count {
+                var row = 0.0
+                for b in 0..<count {
+                    row += abs(values[a] - values[b])
+                    sums[(a + 1) * stride + b + 1] = sums[a * stride + b + 1] + row
+                }
+            }
+            initialized = stride * stride
         }
-        self.sums = sums
     }
+
+    private func sum(_ i: Int, _ j: Int) -> Double { sums[i * stride + j] }
 
     /// `q̂` of the values in `[0, split)` against those in `[split, secondEnd)`.
     func strength(splitAt split: Int, secondEnd end: Int) -> Double {
         let m = Double(split), n = Double(end - split)
-        let between = sums[split][end] - sums[split][split]
+        let between = sum(split, end) - sum(split, split)
         // Ordered pairs, so each distance twice: `2/(m(m−1)) Σ_{a<b}` is `1/(m(m−1))` of the sum.
-        let withinFirst = split > 1 ? sums[split][split] / (m * (m - 1)) : 0
-        let second = sums[end][end] - sums[split][end] - sums[end][split] + sums[split][split]
+        let withinFirst = split > 1 ? sum(split, split) / (m * (m - 1)) : 0
+        let second = sum(end, end) - sum(split, end) - sum(end, split) + sum(split, split)
         let withinSecond = end - split > 1 ? second / (n * (n - 1)) : 0
         let energy = 2 * between / (m * n) - withinFirst - withinSecond
         return m * n / (m + n) * energy
