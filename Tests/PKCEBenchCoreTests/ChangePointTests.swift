@@ -213,6 +213,23 @@ struct ChangePointTests {
         #expect(!segments.changePoints.isEmpty)
     }
 
+    @Test("Five quiet runs either side of a step do not make a noisy series quiet")
+    func noisySeries() throws {
+        // A step of 2.5% at run 30, around which runs 25 to 34 sit still; elsewhere each run lies
+        // `noise` above or below the level, in turn.
+        func series(noise: Double) throws -> CaseSeries {
+            let runs = SyntheticRun.series(runs: 60) { index in
+                let wobble = (25..<35).contains(index) ? 1 : 1 + (index.isMultiple(of: 2) ? noise : -noise)
+                return [Self.case1024: wobble * (index >= 30 ? 1.025 : 1)]
+            }
+            return try #require(Self.analysis.series(of: runs, metric: .time).first { $0.key == Self.case1024 })
+        }
+        #expect(try series(noise: 0.001).changePoints.map(\.index) == [30])
+        // Runs 1.5% from the level, 3% from their neighbours: the near change's standard error is
+        // that noise's over 5 runs a side, about 1.2%, and 2.5% is not significant at p ≤ 0.001.
+        #expect(try series(noise: 0.015).changePoints.isEmpty)
+    }
+
     @Test("--since names a run or a commit; only regressions after it alert")
     func since() throws {
         let runs = SyntheticRun.series(runs: 20) { $0 >= 12 ? [Self.case1024: 1.06] : [:] }

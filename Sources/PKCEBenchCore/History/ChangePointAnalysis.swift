@@ -13,10 +13,11 @@ import Foundation
 /// other are one group: a step falls only between commits. Where the kernel, Swift or the case's
 /// library changed between two runs, the series is cut: a step there is the environment's, named
 /// by its cause, and never an alert. ``EDivisive`` finds the other steps; a step holds when the
-/// runs within ``window`` of it on either side differ by the threshold, significantly, and those
-/// within ``reach`` by the threshold in the same direction: a slow drift moves the far runs and not
-/// the near ones, a few runs that sit high together by chance the near and not the far. A step
-/// that does not hold is dropped, the smallest first, and its neighbours measured again.
+/// runs within ``window`` of it on either side differ by the threshold, significantly (with a
+/// standard error no smaller than the series' run-to-run noise gives), and those within ``reach``
+/// by the threshold in the same direction: a slow drift moves the far runs and not the near ones,
+/// a few runs that sit high together by chance the near and not the far. A step that does not hold
+/// is dropped, the smallest first, and its neighbours measured again.
 package struct ChangePointAnalysis: Sendable, Equatable {
     package var detector: EDivisive
     /// The smallest change, as a fraction, that a step must show to be reported.
@@ -126,20 +127,41 @@ package struct ChangePointAnalysis: Sendable, Equatable {
         init?(at index: Int, cuts: Set<Int>, in values: [Double], analysis: ChangePointAnalysis) {
             let start = cuts.filter { $0 < index }.max() ?? 0
             let end = cuts.filter { $0 > index }.min() ?? values.count
+            let before = values[max(start, index - analysis.window)..<index]
+            let after = values[index..<min(end, index + analysis.window)]
             guard index - start >= analysis.detector.minimumSegment, end - index >= analysis.detector.minimumSegment,
-                let near = ChangeEstimate.independent(
-                    baseline: values[max(start, index - analysis.window)..<index].map(exp),
-                    current: values[index..<min(end, index + analysis.window)].map(exp)),
+                let measured = ChangeEstimate.independent(baseline: before.map(exp), current: after.map(exp)),
                 let far = ChangeEstimate.independent(
                     baseline: values[max(start, index - analysis.reach)..<index].map(exp),
                     current: values[index..<min(end, index + analysis.reach)].map(exp))
             else { return nil }
-            self.near = near
+            // A few runs that sit close together by chance do not make a noisy series quiet: the
+            // near comparison's standard error is at least what the series' own run-to-run noise gives.
+            let floor =
+                Self.runToRunNoise(of: values, cuts: cuts)
+                * (1 / Double(before.count) + 1 / Double(after.count)).squareRoot()
+            near =
+                measured.standardError >= floor
+                ? measured
+                : ChangeEstimate(
+                    logChange: measured.logChange, standardError: floor,
+                    degreesOfFreedom: measured.degreesOfFreedom, units: measured.units)
             self.far = far
             holds =
                 abs(near.change) >= analysis.threshold && abs(far.change) >= analysis.threshold
                 && (near.change > 0) == (far.change > 0)
                 && near.pValue(near.change > 0 ? .slower : .faster) <= analysis.stepSignificance
+        }
+
+        /// The standard deviation of one run's level, from the differences between neighbouring runs
+        /// that no cut separates (von Neumann's mean square successive difference, which a slow drift
+        /// barely moves); 0 with none.
+        static func runToRunNoise(of values: [Double], cuts: Set<Int>) -> Double {
+            let differences = values.indices.dropFirst().filter { !cuts.contains($0) }.map {
+                values[$0] - values[$0 - 1]
+            }
+            guard !differences.isEmpty else { return 0 }
+            return (differences.reduce(0) { $0 + $1 * $1 } / Double(2 * differences.count)).squareRoot()
         }
     }
 }
