@@ -31,16 +31,17 @@ each case's own random walk of `--drift` percent per run (Gaussian steps) and by
 when the noiseless signal (drift and shifts) steps by under 1% at it: the mean of its 5 runs from
 the reported point against the 5 before. With `--nightly`, each history is analysed night by night
 as the nightly recipe does (`--since` the newest alert's first run after), and alerts are counted
-per night. With `--otava`, each history's last analysis is set beside Apache Otava's (PyPI
-apache-otava, as OtavaAgreementTests runs it: window 50, p <= 0.05, 2% magnitude) on the same series,
-the levels the analysis compares (each run divided by its host factor from the canaries), with
-environment steps and Otava's points within 2 runs of an environment change left out. Histories run
-in `--jobs` processes; `--verbose` prints each false alert, each shifted case not found, and each
-disagreement with Otava, to standard error. `--check` exits 1, with a line for each, when a history has
-a false alert, when the shifted cases are found within 2 runs in under 95% of histories on average or
-other series have a change point in over 1%, or, with `--environment`, when a history alerts or the
-moved series have their environment step named in under 95% on average: a small simulation of a
-fixed seed, in `.ci/run`, checks the shipped analysis against real noise on every change.
+per night, with an exact 95% Poisson bound on false alerts per night (scipy). With `--otava`, each
+history's last analysis is set beside Apache Otava's (PyPI apache-otava, as OtavaAgreementTests runs
+it: window 50, p <= 0.05, 2% magnitude) on the same series, the levels the analysis compares (each
+run divided by its host factor from the canaries), with environment steps and Otava's points within
+2 runs of an environment change left out. Histories run in `--jobs` processes; `--verbose` prints
+each false alert, each shifted case not found, and each disagreement with Otava, to standard error.
+`--check` exits 1, with a line for each, when a history has a false alert, when the shifted cases
+are found within 2 runs in under 95% of histories on average or other series have a change point in
+over 1%, or, with `--environment`, when a history alerts or the moved series have their environment
+step named in under 95% on average: a small simulation of a fixed seed, in `.ci/run`, checks the
+shipped analysis against real noise on every change.
 """
 import argparse, collections, csv, math, multiprocessing, os, random, re, shutil, statistics, subprocess, sys, tempfile
 
@@ -258,9 +259,17 @@ def months(arguments):
           + ", ".join(f"{c} {n} of {histories}" for c, n in worst if n) if worst and worst[0][1] else
           "- series with a false alert: none in any case")
     if arguments.nightly:
+        from scipy.stats import chi2
+
         per_history = [tally["false alerts"] * 100 / tally["nights"] for _, tally in results]
+        nights = sum(tally["nights"] for _, tally in results)
+        false = sum(tally["false alerts"] for _, tally in results)
+        # The exact one-sided 95% bound on a Poisson count (Garwood 1936): false alerts are rare and
+        # far apart, so each history's count is taken as Poisson, and the histories are independent.
+        bound = chi2.ppf(0.95, 2 * (false + 1)) / 2 / nights
         print(f"- false alerts per 100 nights: mean {statistics.mean(per_history):.2f}, worst history "
-              f"{max(per_history):.0f} ({sum(tally['false alerts'] for _, tally in results)} in all)")
+              f"{max(per_history):.0f} ({false} in {nights} nights); at most {100 * bound:.3f} per 100 nights "
+              f"(95%), one in at least {1 / bound:,.0f} nights")
     if shifted and not arguments.environment:
         rates = sorted((sum(t[("found", c)] for _, t in results) / histories, c) for c in shifted)
         print(f"- shifted cases ({len(shifted)}) found within 2 runs: worst {rates[0][1]} "
