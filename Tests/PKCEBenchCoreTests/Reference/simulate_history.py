@@ -269,7 +269,7 @@ def months(arguments):
         bound = chi2.ppf(0.95, 2 * (false + 1)) / 2 / nights
         print(f"- false alerts per 100 nights: mean {statistics.mean(per_history):.2f}, worst history "
               f"{max(per_history):.0f} ({false} in {nights} nights); at most {100 * bound:.3f} per 100 nights "
-              f"(95%), one in at least {1 / bound:,.0f} nights")
+              f"(one-sided 95%), one in at least {1 / bound:,.0f} nights")
     if shifted and not arguments.environment:
         rates = sorted((sum(t[("found", c)] for _, t in results) / histories, c) for c in shifted)
         print(f"- shifted cases ({len(shifted)}) found within 2 runs: worst {rates[0][1]} "
