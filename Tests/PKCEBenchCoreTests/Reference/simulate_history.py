@@ -31,17 +31,17 @@ each case's own random walk of `--drift` percent per run (Gaussian steps) and by
 when the noiseless signal (drift and shifts) steps by under 1% at it: the mean of its 5 runs from
 the reported point against the 5 before. With `--nightly`, each history is analysed night by night
 as the nightly recipe does (`--since` the newest alert's first run after), and alerts are counted
-per night, with an exact 95% Poisson bound on false alerts per night (scipy). With `--otava`, each
-history's last analysis is set beside Apache Otava's (PyPI apache-otava, as OtavaAgreementTests runs
-it: window 50, p <= 0.05, 2% magnitude) on the same series, the levels the analysis compares (each
-run divided by its host factor from the canaries), with environment steps and Otava's points within
-2 runs of an environment change left out. Histories run in `--jobs` processes; `--verbose` prints
-each false alert, each shifted case not found, and each disagreement with Otava, to standard error.
-`--check` exits 1, with a line for each, when a history has a false alert, when the shifted cases
-are found within 2 runs in under 95% of histories on average or other series have a change point in
-over 1%, or, with `--environment`, when a history alerts or the moved series have their environment
-step named in under 95% on average: a small simulation of a fixed seed, in `.ci/run`, checks the
-shipped analysis against real noise on every change.
+per night, with an exact one-sided 95% Poisson bound on false alerts per night (scipy). With
+`--otava`, each history's last analysis is set beside Apache Otava's (PyPI apache-otava, as
+OtavaAgreementTests runs it: window 50, p <= 0.05, 2% magnitude) on the same series, the levels the
+analysis compares (each run divided by its host factor from the canaries), with environment steps
+and Otava's points within 2 runs of an environment change left out. Histories run in `--jobs`
+processes; `--verbose` prints each false alert, each shifted case not found, and each disagreement
+with Otava, to standard error. `--check` exits 1, with a line for each, when a history has a false
+alert, when the shifted cases are found within 2 runs in under 95% of histories on average or other
+series have a change point in over 1%, or, with `--environment`, when a history alerts or the moved
+series have their environment step named in under 95% on average: a small simulation of a fixed
+seed, in `.ci/run`, checks the shipped analysis against real noise on every change.
 """
 import argparse, collections, csv, math, multiprocessing, os, random, re, shutil, statistics, subprocess, sys, tempfile
 
