@@ -99,21 +99,16 @@ private struct PrefixDistances {
         let count = values.count
         let stride = count + 1
         self.stride = stride
-        sums = [Double](unsafeUninitializedCapacity: stride * stride) { sums, initialized in
-            // The first row and column are empty sums.
-            for index in 0..<stride {
-                sums[index] = 0
-                sums[index * stride] = 0
+        // The first row and column stay 0: empty sums.
+        var sums = [Double](repeating: 0, count: stride * stride)
+        for a in 0..<count {
+            var row = 0.0
+            for b in 0..<count {
+                row += abs(values[a] - values[b])
+                sums[(a + 1) * stride + b + 1] = sums[a * stride + b + 1] + row
             }
-            for a in 0..<count {
-                var row = 0.0
-                for b in 0..<count {
-                    row += abs(values[a] - values[b])
-                    sums[(a + 1) * stride + b + 1] = sums[a * stride + b + 1] + row
-                }
-            }
-            initialized = stride * stride
         }
+        self.sums = sums
     }
 
     private func sum(_ i: Int, _ j: Int) -> Double { sums[i * stride + j] }
