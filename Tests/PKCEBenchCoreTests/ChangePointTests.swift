@@ -208,7 +208,8 @@ struct ChangePointTests {
         // Measured from one step to the next, as before the window, the drift is steps.
         let unwindowed = ChangePointAnalysis(
             detector: Self.analysis.detector, threshold: 0.02, window: 60,
-            stepSignificance: Self.analysis.stepSignificance)
+            stepSignificance: Self.analysis.stepSignificance,
+            environmentStepSignificance: Self.analysis.environmentStepSignificance)
         let segments = try #require(unwindowed.series(of: runs, metric: .time).first { $0.key == Self.case1024 })
         #expect(!segments.changePoints.isEmpty)
     }
@@ -232,6 +233,25 @@ struct ChangePointTests {
         let noisy = try series(noise: 0.015)
         #expect(noisy.changePoints.isEmpty)
         #expect(Self.analysis.detector.splits(of: noisy.points.map(\.level)).contains { $0.index == 30 })
+    }
+
+    @Test("A step at an environment change is one test at a known place: p ≤ 0.025, not 0.001")
+    func noisyEnvironmentStep() throws {
+        // Each run 1.5% above or below the level, in turn (a run-to-run noise of about 2.1%), and
+        // 4% slower from run 30, where Swift changed: the near change's standard error is at least
+        // 2.1% × √(2/5), about 1.3%, so the step is significant at p ≤ 0.025 and not at 0.001.
+        var runs = SyntheticRun.series(runs: 60) { index in
+            [Self.case1024: (1 + (index.isMultiple(of: 2) ? 0.015 : -0.015)) * (index >= 30 ? 1.04 : 1)]
+        }
+        for index in 30..<60 { runs[index].environment.swift = "6.4.0" }
+        func steps(_ analysis: ChangePointAnalysis) throws -> [ChangePoint] {
+            try #require(analysis.series(of: runs, metric: .time).first { $0.key == Self.case1024 }).changePoints
+        }
+        let named = try steps(Self.analysis)
+        #expect(named.map(\.index) == [30] && named.allSatisfy(\.isEnvironmental))
+        var searched = Self.analysis
+        searched.environmentStepSignificance = searched.stepSignificance
+        #expect(try steps(searched).isEmpty)
     }
 
     @Test("--since names a run or a commit; only regressions after it alert")

@@ -26,6 +26,9 @@ package struct ChangePointAnalysis: Sendable, Equatable {
     package var window: Int
     /// The one-sided p-value, by Welch's t-test on the runs within ``window``, that a step must reach.
     package var stepSignificance: Double
+    /// The same, for a step at an environment change: one test at a place known before the runs were
+    /// read, not the best of the places a search tried, and a step that never alerts.
+    package var environmentStepSignificance: Double
     /// The most runs on each side of a step that the far comparison reads.
     package var reach: Int { 4 * window }
 
@@ -36,19 +39,26 @@ package struct ChangePointAnalysis: Sendable, Equatable {
     /// three runs, steps measured on 5 runs either side at p ≤ 0.001 and on 20. At 0.01 a step with
     /// 3 runs after it in a history of 12 could not be found (220 orderings of those runs are all the
     /// test has); what a step must show on either side, not the permutation test, is what keeps
-    /// false steps out, as the article's simulation shows.
+    /// false steps out, as the article's simulation shows. A step at an environment change is tested
+    /// at p ≤ 0.005 in the direction it took (0.01 for either direction).
     package static func standard(threshold: Double) -> ChangePointAnalysis {
         ChangePointAnalysis(
             detector: EDivisive(significance: 0.05, permutations: 199, minimumSegment: 3), threshold: threshold,
-            window: 5, stepSignificance: 0.001)
+            window: 5, stepSignificance: 0.001, environmentStepSignificance: 0.025)
     }
 
-    package init(detector: EDivisive, threshold: Double, window: Int, stepSignificance: Double) {
-        precondition(window >= detector.minimumSegment && stepSignificance > 0 && stepSignificance < 1)
+    package init(
+        detector: EDivisive, threshold: Double, window: Int, stepSignificance: Double,
+        environmentStepSignificance: Double
+    ) {
+        precondition(window >= detector.minimumSegment)
+        precondition(stepSignificance > 0 && stepSignificance < 1)
+        precondition(environmentStepSignificance > 0 && environmentStepSignificance < 1)
         self.detector = detector
         self.threshold = threshold
         self.window = window
         self.stepSignificance = stepSignificance
+        self.environmentStepSignificance = environmentStepSignificance
     }
 
     /// The canary cases, from which a run's host factor comes: SHA-256 by OpenSSL and libsodium,
@@ -90,7 +100,9 @@ package struct ChangePointAnalysis: Sendable, Equatable {
                 })
             var splits = detector.splits(of: values, allowedAt: commitBoundaries, fixed: environmentCuts)
             func step(at index: Int) -> Step? {
-                Step(at: index, cuts: environmentCuts.union(splits.map(\.index)), in: values, analysis: self)
+                Step(
+                    at: index, cuts: environmentCuts.union(splits.map(\.index)), in: values, analysis: self,
+                    significance: environmentCuts.contains(index) ? environmentStepSignificance : stepSignificance)
             }
             // Drop the smallest step that does not hold, then measure its neighbours again.
             while let smallest = splits.indices.map({ (position: $0, step: step(at: splits[$0].index)) })
@@ -120,11 +132,13 @@ package struct ChangePointAnalysis: Sendable, Equatable {
         let near: ChangeEstimate
         let far: ChangeEstimate
         /// Reported: both at least the threshold in the same direction, and the near one
-        /// significant at ``stepSignificance``.
+        /// significant at `significance`.
         let holds: Bool
 
         /// `nil` with fewer than the minimum segment on a side.
-        init?(at index: Int, cuts: Set<Int>, in values: [Double], analysis: ChangePointAnalysis) {
+        init?(
+            at index: Int, cuts: Set<Int>, in values: [Double], analysis: ChangePointAnalysis, significance: Double
+        ) {
             let start = cuts.filter { $0 < index }.max() ?? 0
             let end = cuts.filter { $0 > index }.min() ?? values.count
             let before = values[max(start, index - analysis.window)..<index]
@@ -150,7 +164,7 @@ package struct ChangePointAnalysis: Sendable, Equatable {
             holds =
                 abs(near.change) >= analysis.threshold && abs(far.change) >= analysis.threshold
                 && (near.change > 0) == (far.change > 0)
-                && near.pValue(near.change > 0 ? .slower : .faster) <= analysis.stepSignificance
+                && near.pValue(near.change > 0 ? .slower : .faster) <= significance
         }
 
         /// The standard deviation of one run's level, from the differences between neighbouring runs
