@@ -7,14 +7,17 @@ struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two runs case by case; exit 1 when a case regressed, 2 when one is inconclusive.",
         discussion: """
-            Reads each summary CSV and the .samples.csv beside it when there is one. Each \
-            measuring process counts once, by its fastest sample; Welch's t-test on their logs \
-            estimates each case's change. The change of the whole run (the median over its cases) \
-            is taken out of every case and reported: runs made apart drift alike on every case. The \
-            spread of each case between runs, beyond that shift, comes from the history: at least \
-            5 runs of one commit on this host (history.csv beside the current file, or --history); \
-            without it, each case's bounds are widened by a drift floor and only a change beyond it \
-            can be called. A case regressed when the change is at least --threshold percent and \
+            Reads each summary CSV and the .samples.csv beside it when there is one. Each run \
+            counts once, by its fastest sample of each case, the figure the history keeps. The \
+            change of the whole run (the median over its cases) is taken out of every case and \
+            reported: runs made apart drift alike on every case. The spread of each case between \
+            runs, beyond that shift, comes from the history (history.csv beside the current file, \
+            or --history): its newest 100 runs of this host, each against the one before, never \
+            across a step of the case or a change of kernel, Swift or library, so one run a commit \
+            is enough; a case needs 5 runs in a row. Without it, Welch's t-test on the logs of each \
+            measuring process's fastest sample estimates the change, its bounds widened by a drift \
+            floor, and only a change beyond it can be called. A case regressed when the change is \
+            at least --threshold percent and \
             significant at --alpha over all cases together (Holm); improved symmetrically; \
             unchanged when the upper 95% bound lies below the threshold; otherwise inconclusive. A \
             whole run moved by the threshold, or one run measured on a busier machine, makes the \
@@ -32,7 +35,7 @@ struct Compare: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The history whose runs of one commit measure how far a case moves between runs (default: history.csv beside the current file, when there is one).",
+            "The history whose runs of this host measure how far a case moves between runs (default: history.csv beside the current file, when there is one).",
             valueName: "history.csv"))
     var history: String?
 

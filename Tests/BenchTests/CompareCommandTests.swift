@@ -55,6 +55,28 @@ struct CompareCommandTests {
         #expect(missing.stdout.isEmpty)
     }
 
+    @Test("A history's runs of another host or of uncommitted changes are left out, and the output says so")
+    func historyLeftOut() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var elsewhere = SyntheticRun.report(runID: "20261121T010000.000Z-abc1234-000000aa")
+        elsewhere.environment.cpu = "Other CPU"
+        var dirty = SyntheticRun.report(runID: "20261121T010100.000Z-abc1234-dirty-000000bb")
+        dirty.environment.recordedCommit = RecordedCommit(recorded: "abc1234-dirty")
+        try SyntheticRun.writeHistory(of: SyntheticRun.history() + [elsewhere, dirty], in: directory)
+        let path = try Self.write(SyntheticRun.report(), "base", in: directory)
+        let result = try bench(["compare", path, path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("measured from 6 runs of 1 commit(s) of this host in the history"))
+        #expect(
+            result.stdout.contains(
+                "history: 2 run(s) not used for the spread between runs: 1 of another host or build, 1 of a build "
+                    + "with uncommitted changes or no known commit"))
+        let json = try bench(["compare", path, path, "--format", "json"])
+        let compact = json.stdout.filter { !$0.isWhitespace }
+        #expect(compact.contains(#""runs_left_out":{"few_cases":0,"older":0,"other_host":1,"unknown_code":1}"#))
+    }
+
     @Test("One case's samples scaled by 1.10: exactly that case regressed, exit 1")
     func regression() throws {
         let directory = try temporaryDirectory()

@@ -127,14 +127,17 @@ struct ComparisonTests {
     }
 
     @Test(
-        "Runs made apart, the whole run 2% faster and one case 10% slower on top: that case regressed, no other",
+        "Runs made apart, the whole run 2% faster and one case 15% slower on top: that case regressed, no other",
         arguments: 1...5 as ClosedRange<UInt64>)
     func regressionUnderShift(seed: UInt64) throws {
+        // The synthetic samples' noise is normal, with no floor, so a run's fastest sample moves
+        // about 1.3% from run to run, several times a quiet host's (RunsApartTests has real runs,
+        // where 10% is found): here 15% is found nearly always, 10% about half the time.
         let comparison = try Self.apart(
             baseline: Self.data(SyntheticRun.report()),
             current: Self.data(
                 SyntheticRun.report(
-                    seed: seed + 1, scale: Self.shifted(-0.02, seed: seed, extra: [Self.target: 1.10]))))
+                    seed: seed + 1, scale: Self.shifted(-0.02, seed: seed, extra: [Self.target: 1.15]))))
         #expect(comparison.cases.filter { $0.verdict == .regressed }.map(\.key) == [Self.target])
         #expect(comparison.outcome == .regression)
     }
@@ -236,28 +239,25 @@ struct ComparisonTests {
         let baseline = SyntheticRun.report()
         let current = SyntheticRun.report(seed: 3)
         let comparison = try Self.apart(baseline: Self.data(baseline), current: Self.data(current))
-        // The raw p-values, from each process's fastest sample, as the comparison takes them.
-        func fastest(_ report: RunResult, _ key: CaseKey) -> [Double] {
-            let samples = report.samples[key] ?? []
-            return Dictionary(grouping: samples, by: \.process).values.map {
-                $0.map(\.nanosecondsPerOperation).min() ?? 0
-            }
+        // Each case's change of its fastest sample net of the run-wide shift (their median), with
+        // twice the history's spread between runs for its variance, and the median's own
+        // variance, as ComparingRuns.md states the rule.
+        let keys = comparison.cases.map(\.key)
+        let logChanges = try keys.map { key in
+            let old = try #require(baseline.summaries.first { $0.key == key }?.times?.fastest)
+            let new = try #require(current.summaries.first { $0.key == key }?.times?.fastest)
+            return log(new / old)
         }
-        // Each case's change net of the run-wide shift, with twice the history's spread between
-        // runs added to its variance (Welch–Satterthwaite degrees of freedom), as ComparingRuns.md
-        // states the rule.
         let shift = log1p(try #require(comparison.runShift))
-        let estimates = try comparison.cases.map(\.key).map { key in
-            let within = try #require(
-                ChangeEstimate.independent(baseline: fastest(baseline, key), current: fastest(current, key)))
-            let spread = try #require(Self.runToRun.variances[key])
-            let a = within.standardError * within.standardError
-            let b = 2 * spread.variance
-            return ChangeEstimate(
-                logChange: within.logChange - shift, standardError: (a + b).squareRoot(),
-                degreesOfFreedom: (a + b) * (a + b)
-                    / (a * a / within.degreesOfFreedom + b * b / spread.degreesOfFreedom),
-                units: within.units)
+        #expect(close(shift, try #require(Statistics(logChanges)).median))
+        let spreads = try keys.map { try #require(Self.runToRun.variances[$0]) }
+        let shiftVariance =
+            Double.pi / (2 * Double(keys.count)) * (try #require(Statistics(spreads.map { 2 * $0.variance })).median)
+        let estimates = keys.indices.map { index in
+            ChangeEstimate(
+                logChange: logChanges[index] - shift,
+                standardError: (2 * spreads[index].variance + shiftVariance).squareRoot(),
+                degreesOfFreedom: spreads[index].degreesOfFreedom, units: 5)
         }
         // One family per question: slower, and faster; a case reports the question its change asks.
         let slower = holmAdjusted(estimates.map { $0.pValue(.slower) })

@@ -8,22 +8,24 @@ import Testing
 struct RunToRunSpreadTests {
     static let keys = SyntheticRun.keys
 
-    static func environment(_ runID: String, commit: String = "abc1234", kernel: String = "6.1.0") -> RunEnvironment {
+    static func environment(
+        _ runID: String, commit: String = "abc1234", kernel: String = "6.1.0", cpu: String = "Test CPU"
+    ) -> RunEnvironment {
         RunEnvironment(
             runID: runID, timestamp: "2026-11-22T00:00:00.000Z", commit: RecordedCommit(recorded: commit),
             build: .release, targetCPU: "x86-64",
-            cpu: "Test CPU", cpuFlags: "sha_ni avx2", cores: 2, kernel: kernel, swift: "6.3.1", libraries: [:])
+            cpu: cpu, cpuFlags: "sha_ni avx2", cores: 2, kernel: kernel, swift: "6.3.1", libraries: [:])
     }
 
     /// `runs` runs of every case: each run's figures shifted alike by `shift(run)`, and each case
     /// by its own Gaussian run effect of standard deviation `effect(key)`.
     static func history(
-        runs: Int, seed: UInt64 = 1, commit: String = "abc1234", kernel: String = "6.1.0",
+        runs: Int, seed: UInt64 = 1, commit: String = "abc1234", kernel: String = "6.1.0", cpu: String = "Test CPU",
         shift: (Int) -> Double = { _ in 0 }, effect: (CaseKey) -> Double = { _ in 0.005 }
     ) -> [(environment: RunEnvironment, summary: CaseSummary)] {
         var generator = SplitMix64(seed: seed)
         return (0..<runs).flatMap { run in
-            let environment = environment("run-\(seed)-\(run)", commit: commit, kernel: kernel)
+            let environment = environment("run-\(seed)-\(run)", commit: commit, kernel: kernel, cpu: cpu)
             return keys.enumerated().map { index, key in
                 let figure = (100 + 37 * Double(index)) * (1 + shift(run)) * exp(effect(key) * generator.nextGaussian())
                 return (environment, CaseSummary.timed(key, median: figure * 1.02, fastest: figure))
@@ -55,19 +57,48 @@ struct RunToRunSpreadTests {
         #expect(spread.variances[Self.keys[0]]!.degreesOfFreedom > 11)
     }
 
-    @Test("Fewer than five runs of one commit, a dirty or unknown commit, another host, the compared runs: unmeasured")
+    @Test("A step of one case, where bench history --changes finds it, is not counted as its spread")
+    func stepIsNotSpread() throws {
+        let stepped = Self.keys[7]
+        // One run a commit, each case moving by its 0.5%; the stepped case 10% slower from run 8.
+        let history = (0..<16).flatMap { run in
+            Self.history(runs: 1, seed: UInt64(run), commit: String(format: "c%06d", run)).map { row in
+                guard run >= 8, row.summary.key == stepped, var times = row.summary.times else { return row }
+                times.fastest *= 1.10
+                times.median *= 1.10
+                var summary = row.summary
+                summary.outcome = .timed(times)
+                return (row.environment, summary)
+            }
+        }
+        let spread = try #require(Self.spread(history).variances[stepped]).variance.squareRoot()
+        // Counted, the step's one difference of 10% among 15 would make it about 1.9%, and still
+        // about 0.9% after borrowing from the other cases.
+        #expect(spread < 0.007)
+    }
+
+    @Test(
+        "Fewer than five runs in a row, a dirty or unknown commit, another host, the compared runs: unmeasured; a run a commit is enough"
+    )
     func unmeasured() {
         #expect(Self.spread(Self.history(runs: 4)).variances.isEmpty)
         #expect(Self.spread(Self.history(runs: 5)).variances.count == Self.keys.count)
-        // Two commits pool their degrees of freedom, each group about its own level: 1 + 1 is
-        // too few, 2 + 2 enough.
-        #expect(
-            Self.spread(Self.history(runs: 2) + Self.history(runs: 2, seed: 2, commit: "def5678")).variances.isEmpty)
-        #expect(
-            !Self.spread(Self.history(runs: 3) + Self.history(runs: 3, seed: 2, commit: "def5678")).variances.isEmpty)
+        // One run a commit: their neighbours' differences measure the spread all the same.
+        let nightly = (0..<5).flatMap { Self.history(runs: 1, seed: UInt64($0), commit: "c\($0)00000") }
+        #expect(Self.spread(nightly).variances.count == Self.keys.count)
+        #expect(Self.spread(nightly).commits == 5)
         #expect(Self.spread(Self.history(runs: 8, commit: "abc1234-dirty")).variances.isEmpty)
         #expect(Self.spread(Self.history(runs: 8, commit: "unknown")).variances.isEmpty)
-        #expect(Self.spread(Self.history(runs: 8, kernel: "6.2.0")).variances.isEmpty)
+        #expect(Self.spread(Self.history(runs: 8, commit: "unknown")).leftOut.unknownCode == 8)
+        #expect(Self.spread(Self.history(runs: 8, cpu: "Other CPU")).variances.isEmpty)
+        #expect(Self.spread(Self.history(runs: 8, cpu: "Other CPU")).leftOut.otherHost == 8)
+        // Another kernel is the same host in another environment: nothing is measured across the
+        // change, so 2 + 3 runs give 3 differences, too few, and 3 + 3 give 4.
+        #expect(Self.spread(Self.history(runs: 8, kernel: "6.2.0")).variances.count == Self.keys.count)
+        #expect(
+            Self.spread(Self.history(runs: 2) + Self.history(runs: 3, seed: 2, kernel: "6.2.0")).variances.isEmpty)
+        #expect(
+            !Self.spread(Self.history(runs: 3) + Self.history(runs: 3, seed: 2, kernel: "6.2.0")).variances.isEmpty)
         let history = Self.history(runs: 5)
         #expect(Self.spread(history, excluding: ["run-1-0"]).variances.isEmpty)
         // A run of one case (a --filter run) has no shift of its own to measure: it is left out,

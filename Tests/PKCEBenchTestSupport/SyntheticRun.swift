@@ -86,10 +86,14 @@ package enum SyntheticRun {
 
     /// Earlier runs of the build that ``report(runID:build:openssl:targetCPU:kernel:seed:samples:processes:processBias:noise:busy:scale:failed:)``
     /// makes, on its host: a history with `runs` runs of one commit, whose cases' spread between
-    /// runs is then measured.
+    /// runs is then measured. Each case of each run moves by its own 1% (log-normal) on top, the run
+    /// effect that runs made apart show and the tests put on the runs they compare.
     package static func history(runs: Int = 6) -> [RunResult] {
-        (0..<runs).map { run in
-            report(runID: String(format: "20261121T0000%02d.000Z-abc1234-%08x", run, run), seed: 1000 + UInt64(run))
+        var generator = SplitMix64(seed: 999)
+        return (0..<runs).map { run in
+            report(
+                runID: String(format: "20261121T0000%02d.000Z-abc1234-%08x", run, run), seed: 1000 + UInt64(run),
+                scale: Dictionary(uniqueKeysWithValues: keys.map { ($0, exp(0.01 * generator.nextGaussian())) }))
         }
     }
 

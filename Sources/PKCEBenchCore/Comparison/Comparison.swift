@@ -38,13 +38,13 @@ package struct Comparison: Sendable {
     package let currentSummaries: [CaseSummary]
     /// For runs made apart: the change that the whole current run shows against the baseline,
     /// the median of the cases' changes, which every case's change is taken net of; `nil` when the
-    /// runs were paired or fewer than `minimumCasesForShift` cases have samples on both sides.
+    /// runs were paired or fewer than `minimumCasesForShift` cases have a figure on both sides.
     package private(set) var runShift: Double? = nil
     /// For runs made apart: what their error bars hold of the spread between runs; `nil` when the
     /// runs were paired or counted instructions.
     package private(set) var runToRun: RunToRunSpread? = nil
 
-    /// The cases with samples on both sides that a run-wide shift needs: with fewer, a shift of
+    /// The cases with a figure on both sides that a run-wide shift needs: with fewer, a shift of
     /// the host cannot be told from a change of the cases.
     package static let minimumCasesForShift = 8
 
@@ -239,33 +239,54 @@ package struct Comparison: Sendable {
                 decisions = SequentialGate.replay(figures, schedule: looks, criteria: criteria)
             }
         case .independent:
-            let within = keys.map { key in
-                ChangeEstimate.independent(
-                    baseline: Self.fastestByProcess(baselineSamples[key] ?? [:]),
-                    current: Self.fastestByProcess(currentSamples[key] ?? [:]))
+            // Each run's figure is its fastest sample, the statistic the history keeps.
+            let logChanges = keys.map { key -> Double? in
+                guard let old = baselineRows[key]?.times?.fastest, let new = currentRows[key]?.times?.fastest,
+                    old > 0, new > 0
+                else { return nil }
+                return log(new / old)
             }
-            let changes = within.compactMap { $0?.logChange }
+            let changes = logChanges.compactMap { $0 }
             let shift = changes.count >= Self.minimumCasesForShift ? Statistics(changes)?.median : nil
             self.runShift = shift.map { exp($0) - 1 }
             self.runToRun = runToRun
-            // The spread was estimated net of each run's shift: without a shift, only the floor holds.
-            let spreads = keys.map { shift == nil ? nil : runToRun.variances[$0] }
+            // The spread was estimated net of each pair's shift, on runs that took as many samples:
+            // without a shift, or for runs made otherwise, only the floor holds.
+            let spreads = keys.map { key -> RunToRunSpread.Estimate? in
+                guard shift != nil, let spread = runToRun.variances[key],
+                    baselineRows[key]?.samples == spread.samples, currentRows[key]?.samples == spread.samples
+                else { return nil }
+                return spread
+            }
+            let estimates = keys.indices.map { index -> ChangeEstimate? in
+                // Without two processes on a side, a process's own bias cannot be told from a
+                // change; without a measured spread, the processes' scatter is all there is.
+                let key = keys[index]
+                guard let logChange = logChanges[index],
+                    let within = ChangeEstimate.independent(
+                        baseline: Self.fastestByProcess(baselineSamples[key] ?? [:]),
+                        current: Self.fastestByProcess(currentSamples[key] ?? [:]))
+                else { return nil }
+                return Self.acrossRuns(logChange, within: within, spread: spreads[index], floor: runToRun.driftFloor)
+            }
             // The median's own variance, about π/2n times a typical case's (Kendall and Stuart), is
             // in every case's change net of it.
-            let variances = zip(within, spreads).compactMap { estimate, spread in
-                estimate.map { $0.standardError * $0.standardError + 2 * (spread?.variance ?? 0) }
-            }
+            let variances = estimates.compactMap { $0.map { $0.standardError * $0.standardError } }
             let shiftVariance =
                 shift == nil ? 0 : Double.pi / (2 * Double(variances.count)) * (Statistics(variances)?.median ?? 0)
             func decide(net: Bool) -> [GateDecision?] {
-                let estimates = within.indices.map { index in
-                    within[index].map {
-                        Self.acrossRuns(
-                            $0, shift: net ? shift : nil, shiftVariance: net ? shiftVariance : 0,
-                            spread: spreads[index], floor: runToRun.driftFloor)
+                let adjusted = estimates.map { estimate in
+                    estimate.map { estimate in
+                        var adjusted = ChangeEstimate(
+                            logChange: estimate.logChange - (net ? shift ?? 0 : 0),
+                            standardError: (estimate.standardError * estimate.standardError
+                                + (net ? shiftVariance : 0)).squareRoot(),
+                            degreesOfFreedom: estimate.degreesOfFreedom, units: estimate.units)
+                        adjusted.driftBound = estimate.driftBound
+                        return adjusted
                     }
                 }
-                return SequentialGate.decide(estimates, look: 1, of: 1, criteria: criteria)
+                return SequentialGate.decide(adjusted, look: 1, of: 1, criteria: criteria)
             }
             let netOfShift = decide(net: true)
             if let shift, abs(shift) >= log1p(Self.shiftAlarm) {
@@ -314,31 +335,23 @@ package struct Comparison: Sendable {
         return figures
     }
 
-    /// A change between runs made apart, as the gate reads it: net of the run-wide shift (and with
-    /// the shift's variance), with the spread between runs in its standard error
-    /// (Welch–Satterthwaite degrees of freedom for the sum, the two runs' effects counting twice),
-    /// or, where that spread was never measured, held to the drift floor.
+    /// A change between runs made apart, before the run-wide shift is taken out: the change of
+    /// the runs' fastest samples, with twice the history's spread between runs for its variance
+    /// (each run's figure moves by it) or, where that spread was never measured, the processes'
+    /// scatter held to the drift floor.
     private static func acrossRuns(
-        _ within: ChangeEstimate, shift: Double?, shiftVariance: Double, spread: RunToRunSpread.Estimate?,
-        floor: Double
+        _ logChange: Double, within: ChangeEstimate, spread: RunToRunSpread.Estimate?, floor: Double
     ) -> ChangeEstimate {
-        let logChange = within.logChange - (shift ?? 0)
-        let withinVariance = within.standardError * within.standardError
         guard let spread else {
             var estimate = ChangeEstimate(
-                logChange: logChange, standardError: (withinVariance + shiftVariance).squareRoot(),
+                logChange: logChange, standardError: within.standardError,
                 degreesOfFreedom: within.degreesOfFreedom, units: within.units)
             estimate.driftBound = log1p(floor)
             return estimate
         }
-        let betweenVariance = 2 * spread.variance
-        let denominator =
-            withinVariance * withinVariance / within.degreesOfFreedom + betweenVariance * betweenVariance
-            / spread.degreesOfFreedom
-        let sum = withinVariance + betweenVariance
         return ChangeEstimate(
-            logChange: logChange, standardError: (sum + shiftVariance).squareRoot(),
-            degreesOfFreedom: denominator > 0 ? sum * sum / denominator : within.degreesOfFreedom, units: within.units)
+            logChange: logChange, standardError: (2 * spread.variance).squareRoot(),
+            degreesOfFreedom: spread.degreesOfFreedom, units: within.units)
     }
 
     /// Each process's fastest sample, in process order, so that sums come out the same every time.

@@ -1,14 +1,37 @@
 import Foundation
 
-/// How far each case's figure moves between runs of one build on one host, beyond the drift that
-/// moves the whole run, estimated from a history of earlier runs; a case without enough runs is held
-/// to ``driftFloor``. The article "The statistics of each verdict" ("Runs made apart") gives the model
-/// and the estimate.
+/// How far each case's figure, its fastest sample, moves between runs on one host beyond the shift
+/// that moves the whole run, estimated from the history's stable stretches; a case without enough
+/// runs is held to ``driftFloor``. The article "The statistics of each verdict" ("Runs made apart")
+/// gives the model and the estimate.
+///
+/// The history's runs of the host, in the order they were made, are read as `bench history
+/// --changes` reads them: a case's neighbouring runs are compared only where no step of that case
+/// and no change of its environment (kernel, Swift, its library) lies between them. Each
+/// comparison is net of the pair's shift (the median over the cases of their changes), and a case's
+/// variance is half the mean square of those differences (von Neumann's mean square successive
+/// difference, which a slow drift barely moves), so one run a commit is enough.
 package struct RunToRunSpread: Sendable {
     /// One case's variance of its log figure between runs, and that estimate's degrees of freedom.
     package struct Estimate: Sendable, Equatable {
         package var variance: Double
         package var degreesOfFreedom: Double
+        /// The samples each of those runs took of the case: the spread is of runs made so.
+        package var samples: Int
+    }
+
+    /// Why runs of the history were not read.
+    package struct LeftOut: Sendable, Equatable {
+        /// Runs of another host: CPU, flags, cores, build configuration or compile target.
+        package var otherHost = 0
+        /// Runs of a build with uncommitted changes, or of no known commit.
+        package var unknownCode = 0
+        /// Runs of fewer cases than ``Comparison/minimumCasesForShift``, whose shift cannot be measured.
+        package var fewCases = 0
+        /// Runs beyond the newest ``RunToRunSpread/lastRuns`` of the host.
+        package var older = 0
+
+        package var total: Int { otherHost + unknownCode + fewCases + older }
     }
 
     package let variances: [CaseKey: Estimate]
@@ -16,103 +39,157 @@ package struct RunToRunSpread: Sendable {
     package let runs: Int
     /// The commits they were made of.
     package let commits: Int
+    /// The runs of the history not read, by reason; the two compared are not counted.
+    package let leftOut: LeftOut
     /// The bound on a case's run effect that the comparison assumes where the history measured none.
     package let driftFloor: Double
 
-    /// The runs of one commit a case needs before its spread counts as measured; runs of several
-    /// commits count as many runs less one per commit.
+    /// The runs a case needs, as neighbouring pairs within its stable stretches one fewer, before its
+    /// spread counts as measured.
     package static let minimumRuns = 5
+
+    /// The newest runs of the host that are read: as many as `bench history --changes` reads by
+    /// default, since the stretches are its.
+    package static let lastRuns = 100
 
     /// 3%: `ComparingRuns.md` says how it was chosen.
     package static let defaultDriftFloor = 0.03
 
     /// No history: every case unmeasured.
-    package static let unmeasured = RunToRunSpread(variances: [:], runs: 0, commits: 0, driftFloor: defaultDriftFloor)
+    package static let unmeasured = RunToRunSpread(
+        variances: [:], runs: 0, commits: 0, leftOut: LeftOut(), driftFloor: defaultDriftFloor)
 
-    private init(variances: [CaseKey: Estimate], runs: Int, commits: Int, driftFloor: Double) {
+    private init(variances: [CaseKey: Estimate], runs: Int, commits: Int, leftOut: LeftOut, driftFloor: Double) {
         self.variances = variances
         self.runs = runs
         self.commits = commits
+        self.leftOut = leftOut
         self.driftFloor = driftFloor
     }
 
-    /// Counts the runs of `history` made as `environment` was (host: CPU, its flags, cores, kernel;
-    /// Swift, compile target and build configuration), never `excluded`: the two runs compared,
-    /// which must not estimate their own noise.
+    /// Reads the timed runs of `history` made on `environment`'s host, never `excluded`: the two
+    /// runs compared, which must not estimate their own noise.
     package init(
         history: [(environment: RunEnvironment, summary: CaseSummary)], like environment: RunEnvironment,
         excluding excluded: Set<String>, driftFloor: Double = defaultDriftFloor
     ) {
-        // Log fastest sample by run, by case; each run's commit and libraries (a row holds its own
-        // backend's), since a backend's new version makes another build of the same commit.
-        var figures: [String: [CaseKey: Double]] = [:]
-        var libraries: [String: [String: String]] = [:]
-        var commits: [String: String] = [:]
-        for (run, summary) in history
-        where Self.sameBuild(run, environment) && !excluded.contains(run.runID) && summary.metric == .time {
-            // A build of exactly one commit: not a dirty one, nor an unknown one.
-            guard let fastest = summary.times?.fastest, fastest > 0, run.recordedCommit.isClean else { continue }
-            figures[run.runID, default: [:]][summary.key] = log(fastest)
-            libraries[run.runID, default: [:]].merge(run.libraries) { first, _ in first }
-            commits[run.runID] = run.commit
+        var leftOut = LeftOut()
+        var order: [String] = []
+        var environments: [String: RunEnvironment] = [:]
+        var summaries: [String: [CaseSummary]] = [:]
+        for (run, summary) in history where summary.metric == .time && !excluded.contains(run.runID) {
+            if environments[run.runID] == nil {
+                order.append(run.runID)
+                environments[run.runID] = run
+            }
+            summaries[run.runID, default: []].append(summary)
         }
-        // A run of a few cases has no shift of its own to measure: its median case would be it.
-        let runs = figures.keys.filter { figures[$0]!.count >= Comparison.minimumCasesForShift }.sorted()
-        let groups = Dictionary(grouping: runs) { run in
-            ([commits[run]!] + libraries[run, default: [:]].sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
-        }.values.filter { $0.count >= 2 }
-        var squares: [CaseKey: Double] = [:]
-        var runsBeyondFirst: [CaseKey: Int] = [:]
-        var freedom: [CaseKey: Double] = [:]
-        for runs in groups {
-            let residuals = Self.residuals(runs.map { figures[$0]! })
-            let cases = Double(residuals.count)
-            for (key, residuals) in residuals {
-                squares[key, default: 0] += residuals.reduce(0) { $0 + $1 * $1 }
-                runsBeyondFirst[key, default: 0] += residuals.count - 1
-                // The runs' shifts cost the group's cases a run's worth of degrees of freedom
-                // between them: (runs − 1)(cases − 1) in all.
-                freedom[key, default: 0] += Double(residuals.count - 1) * (1 - 1 / cases)
+        var runs: [RunResult] = []
+        for id in order {
+            let run = environments[id]!
+            if run.host != environment.host {
+                leftOut.otherHost += 1
+            } else if !run.recordedCommit.isClean {
+                // A build of exactly one commit: not a dirty one, nor an unknown one.
+                leftOut.unknownCode += 1
+            } else if summaries[id]!.filter({ ($0.times?.fastest ?? 0) > 0 }).count < Comparison.minimumCasesForShift {
+                // A run of a few cases has no shift of its own to measure: its median case would be it.
+                leftOut.fewCases += 1
+            } else {
+                runs.append(RunResult(environment: run, summaries: summaries[id]!))
             }
         }
-        let measured = runsBeyondFirst.filter { $0.value >= Self.minimumRuns - 1 }.keys.sorted()
+        // In the order they were made, as a series is.
+        runs = runs.enumerated().sorted {
+            ($0.element.environment.timestamp, $0.offset) < ($1.element.environment.timestamp, $1.offset)
+        }.map(\.element)
+        leftOut.older = max(0, runs.count - Self.lastRuns)
+        runs = Array(runs.suffix(Self.lastRuns))
+        let spread = Self.estimate(runs)
+        self.init(
+            variances: spread, runs: runs.count, commits: Set(runs.map(\.environment.commit)).count,
+            leftOut: leftOut, driftFloor: driftFloor)
+    }
+
+    /// Each case's moderated variance from `runs`, one host's, oldest first.
+    private static func estimate(_ runs: [RunResult]) -> [CaseKey: Estimate] {
+        guard runs.count >= 2 else { return [:] }
+        // A case's runs of the sampling most of them used; its other runs are as if it were absent.
+        let sampling = Dictionary(grouping: runs.flatMap(\.summaries), by: \.key).mapValues {
+            Self.mostCommon($0.map(\.samples))
+        }
+        let figures = runs.map { Self.logFastest($0, sampling: sampling) }
+        // Where each case's stretches end: its steps, and changes of its environment (at a change
+        // whose step does not hold as well). An index is that of the first run after.
+        let history = ChangePointAnalysis.standard(
+            threshold: ComparisonCriteria.defaultHistoryThresholdPercent(of: .time) / 100)
+        var cuts: [CaseKey: Set<String>] = [:]
+        for series in history.series(of: runs, metric: .time) {
+            var ends = Set(series.changePoints.map(\.firstAfter.runID))
+            for index in series.points.indices.dropFirst()
+            where !series.points[index - 1].environmentChanges(to: series.points[index]).isEmpty {
+                ends.insert(series.points[index].runID)
+            }
+            cuts[series.key] = ends
+        }
+        var squares: [CaseKey: Double] = [:]
+        var differences: [CaseKey: Int] = [:]
+        var stretches: [CaseKey: Int] = [:]
+        var freedom: [CaseKey: Double] = [:]
+        var previousUsed: [CaseKey: Int] = [:]
+        for index in runs.indices.dropFirst() {
+            var changes: [CaseKey: Double] = [:]
+            for (key, value) in figures[index] {
+                if let before = figures[index - 1][key] { changes[key] = value - before }
+            }
+            guard changes.count >= Comparison.minimumCasesForShift,
+                let shift = Statistics(Array(changes.values))?.median
+            else { continue }
+            let runID = runs[index].environment.runID
+            for (key, change) in changes {
+                if cuts[key]?.contains(runID) == true { continue }
+                let residual = change - shift
+                squares[key, default: 0] += residual * residual
+                differences[key, default: 0] += 1
+                // A difference that does not follow the case's previous one begins a stretch.
+                if previousUsed[key] != index - 1 { stretches[key, default: 0] += 1 }
+                previousUsed[key] = index
+                // The pair's shift costs its cases one difference's worth between them.
+                freedom[key, default: 0] += 1 - 1 / Double(changes.count)
+            }
+        }
+        let measured = differences.filter { $0.value >= minimumRuns - 1 }.keys.sorted()
         let moderated = ModeratedVariances(
-            measured.map { squares[$0]! / freedom[$0]! }, degreesOfFreedom: measured.map { freedom[$0]! })
+            measured.map { squares[$0]! / Double(2 * differences[$0]!) },
+            degreesOfFreedom: measured.map { key in
+                // Neighbouring differences share a run, so m of them in k stretches are worth
+                // 2m² / (3m − k) degrees of freedom (von Neumann et al. 1941), not m.
+                let m = Double(differences[key]!), k = Double(stretches[key]!)
+                return 2 * m * m / (3 * m - k) * freedom[key]! / m
+            })
         var variances: [CaseKey: Estimate] = [:]
         for (index, key) in measured.enumerated() {
             variances[key] = Estimate(
-                variance: moderated.variances[index], degreesOfFreedom: moderated.degreesOfFreedom[index])
+                variance: moderated.variances[index], degreesOfFreedom: moderated.degreesOfFreedom[index],
+                samples: sampling[key]!)
         }
-        self.init(
-            variances: variances, runs: groups.reduce(0) { $0 + $1.count }, commits: groups.count,
-            driftFloor: driftFloor)
+        return variances
     }
 
-    /// The residuals of each case in the runs of one build, after removing the case's level and
-    /// each run's shift: three rounds of a median polish, means over runs and medians over cases.
-    private static func residuals(_ runs: [[CaseKey: Double]]) -> [CaseKey: [Double]] {
-        let keys = Set(runs.flatMap(\.keys)).filter { key in runs.filter { $0[key] != nil }.count >= 2 }
-        var shifts = [Double](repeating: 0, count: runs.count)
-        var levels: [CaseKey: Double] = [:]
-        for _ in 0..<3 {
-            for key in keys {
-                let values = runs.indices.compactMap { run in runs[run][key].map { $0 - shifts[run] } }
-                levels[key] = values.reduce(0, +) / Double(values.count)
-            }
-            for run in runs.indices {
-                let deviations = runs[run].compactMap { key, value in levels[key].map { value - $0 } }
-                shifts[run] = Statistics(deviations)?.median ?? 0
-            }
-        }
-        var residuals: [CaseKey: [Double]] = [:]
-        for key in keys {
-            residuals[key] = runs.indices.compactMap { run in runs[run][key].map { $0 - shifts[run] - levels[key]! } }
-        }
-        return residuals
+    /// The value most of `values` take; of those tied, the smallest.
+    private static func mostCommon(_ values: [Int]) -> Int {
+        let counts = Dictionary(values.map { ($0, 1) }, uniquingKeysWith: +)
+        return counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.first?.key ?? 0
     }
 
-    /// Every fact of the host alike, cores too, and the kernel and Swift.
-    private static func sameBuild(_ a: RunEnvironment, _ b: RunEnvironment) -> Bool {
-        a.host == b.host && a.version.isSameKernelAndSwift(as: b.version)
+    /// Each timed case's log fastest sample, where the run took the case's usual count of samples.
+    private static func logFastest(_ run: RunResult, sampling: [CaseKey: Int]) -> [CaseKey: Double] {
+        var figures: [CaseKey: Double] = [:]
+        for summary in run.summaries where summary.samples == sampling[summary.key] {
+            if let fastest = summary.times?.fastest, fastest > 0, figures[summary.key] == nil {
+                figures[summary.key] = log(fastest)
+            }
+        }
+        return figures
     }
 }

@@ -165,8 +165,9 @@ package enum ComparisonFormatter {
                 + "commit(s) of this host in the history, is in its bounds"
             : unmeasured == timed.count
                 ? "the spread between runs is unmeasured (the history has no \(RunToRunSpread.minimumRuns) runs of "
-                    + "one commit of this host and build besides the two compared), so each case's bounds are "
-                    + "widened by the \(floor) drift floor and only a change beyond it can be called"
+                    + "this host and build in a row without a step or a change of kernel, Swift or library, besides "
+                    + "the two compared), so each case's bounds are widened by the \(floor) drift floor and only a "
+                    + "change beyond it can be called"
                 : "\(timed.count - unmeasured) cases' spread between runs, measured from \(spread.runs) runs of "
                     + "\(spread.commits) commit(s) of this host in the history, is in their bounds; \(unmeasured) "
                     + "without one have theirs widened by the \(floor) drift floor"
@@ -180,6 +181,20 @@ package enum ComparisonFormatter {
             "runs made apart: the whole current run moved \(percent(shift)), the median change of its cases; "
                 + "each case's change and bounds are net of it, so a change that moves every case alike shows "
                 + "here, not in the verdicts\(doubt); \(between)"
+        ] + leftOut(spread.leftOut)
+    }
+
+    /// The runs of the history that the spread could not use, and why.
+    private static func leftOut(_ leftOut: RunToRunSpread.LeftOut) -> [String] {
+        guard leftOut.total > 0 else { return [] }
+        let reasons = [
+            (leftOut.otherHost, "of another host or build"),
+            (leftOut.unknownCode, "of a build with uncommitted changes or no known commit"),
+            (leftOut.fewCases, "of fewer than \(Comparison.minimumCasesForShift) cases"),
+            (leftOut.older, "older than the newest \(RunToRunSpread.lastRuns) of this host"),
+        ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        return [
+            "history: \(leftOut.total) run(s) not used for the spread between runs: " + reasons.joined(separator: ", ")
         ]
     }
 
@@ -193,7 +208,10 @@ package enum ComparisonFormatter {
                 looks > 1 ? ", alpha and the bound split over \(looks) looks" : "",
                 "still open after \(comparison.looks.pairs(atLook: looks)) pairs"
             )
-            : ("each measuring process counts once, by its fastest sample", "", "neither")
+            : (
+                "each run counts once, by its fastest sample, against the spread between runs (where that is "
+                    + "unmeasured, each measuring process, by its own)", "", "neither"
+            )
         return "verdicts: \(unit); regressed: at least \(threshold) slower and significantly slower at alpha over "
             + "all cases together (Holm\(spent)); unchanged: the upper 95% bound lies below +\(threshold); "
             + "improved: below it, and at least \(threshold) faster, significantly; inconclusive: \(open); "

@@ -150,6 +150,11 @@ package enum JSONReport {
                 .object([
                     "runs": .integer(spread.runs), "commits": .integer(spread.commits),
                     "cases_measured": .integer(spread.variances.count),
+                    "runs_left_out": .object([
+                        "other_host": .integer(spread.leftOut.otherHost),
+                        "unknown_code": .integer(spread.leftOut.unknownCode),
+                        "few_cases": .integer(spread.leftOut.fewCases), "older": .integer(spread.leftOut.older),
+                    ]),
                     "drift_floor_pct": .number(percent(spread.driftFloor)),
                 ])
             } ?? .null,
