@@ -234,6 +234,18 @@ struct ComparisonTests {
         #expect(single.outcome == .inconclusive)
     }
 
+    @Test("Runs that took another count of samples than the history's runs are held to the drift floor")
+    func otherSampling() throws {
+        let usual = try Self.apart(
+            baseline: Self.data(SyntheticRun.report()), current: Self.data(SyntheticRun.report(seed: 2)))
+        #expect(usual.unmeasuredSpread.isEmpty)
+        let quick = try Self.apart(
+            baseline: Self.data(SyntheticRun.report(samples: 10)),
+            current: Self.data(SyntheticRun.report(seed: 2, samples: 10)))
+        #expect(quick.unmeasuredSpread == Set(SyntheticRun.keys))
+        #expect(quick.cases.allSatisfy { $0.verdict == .unchanged || $0.verdict == .inconclusive })
+    }
+
     @Test("Holm: one family over all cases, so a p-value that passes alone may not in the suite")
     func holm() throws {
         let baseline = SyntheticRun.report()

@@ -43,6 +43,9 @@ package struct Comparison: Sendable {
     /// For runs made apart: what their error bars hold of the spread between runs; `nil` when the
     /// runs were paired or counted instructions.
     package private(set) var runToRun: RunToRunSpread? = nil
+    /// For runs made apart: the cases whose spread between runs the history did not measure for
+    /// runs like these two, held to the drift floor instead.
+    package private(set) var unmeasuredSpread: Set<CaseKey> = []
 
     /// The cases with a figure on both sides that a run-wide shift needs: with fewer, a shift of
     /// the host cannot be told from a change of the cases.
@@ -258,6 +261,7 @@ package struct Comparison: Sendable {
                 else { return nil }
                 return spread
             }
+            self.unmeasuredSpread = Set(keys.indices.filter { spreads[$0] == nil }.map { keys[$0] })
             let estimates = keys.indices.map { index -> ChangeEstimate? in
                 // Without two processes on a side, a process's own bias cannot be told from a
                 // change; without a measured spread, the processes' scatter is all there is.

@@ -27,7 +27,9 @@ package enum ComparisonMethod: String, Sendable, Codable {
     /// Each build's processes ran side by side in pairs, their samples in turns (`bench ab`): a
     /// t-test over the pairs of each pair's median log ratio of its turns.
     case pairs
-    /// Two independent runs: Welch's t-test on the logs of each process's fastest sample.
+    /// Two independent runs: the change of their fastest samples against the spread between runs
+    /// of the history, or, where that is unmeasured, Welch's t-test on the logs of each process's
+    /// fastest sample.
     case processes
     /// No samples for the case on one side: the changes of the median and of the fastest sample
     /// against the threshold alone.

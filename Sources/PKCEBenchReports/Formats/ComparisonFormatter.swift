@@ -158,7 +158,7 @@ package enum ComparisonFormatter {
                     + "can be called"
             ]
         }
-        let unmeasured = timed.filter { spread.variances[$0.key] == nil }.count
+        let unmeasured = timed.filter { comparison.unmeasuredSpread.contains($0.key) }.count
         let between =
             unmeasured == 0
             ? "each case's spread between runs, measured from \(spread.runs) runs of \(spread.commits) "
