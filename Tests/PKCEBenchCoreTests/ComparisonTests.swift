@@ -234,7 +234,7 @@ struct ComparisonTests {
         #expect(single.outcome == .inconclusive)
     }
 
-    @Test("Runs that took another count of samples than the history's runs are held to the drift floor")
+    @Test("Runs that took another count of samples than the history's, or of processes than each other, get the floor")
     func otherSampling() throws {
         let usual = try Self.apart(
             baseline: Self.data(SyntheticRun.report()), current: Self.data(SyntheticRun.report(seed: 2)))
@@ -244,6 +244,10 @@ struct ComparisonTests {
             current: Self.data(SyntheticRun.report(seed: 2, samples: 10)))
         #expect(quick.unmeasuredSpread == Set(SyntheticRun.keys))
         #expect(quick.cases.allSatisfy { $0.verdict == .unchanged || $0.verdict == .inconclusive })
+        // As many samples, by 3 processes against 5: the fastest of fewer processes moves more.
+        let fewer = try Self.apart(
+            baseline: Self.data(SyntheticRun.report()), current: Self.data(SyntheticRun.report(seed: 2, processes: 3)))
+        #expect(fewer.unmeasuredSpread == Set(SyntheticRun.keys))
     }
 
     @Test("Holm: one family over all cases, so a p-value that passes alone may not in the suite")
@@ -253,7 +257,7 @@ struct ComparisonTests {
         let comparison = try Self.apart(baseline: Self.data(baseline), current: Self.data(current))
         // Each case's change of its fastest sample net of the run-wide shift (their median), with
         // twice the history's spread between runs for its variance, and the median's own
-        // variance, as ComparingRuns.md states the rule.
+        // variance, as VerdictStatistics.md states the rule.
         let keys = comparison.cases.map(\.key)
         let logChanges = try keys.map { key in
             let old = try #require(baseline.summaries.first { $0.key == key }?.times?.fastest)

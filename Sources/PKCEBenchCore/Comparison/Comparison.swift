@@ -254,10 +254,12 @@ package struct Comparison: Sendable {
             self.runShift = shift.map { exp($0) - 1 }
             self.runToRun = runToRun
             // The spread was estimated net of each pair's shift, on runs that took as many samples:
-            // without a shift, or for runs made otherwise, only the floor holds.
+            // without a shift, or for runs made otherwise (another count of samples, or of measuring
+            // processes on one side than on the other), only the floor holds.
             let spreads = keys.map { key -> RunToRunSpread.Estimate? in
                 guard shift != nil, let spread = runToRun.variances[key],
-                    baselineRows[key]?.samples == spread.samples, currentRows[key]?.samples == spread.samples
+                    baselineRows[key]?.samples == spread.samples, currentRows[key]?.samples == spread.samples,
+                    baselineSamples[key]?.count == currentSamples[key]?.count
                 else { return nil }
                 return spread
             }
@@ -342,7 +344,7 @@ package struct Comparison: Sendable {
     /// A change between runs made apart, before the run-wide shift is taken out: the change of
     /// the runs' fastest samples, with twice the history's spread between runs for its variance
     /// (each run's figure moves by it) or, where that spread was never measured, the processes'
-    /// scatter held to the drift floor.
+    /// scatter, which stands in for the fastest sample's, held to the drift floor.
     private static func acrossRuns(
         _ logChange: Double, within: ChangeEstimate, spread: RunToRunSpread.Estimate?, floor: Double
     ) -> ChangeEstimate {

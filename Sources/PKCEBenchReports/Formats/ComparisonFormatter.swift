@@ -166,8 +166,8 @@ package enum ComparisonFormatter {
             : unmeasured == timed.count
                 ? "the spread between runs is unmeasured (the history has no \(RunToRunSpread.minimumRuns) runs of "
                     + "this host and build in a row without a step or a change of kernel, Swift or library, besides "
-                    + "the two compared), so each case's bounds are widened by the \(floor) drift floor and only a "
-                    + "change beyond it can be called"
+                    + "the two compared, or none of runs that took as many samples as these two), so each case's "
+                    + "bounds are widened by the \(floor) drift floor and only a change beyond it can be called"
                 : "\(timed.count - unmeasured) cases' spread between runs, measured from \(spread.runs) runs of "
                     + "\(spread.commits) commit(s) of this host in the history, is in their bounds; \(unmeasured) "
                     + "without one have theirs widened by the \(floor) drift floor"
