@@ -67,12 +67,13 @@ package struct RunToRunSpread: Sendable {
         self.driftFloor = driftFloor
     }
 
-    /// Reads the timed runs of `history` made on `environment`'s host, never `excluded`: the two
-    /// runs compared, which must not estimate their own noise.
-    package init(
-        history: [(environment: RunEnvironment, summary: CaseSummary)], like environment: RunEnvironment,
-        excluding excluded: Set<String>, driftFloor: Double = defaultDriftFloor
-    ) {
+    /// The timed runs of `history` made on `environment`'s host that can measure a spread, oldest
+    /// first and at most ``lastRuns`` of them, never `excluded` (the two runs compared, which must
+    /// not estimate their own noise), and the runs left out.
+    package static func usableRuns(
+        of history: [(environment: RunEnvironment, summary: CaseSummary)], like environment: RunEnvironment,
+        excluding excluded: Set<String>
+    ) -> (runs: [RunResult], leftOut: LeftOut) {
         var leftOut = LeftOut()
         var order: [String] = []
         var environments: [String: RunEnvironment] = [:]
@@ -86,17 +87,17 @@ package struct RunToRunSpread: Sendable {
         }
         var runs: [RunResult] = []
         for id in order {
-            let run = environments[id]!
+            guard let run = environments[id], let cases = summaries[id] else { continue }
             if run.host != environment.host {
                 leftOut.otherHost += 1
             } else if !run.recordedCommit.isClean {
                 // A build of exactly one commit: not a dirty one, nor an unknown one.
                 leftOut.unknownCode += 1
-            } else if summaries[id]!.filter({ ($0.times?.fastest ?? 0) > 0 }).count < Comparison.minimumCasesForShift {
+            } else if cases.filter({ ($0.times?.fastest ?? 0) > 0 }).count < Comparison.minimumCasesForShift {
                 // A run of a few cases has no shift of its own to measure: its median case would be it.
                 leftOut.fewCases += 1
             } else {
-                runs.append(RunResult(environment: run, summaries: summaries[id]!))
+                runs.append(RunResult(environment: run, summaries: cases))
             }
         }
         // In the order they were made, as a series is.
@@ -104,34 +105,29 @@ package struct RunToRunSpread: Sendable {
             ($0.element.environment.timestamp, $0.offset) < ($1.element.environment.timestamp, $1.offset)
         }.map(\.element)
         leftOut.older = max(0, runs.count - Self.lastRuns)
-        runs = Array(runs.suffix(Self.lastRuns))
-        let spread = Self.estimate(runs)
+        return (Array(runs.suffix(Self.lastRuns)), leftOut)
+    }
+
+    /// The spread that `runs` (``usableRuns(of:like:excluding:)``'s) measure, where each case's
+    /// stretches end at the runs `stretchEnds` names for it: the first run after each of its steps
+    /// and changes of environment.
+    package init(
+        runs: [RunResult], stretchEnds: [CaseKey: Set<String>], leftOut: LeftOut,
+        driftFloor: Double = defaultDriftFloor
+    ) {
         self.init(
-            variances: spread, runs: runs.count, commits: Set(runs.map(\.environment.commit)).count,
-            leftOut: leftOut, driftFloor: driftFloor)
+            variances: Self.estimate(runs, stretchEnds: stretchEnds), runs: runs.count,
+            commits: Set(runs.map(\.environment.commit)).count, leftOut: leftOut, driftFloor: driftFloor)
     }
 
     /// Each case's moderated variance from `runs`, one host's, oldest first.
-    private static func estimate(_ runs: [RunResult]) -> [CaseKey: Estimate] {
+    private static func estimate(_ runs: [RunResult], stretchEnds cuts: [CaseKey: Set<String>]) -> [CaseKey: Estimate] {
         guard runs.count >= 2 else { return [:] }
         // A case's runs of the sampling most of them used; its other runs are as if it were absent.
         let sampling = Dictionary(grouping: runs.flatMap(\.summaries), by: \.key).mapValues {
             Self.mostCommon($0.map(\.samples))
         }
         let figures = runs.map { Self.logFastest($0, sampling: sampling) }
-        // Where each case's stretches end: its steps, and changes of its environment (at a change
-        // whose step does not hold as well). An index is that of the first run after.
-        let history = ChangePointAnalysis.standard(
-            threshold: ComparisonCriteria.defaultHistoryThresholdPercent(of: .time) / 100)
-        var cuts: [CaseKey: Set<String>] = [:]
-        for series in history.series(of: runs, metric: .time) {
-            var ends = Set(series.changePoints.map(\.firstAfter.runID))
-            for index in series.points.indices.dropFirst()
-            where !series.points[index - 1].environmentChanges(to: series.points[index]).isEmpty {
-                ends.insert(series.points[index].runID)
-            }
-            cuts[series.key] = ends
-        }
         var squares: [CaseKey: Double] = [:]
         var differences: [CaseKey: Int] = [:]
         var stretches: [CaseKey: Int] = [:]
