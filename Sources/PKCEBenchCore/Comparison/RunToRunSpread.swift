@@ -44,7 +44,7 @@ package struct RunToRunSpread: Sendable {
     /// The bound on a case's run effect that the comparison assumes where the history measured none.
     package let driftFloor: Double
 
-    /// The runs a case needs, as neighbouring pairs within its stable stretches one fewer, before its
+    /// The runs in a row a case needs (4 neighbouring differences within its stretches) before its
     /// spread counts as measured.
     package static let minimumRuns = 5
 
