@@ -40,7 +40,7 @@ package struct ChangePointAnalysis: Sendable, Equatable {
     /// 3 runs after it in a history of 12 could not be found (220 orderings of those runs are all the
     /// test has); what a step must show on either side, not the permutation test, is what keeps
     /// false steps out, as the article's simulation shows. A step at an environment change is tested
-    /// at p ≤ 0.005 in the direction it took (0.01 for either direction).
+    /// at p ≤ 0.025 in the direction it took (0.05 for either direction).
     package static func standard(threshold: Double) -> ChangePointAnalysis {
         ChangePointAnalysis(
             detector: EDivisive(significance: 0.05, permutations: 199, minimumSegment: 3), threshold: threshold,
