@@ -4,9 +4,10 @@
 usage: check_nightly_compare.py BENCH SOURCE OUT_DIR [--no-history]
 
 SOURCE is a directory of runs of one build (<id>.csv and <id>.samples.csv, from `bench run
---output DIR`), or runs-apart.csv:STRETCH[+STRETCH] (each measuring process's fastest sample and
-each run's median, as extract_runs.py wrote them), whose runs are written out as run files with one
-sample per process: all that `bench compare` reads of a run made apart.
+--output DIR`), or runs-apart.csv:STRETCH[+STRETCH] or runs-apart-zen4.csv:nights (each measuring
+process's fastest sample and each run's median, as extract_runs.py wrote them), whose runs are
+written out as run files with one sample per process, with the facts of the file's host: all that
+`bench compare` reads of a run made apart.
 
 Each run is given a commit of its own, in its files and in the history, as a nightly history of
 commits that did not change the code holds them: one run a commit. The history is every run
@@ -46,6 +47,11 @@ def runs_from_directory(directory):
             for n in names]
 
 
+# The host facts of each committed file's runs, which the files themselves do not keep.
+HOSTS = {"runs-apart.csv": ("sha_ni avx2", "6.18.44-fc-v857", "2026-11-26"),
+         "runs-apart-zen4.csv": ("sha_ni avx2 avx512f", "6.18.44-fc-v669", "2026-12-01")}
+
+
 def runs_from_apart(path, stretches):
     """runs-apart.csv's runs as run files would hold them: one sample per process, its fastest."""
     grouped = collections.defaultdict(lambda: collections.defaultdict(dict))
@@ -55,9 +61,10 @@ def runs_from_apart(path, stretches):
             run = (stretches.index(row["stretch"]), int(row["run"]))
             grouped[run][row["case"]][int(row["process"])] = float(row["fastest_ns"])
             medians[(run, row["case"])] = float(row["median_ns"])
+    flags, kernel, day = HOSTS[os.path.basename(path)]
     runs = []
     for number, run in enumerate(sorted(grouped)):
-        stamp = f"2026-11-26T{number // 60:02d}:{number % 60:02d}:00.000Z"
+        stamp = f"{day}T{number // 60:02d}:{number % 60:02d}:00.000Z"
         summaries, samples = [], []
         for case, processes in sorted(grouped[run].items()):
             operation, backend, size = case.split("/")
@@ -67,7 +74,7 @@ def runs_from_apart(path, stretches):
                 threads="1", status="ok", samples=str(len(processes)), iterations="1000", ns_median=f"{median:.3f}",
                 ns_p10=f"{median:.3f}", ns_p90=f"{median:.3f}", ns_min=f"{min(processes.values()):.3f}",
                 ns_mean=f"{median:.3f}", ns_stddev="0.000", cv="0.00000", ops_per_sec=f"{1e9 / median:.1f}",
-                mb_per_sec="", cpu="AMD EPYC", cpu_flags="sha_ni avx2", cores="2", kernel="6.18.44-fc-v857",
+                mb_per_sec="", cpu="AMD EPYC", cpu_flags=flags, cores="2", kernel=kernel,
                 swift="6.3.1", library="", error="", target_cpu="x86-64", allocs_per_op="", metric="time",
                 instructions_per_op="", commit_source="build"))
             for process, fastest in sorted(processes.items()):

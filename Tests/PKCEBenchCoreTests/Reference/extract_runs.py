@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Reduces full-suite runs to what `bench compare` reads of them, for runs-apart.csv.
+"""Reduces full-suite runs to what `bench compare` reads of them, for runs-apart.csv and runs-apart-zen4.csv.
 
 usage: extract_runs.py STRETCH=DIR [STRETCH=DIR ...] > runs-apart.csv
+       extract_runs.py nights=DIR > runs-apart-zen4.csv
 
 Each DIR holds runs of one build written by `bench run --output DIR` (<run>.csv and
 <run>.samples.csv). For every run, case and measuring process, one row: the process's fastest
