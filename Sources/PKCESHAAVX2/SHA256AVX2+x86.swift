@@ -1,5 +1,4 @@
 #if arch(x86_64) && canImport(CPKCESystem.AVX2)
-internal import CPKCESystem
 // The compiler's own declarations of the instructions: no library is linked.
 internal import _Builtin_intrinsics.intel
 
@@ -18,35 +17,52 @@ extension SHA256AVX2 {
         count tailCount: Int, schedule: UnsafeMutableRawPointer
     ) {
         var working = Working(state)
-        // The rounds read the schedule through a pointer the compiler cannot see is `schedule`:
-        // else it forwards each stored vector to the rounds in registers, with an extraction per
-        // word, where a load is one operand of the round's first addition.
-        let stored = UnsafeMutableRawPointer(
-            bitPattern: UInt(CPKCESystem_valueBarrier(UInt64(UInt(bitPattern: schedule)))))!
         // Block `index` of the message's blocks followed by the tail's.
         @inline(__always)
         func block(_ index: Int) -> UnsafeRawPointer {
             index < count ? blocks.unsafelyUnwrapped + index &* 64 : tail + (index &- count) &* 64
         }
+        // One loop, and one copy of each compression in it: a lone last block is scheduled as a
+        // pair with itself, its second half unused. Two copies (the pair's, and a lone block's with
+        // its schedule in registers) made the code twice the size and the path slower from 512
+        // bytes on. Each pair is first copied beside the schedule, as the portable path copies its
+        // block: read where they are, some lengths took 60 to 75 ns longer on an AMD Zen 5, a
+        // different set of lengths with each small change to this loop, which is written in the
+        // form that was measured (Performance.md).
+        let copy = schedule + 512
         let total = count &+ tailCount
         var index = 0
-        while total &- index >= 2 {
-            compressPair(&working, first: block(index), second: block(index &+ 1), schedule: schedule, stored: stored)
-            compressScheduled(&working, schedule: stored + 16)
+        while index < total {
+            let paired = total &- index >= 2
+            let first = block(index)
+            copyBlock(first, to: copy)
+            if paired {
+                copyBlock(block(index &+ 1), to: copy + 64)
+            } else {
+                copyBlock(first, to: copy + 64)
+            }
+            compressPair(&working, first: copy, second: copy + 64, schedule: schedule)
+            if paired {
+                compressScheduled(&working, schedule: schedule + 16)
+            }
             index &+= 2
-        }
-        if index < total {
-            compressOne(&working, block: block(index))
         }
         state = working.words
     }
 
-    /// Schedules blocks `first` and `second` into `schedule`, and compresses `first` as it goes,
-    /// reading the schedule at `stored`, which is `schedule`.
+    /// Copies the 64 bytes at `block` to `copy`, 16 bytes at a time, as the schedule loads them.
+    @inline(__always)
+    private static func copyBlock(_ block: UnsafeRawPointer, to copy: UnsafeMutableRawPointer) {
+        for offset in stride(from: 0, to: 64, by: 16) {
+            let words = block.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+            copy.storeBytes(of: words, toByteOffset: offset, as: SIMD4<UInt32>.self)
+        }
+    }
+
+    /// Schedules blocks `first` and `second` into `schedule`, and compresses `first` as it goes.
     @inline(__always)
     private static func compressPair(
-        _ working: inout Working, first: UnsafeRawPointer, second: UnsafeRawPointer,
-        schedule: UnsafeMutableRawPointer, stored: UnsafeMutableRawPointer
+        _ working: inout Working, first: UnsafeRawPointer, second: UnsafeRawPointer, schedule: UnsafeMutableRawPointer
     ) {
         var (w0, w1, w2, w3) = (
             loadWords(first, second, 0), loadWords(first, second, 1),
@@ -70,82 +86,44 @@ extension SHA256AVX2 {
         store(3, w3)
         w0 = nextWords(w0, w1, w2, w3)
         store(4, w0)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, stored, &bXorC)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule, &bXorC)
         w1 = nextWords(w1, w2, w3, w0)
         store(5, w1)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, stored + 32, &bXorC)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 32, &bXorC)
         w2 = nextWords(w2, w3, w0, w1)
         store(6, w2)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, stored + 64, &bXorC)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 64, &bXorC)
         w3 = nextWords(w3, w0, w1, w2)
         store(7, w3)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, stored + 96, &bXorC)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 96, &bXorC)
         w0 = nextWords(w0, w1, w2, w3)
         store(8, w0)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, stored + 128, &bXorC)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 128, &bXorC)
         w1 = nextWords(w1, w2, w3, w0)
         store(9, w1)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, stored + 160, &bXorC)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 160, &bXorC)
         w2 = nextWords(w2, w3, w0, w1)
         store(10, w2)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, stored + 192, &bXorC)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 192, &bXorC)
         w3 = nextWords(w3, w0, w1, w2)
         store(11, w3)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, stored + 224, &bXorC)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 224, &bXorC)
         w0 = nextWords(w0, w1, w2, w3)
         store(12, w0)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, stored + 256, &bXorC)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 256, &bXorC)
         w1 = nextWords(w1, w2, w3, w0)
         store(13, w1)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, stored + 288, &bXorC)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 288, &bXorC)
         w2 = nextWords(w2, w3, w0, w1)
         store(14, w2)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, stored + 320, &bXorC)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 320, &bXorC)
         w3 = nextWords(w3, w0, w1, w2)
         store(15, w3)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, stored + 352, &bXorC)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, stored + 384, &bXorC)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, stored + 416, &bXorC)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, stored + 448, &bXorC)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, stored + 480, &bXorC)
-        working.add(a, b, c, d, e, f, g, h)
-    }
-
-    /// Compresses one block with its schedule in registers, as `SHA256+VectorSchedule.swift` in
-    /// the PKCE module does, in the lower halves: for a block without a partner, with no stores
-    /// and no wait for them.
-    @inline(__always)
-    private static func compressOne(_ working: inout Working, block: UnsafeRawPointer) {
-        var (w0, w1, w2, w3) = (
-            loadWords(block, block, 0), loadWords(block, block, 1), loadWords(block, block, 2),
-            loadWords(block, block, 3)
-        )
-        var (a, b, c, d, e, f, g, h) = working.variables
-        var bXorC = b ^ c
-        // Group g: K + W_4g…W_4g+3, then the register that held those words receives
-        // W_4g+16…W_4g+19, then the rounds run.
-        @inline(__always)
-        func group(_ index: Int, _ words: inout Lanes, next: (Lanes) -> Lanes) -> SIMD4<UInt32> {
-            let constantsPlusWords = words.lowHalf &+ constants(index)
-            if index < 12 { words = next(words) }
-            return constantsPlusWords
-        }
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, group(0, &w0) { nextWords($0, w1, w2, w3) }, &bXorC)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, group(1, &w1) { nextWords($0, w2, w3, w0) }, &bXorC)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, group(2, &w2) { nextWords($0, w3, w0, w1) }, &bXorC)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, group(3, &w3) { nextWords($0, w0, w1, w2) }, &bXorC)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, group(4, &w0) { nextWords($0, w1, w2, w3) }, &bXorC)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, group(5, &w1) { nextWords($0, w2, w3, w0) }, &bXorC)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, group(6, &w2) { nextWords($0, w3, w0, w1) }, &bXorC)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, group(7, &w3) { nextWords($0, w0, w1, w2) }, &bXorC)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, group(8, &w0) { nextWords($0, w1, w2, w3) }, &bXorC)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, group(9, &w1) { nextWords($0, w2, w3, w0) }, &bXorC)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, group(10, &w2) { nextWords($0, w3, w0, w1) }, &bXorC)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, group(11, &w3) { nextWords($0, w0, w1, w2) }, &bXorC)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, group(12, &w0) { $0 }, &bXorC)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, group(13, &w1) { $0 }, &bXorC)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, group(14, &w2) { $0 }, &bXorC)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, group(15, &w3) { $0 }, &bXorC)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 352, &bXorC)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 384, &bXorC)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 416, &bXorC)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 448, &bXorC)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 480, &bXorC)
         working.add(a, b, c, d, e, f, g, h)
     }
 
@@ -223,19 +201,6 @@ extension SHA256AVX2 {
         round(h, a, b, &c, d, e, f, &g, word(1), &bXorC)
         round(g, h, a, &b, c, d, e, &f, word(2), &bXorC)
         round(f, g, h, &a, b, c, d, &e, word(3), &bXorC)
-    }
-
-    /// Rounds t…t+3, given K_t…K_t+3 plus W_t…W_t+3.
-    @inline(__always)
-    private static func fourRounds(
-        _ a: inout UInt32, _ b: inout UInt32, _ c: inout UInt32, _ d: inout UInt32,
-        _ e: inout UInt32, _ f: inout UInt32, _ g: inout UInt32, _ h: inout UInt32,
-        _ constantsPlusWords: SIMD4<UInt32>, _ bXorC: inout UInt32
-    ) {
-        round(a, b, c, &d, e, f, g, &h, constantsPlusWords[0], &bXorC)
-        round(h, a, b, &c, d, e, f, &g, constantsPlusWords[1], &bXorC)
-        round(g, h, a, &b, c, d, e, &f, constantsPlusWords[2], &bXorC)
-        round(f, g, h, &a, b, c, d, &e, constantsPlusWords[3], &bXorC)
     }
 
     /// One round of §6.2.2 step 3, with the variables in the roles of a…h: the caller rotates

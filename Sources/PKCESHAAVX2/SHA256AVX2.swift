@@ -18,15 +18,16 @@ package enum SHA256AVX2 {
     }
 
     /// The bytes of the buffer that ``compress(_:blocks:count:schedule:)`` writes the message
-    /// schedule to: two blocks' 64 words, each plus its round constant.
-    package static var scheduleByteCount: Int { 512 }
+    /// schedule to: two blocks' 64 words, each plus its round constant, then a copy of the two
+    /// blocks.
+    package static var scheduleByteCount: Int { 640 }
 
     /// Compresses `count` consecutive 64-byte blocks at `blocks`, then `tailCount` at `tail`, into
     /// `state`, H0…H7 in lanes 0…7: a message's whole blocks where they are, then its padded last
     /// ones, so that a block of each can be scheduled together.
     ///
-    /// The message schedule, which is made of the message, is left in `schedule` when there are
-    /// 2 blocks or more in all (a single block's stays in registers): the caller wipes it.
+    /// The message schedule and the copy of the last blocks, which are made of the message, are
+    /// left in `schedule`: the caller wipes it.
     ///
     /// - Parameters:
     ///   - state: H0…H7 before the blocks, in lanes 0…7; after them on return.

@@ -9,8 +9,7 @@ internal import PKCESHAExtensions
 /// final blocks and, on the portable paths, a copy of the block being compressed and, except on
 /// x86-64, the message schedule's last 16 words in a stack buffer, as is the AVX2 path's schedule
 /// of two blocks, all wiped before returning. On x86-64 the portable schedule lives in vector
-/// registers (`SHA256+VectorSchedule.swift`), as do the SHA instructions' and the AVX2 path's for a
-/// single block.
+/// registers (`SHA256+VectorSchedule.swift`), as do the SHA instructions'.
 enum SHA256 {
     /// The round constants K₀…K₆₃ (§4.2.2): the first 32 bits of the fractional parts of the cube
     /// roots of the first 64 primes.
@@ -137,30 +136,43 @@ enum SHA256 {
             let remaining = message.count - wholeBlocks * 64
             let tailBlocks = remaining < 56 ? 1 : 2
             let tail = UnsafeMutableRawBufferPointer(rebasing: scratch[64..<(64 + tailBlocks * 64)])
-            tail.initializeMemory(as: UInt8.self, repeating: 0)
-            // The remaining bytes and 0x80, 16 bytes and then a word (four bytes) at a time, so that
-            // each word the compression loads from the tail was written by one store.
+            // Every 16 bytes of the tail are written by one 16-byte store, zeros included: the
+            // remaining bytes' whole 16s, then their end and 0x80 (made a word at a time in a
+            // register), then zeros, the last 8 bytes the length. Each load of the tail, of 4
+            // bytes or of 16, then finds what it reads in one store: a load of bytes from several
+            // stores waits for them to reach the cache, and the AVX2 path took up to 75 ns longer
+            // (Performance.md).
+            let rest = message.baseAddress.map { $0 + wholeBlocks &* 64 }
             var offset = 0
-            var last: UInt32 = 0
-            if remaining > 0, let start = message.baseAddress {
-                let rest = start + wholeBlocks &* 64
-                while offset &+ 16 <= remaining {
-                    let bytes = rest.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
-                    tail.storeBytes(of: bytes, toByteOffset: offset, as: SIMD16<UInt8>.self)
-                    offset &+= 16
-                }
-                while offset &+ 4 <= remaining {
-                    let word = rest.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-                    tail.storeBytes(of: word, toByteOffset: offset, as: UInt32.self)
-                    offset &+= 4
-                }
-                for index in 0..<(remaining &- offset) {
-                    last |= UInt32(rest.load(fromByteOffset: offset &+ index, as: UInt8.self)) &<< (8 &* UInt32(index))
-                }
+            while offset &+ 16 <= remaining {
+                let bytes = rest.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+                tail.storeBytes(of: bytes, toByteOffset: offset, as: SIMD16<UInt8>.self)
+                offset &+= 16
             }
-            last |= 0x80 &<< (8 &* UInt32(remaining &- offset))
-            tail.storeBytes(of: last.littleEndian, toByteOffset: offset, as: UInt32.self)
-            tail.storeBytes(of: (UInt64(message.count) &* 8).bigEndian, toByteOffset: tail.count - 8, as: UInt64.self)
+            var words = SIMD4<UInt32>(repeating: 0)
+            var lane = 0
+            while offset &+ lane &* 4 &+ 4 <= remaining {
+                words[lane] = rest.unsafelyUnwrapped.loadUnaligned(
+                    fromByteOffset: offset &+ lane &* 4, as: UInt32.self)
+                lane &+= 1
+            }
+            let end = offset &+ lane &* 4
+            var last: UInt32 = 0x80 &<< (8 &* UInt32(remaining &- end))
+            for index in 0..<(remaining &- end) {
+                let byte = rest.unsafelyUnwrapped.load(fromByteOffset: end &+ index, as: UInt8.self)
+                last |= UInt32(byte) &<< (8 &* UInt32(index))
+            }
+            words[lane] = last.littleEndian
+            let lengthInBits = UInt64(message.count) &* 8
+            while offset < tail.count {
+                if offset &+ 16 == tail.count {
+                    words[2] = UInt32(truncatingIfNeeded: lengthInBits &>> 32).bigEndian
+                    words[3] = UInt32(truncatingIfNeeded: lengthInBits).bigEndian
+                }
+                tail.storeBytes(of: words, toByteOffset: offset, as: SIMD4<UInt32>.self)
+                words = SIMD4(repeating: 0)
+                offset &+= 16
+            }
 
             if kind == .shaExtensions {
                 // Two calls into the module compiled for the instructions, which read the
@@ -177,11 +189,11 @@ enum SHA256 {
             if kind == .avx2 {
                 // One call for the message's blocks and the tail's, so that the last of the one
                 // and the first of the other are scheduled together; with a buffer for the
-                // module's message schedule (`SHA256AVX2.scheduleByteCount`, 512 bytes, which the
+                // module's message schedule (`SHA256AVX2.scheduleByteCount`, 640 bytes, which the
                 // module checks), aligned to 32 here: a temporary allocation aligned to more than
                 // 16 is made on the heap, as is one whose size is not a constant (as a size from
                 // the other module is not).
-                withUnsafeTemporaryAllocation(byteCount: 512 + 16, alignment: 16) { buffer in
+                withUnsafeTemporaryAllocation(byteCount: 640 + 16, alignment: 16) { buffer in
                     let offset = Int(bitPattern: buffer.baseAddress!) & 16
                     let schedule = UnsafeMutableRawBufferPointer(rebasing: buffer[offset...])
                     var words = state.words
@@ -189,18 +201,15 @@ enum SHA256 {
                         &words, blocks: message.baseAddress, count: wholeBlocks, then: tail.baseAddress!,
                         count: tailBlocks, schedule: schedule)
                     state = State(words)
-                    // The module writes the schedule only for two blocks or more.
-                    if wholeBlocks + tailBlocks >= 2 {
-                        zeroize(buffer)
-                    }
+                    zeroize(buffer)
                 }
                 zeroize(tail)
                 return
             }
             // One loop over the message's blocks and then the tail's, so that the compression
             // function, unrolled, is inlined once. Each of the message's blocks is copied to the
-            // stack with `copyMemory` and compressed from there, and the tail is written in whole
-            // words. Both were measured, not derived: without them, some lengths took far longer
+            // stack with `copyMemory` and compressed from there, and the tail is written 16 bytes at
+            // a time. Both were measured, not derived: without them, some lengths took far longer
             // on an AMD EPYC (Zen 5). Performance.md has the figures and what is known of why.
             for block in 0..<(wholeBlocks + tailBlocks) {
                 let start: UnsafeRawPointer
