@@ -113,6 +113,27 @@ enum SHA256 {
         hash(message, into: digest, compression: .scalarSchedule)
     }
 
+    /// The `count` bytes at `bytes`, fewer than 8, as a little-endian integer: one load of 4
+    /// bytes, of 2 and of 1 at most, since the bytes after them may not be readable.
+    @inline(__always)
+    private static func littleEndianBytes(_ bytes: UnsafeRawPointer, count: Int) -> UInt64 {
+        var value: UInt64 = 0
+        var offset = 0
+        if count & 4 != 0 {
+            value = UInt64(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
+            offset = 4
+        }
+        if count & 2 != 0 {
+            let pair = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+            value |= UInt64(pair) &<< (8 &* UInt64(offset))
+            offset &+= 2
+        }
+        if count & 1 != 0 {
+            value |= UInt64(bytes.load(fromByteOffset: offset, as: UInt8.self)) &<< (8 &* UInt64(offset))
+        }
+        return value
+    }
+
     /// Pads `message` and compresses its blocks. Always inlined, so that `kind` is a constant and
     /// the portable compression function is inlined into the loop over the blocks: passed as a
     /// closure instead, it was not, and was slower.
@@ -136,12 +157,25 @@ enum SHA256 {
             let remaining = message.count - wholeBlocks * 64
             let tailBlocks = remaining < 56 ? 1 : 2
             let tail = UnsafeMutableRawBufferPointer(rebasing: scratch[64..<(64 + tailBlocks * 64)])
-            // Every 16 bytes of the tail are written by one 16-byte store, zeros included: the
-            // remaining bytes' whole 16s, then their end and 0x80 (made a word at a time in a
-            // register), then zeros, the last 8 bytes the length. Each load of the tail, of 4
-            // bytes or of 16, then finds what it reads in one store: a load of bytes from several
-            // stores waits for them to reach the cache, and the AVX2 path took up to 75 ns longer
-            // (Performance.md).
+            // The tail in 16-byte stores, each over 16 bytes that a load of the compression reads
+            // (of 4 bytes or of 16) at once: zeros from the second 16 bytes on and the length in
+            // the last 8, then over them the remaining bytes' whole 16s and their end with 0x80,
+            // made in two 64-bit registers. A load of bytes that several narrower stores wrote
+            // waits for them to reach the cache, and the AVX2 path took up to 75 ns longer
+            // (Performance.md). Two ways to the same wait are avoided too: a vector's lane chosen
+            // at run time (the compiler writes it to the stack and reads the vector back), and a
+            // loop of zeros (it becomes a call to memset, whose stores are wider).
+            let zeros = SIMD2<UInt64>(repeating: 0)
+            tail.storeBytes(of: zeros, toByteOffset: 16, as: SIMD2<UInt64>.self)
+            tail.storeBytes(of: zeros, toByteOffset: 32, as: SIMD2<UInt64>.self)
+            if tailBlocks == 2 {
+                for offset in stride(from: 48, to: 112, by: 16) {
+                    tail.storeBytes(of: zeros, toByteOffset: offset, as: SIMD2<UInt64>.self)
+                }
+            }
+            let lengthInBits = (UInt64(message.count) &* 8).bigEndian
+            let last = tail.count &- 16
+            tail.storeBytes(of: SIMD2(0, lengthInBits), toByteOffset: last, as: SIMD2<UInt64>.self)
             let rest = message.baseAddress.map { $0 + wholeBlocks &* 64 }
             var offset = 0
             while offset &+ 16 <= remaining {
@@ -149,30 +183,27 @@ enum SHA256 {
                 tail.storeBytes(of: bytes, toByteOffset: offset, as: SIMD16<UInt8>.self)
                 offset &+= 16
             }
-            var words = SIMD4<UInt32>(repeating: 0)
-            var lane = 0
-            while offset &+ lane &* 4 &+ 4 <= remaining {
-                words[lane] = rest.unsafelyUnwrapped.loadUnaligned(
-                    fromByteOffset: offset &+ lane &* 4, as: UInt32.self)
-                lane &+= 1
-            }
-            let end = offset &+ lane &* 4
-            var last: UInt32 = 0x80 &<< (8 &* UInt32(remaining &- end))
-            for index in 0..<(remaining &- end) {
-                let byte = rest.unsafelyUnwrapped.load(fromByteOffset: end &+ index, as: UInt8.self)
-                last |= UInt32(byte) &<< (8 &* UInt32(index))
-            }
-            words[lane] = last.littleEndian
-            let lengthInBits = UInt64(message.count) &* 8
-            while offset < tail.count {
-                if offset &+ 16 == tail.count {
-                    words[2] = UInt32(truncatingIfNeeded: lengthInBits &>> 32).bigEndian
-                    words[3] = UInt32(truncatingIfNeeded: lengthInBits).bigEndian
+            // The last 0 to 15 bytes, little-endian in `low` and `high`, then 0x80.
+            let count = remaining &- offset
+            let bytes = rest.map { $0 + offset }
+            var low: UInt64 = 0
+            var high: UInt64 = 0
+            if count >= 8 {
+                low = UInt64(littleEndian: bytes.unsafelyUnwrapped.loadUnaligned(as: UInt64.self))
+                high = littleEndianBytes(bytes.unsafelyUnwrapped + 8, count: count &- 8)
+                high |= 0x80 &<< (8 &* UInt64(count &- 8))
+            } else {
+                if count > 0 {
+                    low = littleEndianBytes(bytes.unsafelyUnwrapped, count: count)
                 }
-                tail.storeBytes(of: words, toByteOffset: offset, as: SIMD4<UInt32>.self)
-                words = SIMD4(repeating: 0)
-                offset &+= 16
+                low |= 0x80 &<< (8 &* UInt64(count))
             }
+            // In the last 16 bytes, the end fills 8 at most (the 56 above), and the length follows.
+            var end = SIMD2(low.littleEndian, high.littleEndian)
+            if offset == last {
+                end[1] = lengthInBits
+            }
+            tail.storeBytes(of: end, toByteOffset: offset, as: SIMD2<UInt64>.self)
 
             if kind == .shaExtensions {
                 // Two calls into the module compiled for the instructions, which read the
