@@ -13,8 +13,10 @@ import PackageDescription
 /// versioned dependency.
 #if arch(x86_64)
 let shaExtensionFlags = targetFeatures("+sha", "+ssse3")
-/// The flags of PKCESHAAVX2, the same way: AVX2, and BMI1's `andn` and BMI2's `rorx` for the rounds.
-let avx2Flags = targetFeatures("+avx2", "+bmi", "+bmi2")
+/// The flags of PKCESHAAVX2, the same way: AVX2, and BMI1's `andn` and BMI2's `rorx` for the rounds;
+/// and LLVM's machine scheduler off, so that each round's instructions stay in the order the
+/// source writes them, which is OpenSSL's (Performance.md, "Pure-Swift SHA-256 on AVX2").
+let avx2Flags = targetFeatures("+avx2", "+bmi", "+bmi2") + ["-Xllvm", "-enable-misched=false"]
 #else
 let shaExtensionFlags: [String] = []
 let avx2Flags: [String] = []

@@ -70,6 +70,7 @@ extension SHA256AVX2 {
         )
         var (a, b, c, d, e, f, g, h) = working.variables
         var bXorC = b ^ c
+        var lateSigma0: UInt32 = 0
         // K + W_4g…W_4g+3 of both blocks is stored at 32·g four groups before the first block's
         // rounds read it (groups 12 to 15 one to four groups after the last store, groups 0 to
         // 3 right after theirs): read at once, it would be read before the store had reached the
@@ -86,45 +87,45 @@ extension SHA256AVX2 {
         store(3, w3)
         w0 = nextWords(w0, w1, w2, w3)
         store(4, w0)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule, &bXorC)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule, &bXorC, &lateSigma0)
         w1 = nextWords(w1, w2, w3, w0)
         store(5, w1)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 32, &bXorC)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 32, &bXorC, &lateSigma0)
         w2 = nextWords(w2, w3, w0, w1)
         store(6, w2)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 64, &bXorC)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 64, &bXorC, &lateSigma0)
         w3 = nextWords(w3, w0, w1, w2)
         store(7, w3)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 96, &bXorC)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 96, &bXorC, &lateSigma0)
         w0 = nextWords(w0, w1, w2, w3)
         store(8, w0)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 128, &bXorC)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 128, &bXorC, &lateSigma0)
         w1 = nextWords(w1, w2, w3, w0)
         store(9, w1)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 160, &bXorC)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 160, &bXorC, &lateSigma0)
         w2 = nextWords(w2, w3, w0, w1)
         store(10, w2)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 192, &bXorC)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 192, &bXorC, &lateSigma0)
         w3 = nextWords(w3, w0, w1, w2)
         store(11, w3)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 224, &bXorC)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 224, &bXorC, &lateSigma0)
         w0 = nextWords(w0, w1, w2, w3)
         store(12, w0)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 256, &bXorC)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 256, &bXorC, &lateSigma0)
         w1 = nextWords(w1, w2, w3, w0)
         store(13, w1)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 288, &bXorC)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 288, &bXorC, &lateSigma0)
         w2 = nextWords(w2, w3, w0, w1)
         store(14, w2)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 320, &bXorC)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 320, &bXorC, &lateSigma0)
         w3 = nextWords(w3, w0, w1, w2)
         store(15, w3)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 352, &bXorC)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 384, &bXorC)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 416, &bXorC)
-        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 448, &bXorC)
-        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 480, &bXorC)
-        working.add(a, b, c, d, e, f, g, h)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 352, &bXorC, &lateSigma0)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 384, &bXorC, &lateSigma0)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 416, &bXorC, &lateSigma0)
+        fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + 448, &bXorC, &lateSigma0)
+        fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + 480, &bXorC, &lateSigma0)
+        working.add(a &+ lateSigma0, b, c, d, e, f, g, h)
     }
 
     /// Compresses the block whose schedule, plus the round constants, is in `schedule`, four words
@@ -133,11 +134,12 @@ extension SHA256AVX2 {
     private static func compressScheduled(_ working: inout Working, schedule: UnsafeMutableRawPointer) {
         var (a, b, c, d, e, f, g, h) = working.variables
         var bXorC = b ^ c
+        var lateSigma0: UInt32 = 0
         for eight in stride(from: 0, to: 512, by: 64) {
-            fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + eight, &bXorC)
-            fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + (eight &+ 32), &bXorC)
+            fourRounds(&a, &b, &c, &d, &e, &f, &g, &h, schedule + eight, &bXorC, &lateSigma0)
+            fourRounds(&e, &f, &g, &h, &a, &b, &c, &d, schedule + (eight &+ 32), &bXorC, &lateSigma0)
         }
-        working.add(a, b, c, d, e, f, g, h)
+        working.add(a &+ lateSigma0, b, c, d, e, f, g, h)
     }
 
     /// Words 4·`index`…4·`index`+3 of `first` in the lower half and of `second` in the upper, read
@@ -194,13 +196,13 @@ extension SHA256AVX2 {
     private static func fourRounds(
         _ a: inout UInt32, _ b: inout UInt32, _ c: inout UInt32, _ d: inout UInt32,
         _ e: inout UInt32, _ f: inout UInt32, _ g: inout UInt32, _ h: inout UInt32,
-        _ constantsPlusWords: UnsafeMutableRawPointer, _ bXorC: inout UInt32
+        _ constantsPlusWords: UnsafeMutableRawPointer, _ bXorC: inout UInt32, _ lateSigma0: inout UInt32
     ) {
         func word(_ index: Int) -> UInt32 { constantsPlusWords.load(fromByteOffset: index &* 4, as: UInt32.self) }
-        round(a, b, c, &d, e, f, g, &h, word(0), &bXorC)
-        round(h, a, b, &c, d, e, f, &g, word(1), &bXorC)
-        round(g, h, a, &b, c, d, e, &f, word(2), &bXorC)
-        round(f, g, h, &a, b, c, d, &e, word(3), &bXorC)
+        round(&a, b, c, &d, e, f, g, &h, word(0), &bXorC, &lateSigma0)
+        round(&h, a, b, &c, d, e, f, &g, word(1), &bXorC, &lateSigma0)
+        round(&g, h, a, &b, c, d, e, &f, word(2), &bXorC, &lateSigma0)
+        round(&f, g, h, &a, b, c, d, &e, word(3), &bXorC, &lateSigma0)
     }
 
     /// One round of §6.2.2 step 3, with the variables in the roles of a…h: the caller rotates
@@ -209,23 +211,35 @@ extension SHA256AVX2 {
     /// common: BMI1's `andn` computes the second. Maj(a, b, c) is b ⊕ ((a ⊕ b) ∧ (b ⊕ c)), and this
     /// round's a ⊕ b is the next round's b ⊕ c (`bXorC`).
     ///
-    /// It is `SHA256.round` of the PKCE module, which this module cannot call (PKCE imports it),
-    /// with Ch in the form `andn` computes; compiled here, for BMI2, its rotations are `rorx`.
+    /// The new a is left without its Σ0(a), `lateSigma0`, which the next round adds first (and
+    /// the caller after the last): so the next round's T1, which does not need a, starts before
+    /// Σ0 is done. The statements are in the order of OpenSSL's `bodyx_00_15`, and the module is
+    /// compiled without LLVM's machine scheduler (Package.swift), which keeps it; with the
+    /// scheduler's order, or in `SHA256.round`'s form, the path took 2% to 7% longer
+    /// (Performance.md). It is that function of the PKCE module, which this module cannot call
+    /// (PKCE imports it), with Ch in the form `andn` computes; compiled here, for BMI2, its
+    /// rotations are `rorx`.
     @inline(__always)
     private static func round(
-        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+        _ a: inout UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
         _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32,
-        _ constantPlusWord: UInt32, _ bXorC: inout UInt32
+        _ constantPlusWord: UInt32, _ bXorC: inout UInt32, _ lateSigma0: inout UInt32
     ) {
-        let sigma1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-        let choose = (e & f) &+ (~e & g)
-        let t1 = (h &+ constantPlusWord &+ choose) &+ sigma1
-        let sigma0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+        var t1 = h &+ constantPlusWord
+        let eAndF = f & e
+        var sigma1 = e.rotatedRight(25) ^ e.rotatedRight(11)
+        a = a &+ lateSigma0
+        t1 = t1 &+ eAndF
+        let notEAndG = ~e & g
+        sigma1 ^= e.rotatedRight(6)
+        t1 = t1 &+ notEAndG
         let aXorB = a ^ b
-        let majority = b ^ (aXorB & bXorC)
-        bXorC = aXorB
+        t1 = t1 &+ sigma1
+        lateSigma0 = a.rotatedRight(22) ^ a.rotatedRight(13) ^ a.rotatedRight(2)
         d = d &+ t1
-        h = t1 &+ (sigma0 &+ majority)
+        let majority = (bXorC & aXorB) ^ b
+        h = t1 &+ majority
+        bXorC = aXorB
     }
 
     /// K_4·group…K_4·group+3 (§4.2.2). `group` is a constant at every call, so the switch folds
