@@ -31,6 +31,13 @@ static inline uint64_t CPKCESystem_valueBarrier(uint64_t value) {
     return value;
 }
 
+/// Stores the 32-bit `word` at `address` in one store of four bytes: a relaxed atomic store, which
+/// the optimiser does not merge with its neighbours into a wider one (on x86-64 it is an ordinary
+/// `mov`). A reader that loads the words one by one gets each from its own store.
+static inline void CPKCESystem_storeWord(void *address, uint32_t word) {
+    __atomic_store_n((uint32_t *)address, word, __ATOMIC_RELAXED);
+}
+
 /// Overwrites `count` bytes with zeros in a way the compiler may not elide as a dead store: glibc's
 /// `explicit_bzero`, and elsewhere `memset` followed by an empty assembly statement that claims to
 /// read the memory, as BoringSSL's `OPENSSL_cleanse` does (no header declares `memset_s` to a

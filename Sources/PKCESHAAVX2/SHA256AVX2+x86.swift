@@ -1,5 +1,6 @@
 #if arch(x86_64) && canImport(CPKCESystem.AVX2)
 // The compiler's own declarations of the instructions: no library is linked.
+internal import CPKCESystem
 internal import _Builtin_intrinsics.intel
 
 // The path of OpenSSL's `sha256_block_data_order_avx2` (Guilford, Yap and Gopal, "Fast SHA-256
@@ -47,7 +48,20 @@ extension SHA256AVX2 {
             }
             index &+= 2
         }
-        state = working.words
+        // H0…H7 in eight stores of four bytes, since the caller reads them a word at a time (to
+        // write the digest the same way): they were made into a vector, stored as two halves.
+        withUnsafeMutableBytes(of: &state) { words in
+            let (a, b, c, d, e, f, g, h) = working.variables
+            let words = words.baseAddress!
+            CPKCESystem_storeWord(words, a)
+            CPKCESystem_storeWord(words + 4, b)
+            CPKCESystem_storeWord(words + 8, c)
+            CPKCESystem_storeWord(words + 12, d)
+            CPKCESystem_storeWord(words + 16, e)
+            CPKCESystem_storeWord(words + 20, f)
+            CPKCESystem_storeWord(words + 24, g)
+            CPKCESystem_storeWord(words + 28, h)
+        }
     }
 
     /// Copies the 64 bytes at `block` to `copy`, 16 bytes at a time, as the schedule loads them.
@@ -284,13 +298,6 @@ private struct Working {
     @inline(__always)
     init(_ words: SIMD8<UInt32>) {
         variables = (words[0], words[1], words[2], words[3], words[4], words[5], words[6], words[7])
-    }
-
-    var words: SIMD8<UInt32> {
-        @inline(__always) get {
-            let (a, b, c, d, e, f, g, h) = variables
-            return SIMD8(a, b, c, d, e, f, g, h)
-        }
     }
 
     /// Adds a block's working variables to the state (§6.2.2 step 4).
