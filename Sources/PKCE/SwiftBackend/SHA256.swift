@@ -146,25 +146,6 @@ enum SHA256 {
     ) {
         precondition(digest.count >= sha256ByteCount, "a SHA-256 digest needs 32 bytes")
         var state = State()
-        // The digest in eight stores of four bytes, as OpenSSL writes it, for a reader that loads
-        // it a word at a time (the base64url of a challenge): the optimiser merged them into two
-        // 16-byte stores, and a challenge then took about 30 ns longer than its hash, on every
-        // path, where OpenSSL's took 16 ns longer (Performance.md). Each path writes it after
-        // wiping its buffers, from the words where its compression left them: written before the
-        // wipe, the SHA path took 1.4% longer with a two-block tail; written after this closure,
-        // from `state`, the words were kept in registers across the wipe and spilled.
-        @inline(__always)
-        func writeDigest() {
-            let digest = digest.baseAddress!
-            CPKCESystem_storeWord(digest, state.a.bigEndian)
-            CPKCESystem_storeWord(digest + 4, state.b.bigEndian)
-            CPKCESystem_storeWord(digest + 8, state.c.bigEndian)
-            CPKCESystem_storeWord(digest + 12, state.d.bigEndian)
-            CPKCESystem_storeWord(digest + 16, state.e.bigEndian)
-            CPKCESystem_storeWord(digest + 20, state.f.bigEndian)
-            CPKCESystem_storeWord(digest + 24, state.g.bigEndian)
-            CPKCESystem_storeWord(digest + 28, state.h.bigEndian)
-        }
         // One stack buffer: the scalar message schedule's last 16 words (unused by the vector
         // one), up to two padded blocks, then a copy of the message's current block.
         withUnsafeTemporaryAllocation(byteCount: 64 + 128 + 64, alignment: 16) { scratch in
@@ -234,8 +215,7 @@ enum SHA256 {
                 }
                 SHA256Extensions.compress(&words, blocks: tail.baseAddress!, count: tailBlocks)
                 zeroize(tail)
-                state = State(words)
-                writeDigest()
+                write(State(words), to: digest)
                 return
             }
             if kind == .avx2 {
@@ -253,8 +233,7 @@ enum SHA256 {
                         &words, blocks: message.baseAddress, count: wholeBlocks, then: tail.baseAddress!,
                         count: tailBlocks, schedule: schedule)
                     zeroize(buffer)
-                    state = State(words)
-                    writeDigest()
+                    write(State(words), to: digest)
                 }
                 zeroize(tail)
                 return
@@ -285,8 +264,30 @@ enum SHA256 {
             if wholeBlocks > 0 {
                 zeroize(UnsafeMutableRawBufferPointer(start: copy, count: 64))
             }
-            writeDigest()
+            write(state, to: digest)
         }
+    }
+
+    /// Writes `state`, H0…H7, to the first 32 bytes of `digest` as big-endian words (§6.2.2).
+    ///
+    /// In eight stores of four bytes, as OpenSSL writes a digest, for a reader that loads it a
+    /// word at a time (the base64url of a challenge): the optimiser merged them into two 16-byte
+    /// stores, and a challenge then took about 30 ns longer than its hash, on every path, where
+    /// OpenSSL's took 16 ns longer (Performance.md). Each path calls this after wiping its
+    /// buffers, with the words where its compression left them: called before the wipe, the SHA
+    /// path took 1.4% longer with a two-block tail; called once after the buffers' closure, the
+    /// words were kept in registers across the wipe and spilled.
+    @inline(__always)
+    private static func write(_ state: State, to digest: UnsafeMutableRawBufferPointer) {
+        let digest = digest.baseAddress!
+        CPKCESystem_storeWord(digest, state.a.bigEndian)
+        CPKCESystem_storeWord(digest + 4, state.b.bigEndian)
+        CPKCESystem_storeWord(digest + 8, state.c.bigEndian)
+        CPKCESystem_storeWord(digest + 12, state.d.bigEndian)
+        CPKCESystem_storeWord(digest + 16, state.e.bigEndian)
+        CPKCESystem_storeWord(digest + 20, state.f.bigEndian)
+        CPKCESystem_storeWord(digest + 24, state.g.bigEndian)
+        CPKCESystem_storeWord(digest + 28, state.h.bigEndian)
     }
 
     /// Processes one 64-byte block (§6.2.2).
