@@ -228,11 +228,11 @@ extension SHA256AVX2 {
     /// The new a is left without its Σ0(a), `lateSigma0`, which the next round adds first (and
     /// the caller after the last): so the next round's T1, which does not need a, starts before
     /// Σ0 is done. The statements are in the order of OpenSSL's `bodyx_00_15`, and the module is
-    /// compiled without LLVM's machine scheduler (Package.swift), which keeps it; with the
-    /// scheduler's order, or in `SHA256.round`'s form, the path took 2% to 7% longer
-    /// (Performance.md). It is that function of the PKCE module, which this module cannot call
-    /// (PKCE imports it), with Ch in the form `andn` computes; compiled here, for BMI2, its
-    /// rotations are `rorx`.
+    /// compiled without LLVM's machine scheduler (Package.swift), which keeps it. On an AMD Zen 3,
+    /// in `SHA256.round`'s form the path took 2% to 7% longer at most lengths; in this order with
+    /// the scheduler on, it gained 1.4% at most (Performance.md). It is that function of the PKCE
+    /// module, which this module cannot call (PKCE imports it), with Ch in the form `andn`
+    /// computes; compiled here, for BMI2, its rotations are `rorx`.
     @inline(__always)
     private static func round(
         _ a: inout UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
