@@ -67,18 +67,13 @@ package struct CommitBuilds: Sendable {
     /// - Throws: ``BenchError``: `.usage` when `older` is not on `newer`'s first-parent line, where
     ///   the commit before each is its parent.
     package func commits(after older: Commit, upTo newer: Commit) throws(BenchError) -> [Commit] {
-        let line = try ChildProcess.run(origin.git, ["-C", origin.repository, "rev-list", "--first-parent", newer.id])
+        let line = try git("rev-list", "--first-parent", newer.id)
         guard line.succeeded, line.output.split(separator: "\n").contains(Substring(older.id)) else {
             throw BenchError(
                 .usage,
                 "\(older.short) is not on the first-parent line of \(newer.short): give the older commit first")
         }
-        let listed = try ChildProcess.run(
-            origin.git,
-            [
-                "-C", origin.repository, "log", "--first-parent", "--reverse", "--format=%H %s",
-                "\(older.id)..\(newer.id)",
-            ])
+        let listed = try git("log", "--first-parent", "--reverse", "--format=%H %s", "\(older.id)..\(newer.id)")
         guard listed.succeeded else {
             throw BenchError(
                 .usage, "cannot list the commits from \(older.short) to \(newer.short): \(listed.lastLine)")
@@ -87,6 +82,11 @@ package struct CommitBuilds: Sendable {
             let id = line.prefix { $0 != " " }
             return Commit(id: String(id), subject: String(line.dropFirst(id.count + 1)))
         }
+    }
+
+    /// `git` run with `arguments` in the repository the builds are of.
+    private func git(_ arguments: String...) throws(BenchError) -> ChildProcess.Captured {
+        try ChildProcess.run(origin.git, ["-C", origin.repository] + arguments)
     }
 
     /// Where a recorded commit stands: on the first-parent or any other line to `HEAD`, or not.
@@ -104,15 +104,13 @@ package struct CommitBuilds: Sendable {
     ///
     /// - Throws: ``BenchError``: `.buildFailed` when git cannot be started.
     package func lineage(of hash: String) throws(BenchError) -> Lineage {
-        let shallow = try ChildProcess.run(
-            origin.git, ["-C", origin.repository, "rev-parse", "--is-shallow-repository"])
+        let shallow = try git("rev-parse", "--is-shallow-repository")
         let isShallow = shallow.output.hasPrefix("true")
         // A branch named like a short hash would win over the object: the commit must be the hash's.
         guard RecordedFields.isHash(hash[...]), let commit = try? commit(hash), commit.id.hasPrefix(hash) else {
             return isShallow ? .historyTooShallow : .notOnThisBranch
         }
-        let ancestor = try ChildProcess.run(
-            origin.git, ["-C", origin.repository, "merge-base", "--is-ancestor", commit.id, "HEAD"])
+        let ancestor = try git("merge-base", "--is-ancestor", commit.id, "HEAD")
         if ancestor.succeeded { return .onThisBranch(commit) }
         return isShallow ? .historyTooShallow : .notOnThisBranch
     }
@@ -124,12 +122,7 @@ package struct CommitBuilds: Sendable {
         let shown =
             revision.hasPrefix("-")
             ? nil
-            : try ChildProcess.run(
-                origin.git,
-                [
-                    "-C", origin.repository, "log", "-1", "--format=%H %s", "--end-of-options", "\(revision)^{commit}",
-                    "--",
-                ])
+            : try git("log", "-1", "--format=%H %s", "--end-of-options", "\(revision)^{commit}", "--")
         guard let shown, shown.succeeded, let line = shown.output.split(separator: "\n").first,
             let id = line.split(separator: " ").first, id.utf8.count == 40 || id.utf8.count == 64
         else {

@@ -124,12 +124,6 @@ extension RevisionBuild {
         var uid: uid_t
         /// Its primary group.
         var gid: gid_t
-
-        init(name: String, uid: uid_t, gid: gid_t) {
-            self.name = name
-            self.uid = uid
-            self.gid = gid
-        }
     }
 
     /// Whether `group` is `user`'s primary group with no other account in it: no other member

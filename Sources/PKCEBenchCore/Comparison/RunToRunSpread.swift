@@ -56,16 +56,7 @@ package struct RunToRunSpread: Sendable {
     package static let defaultDriftFloor = 0.03
 
     /// No history: every case unmeasured.
-    package static let unmeasured = RunToRunSpread(
-        variances: [:], runs: 0, commits: 0, leftOut: LeftOut(), driftFloor: defaultDriftFloor)
-
-    private init(variances: [CaseKey: Estimate], runs: Int, commits: Int, leftOut: LeftOut, driftFloor: Double) {
-        self.variances = variances
-        self.runs = runs
-        self.commits = commits
-        self.leftOut = leftOut
-        self.driftFloor = driftFloor
-    }
+    package static let unmeasured = RunToRunSpread(runs: [], stretchEnds: [:], leftOut: LeftOut())
 
     /// The timed runs of `history` made on `environment`'s host that can measure a spread, oldest
     /// first and at most ``lastRuns`` of them, never `excluded` (the two runs compared, which must
@@ -115,9 +106,11 @@ package struct RunToRunSpread: Sendable {
         runs: [RunResult], stretchEnds: [CaseKey: Set<String>], leftOut: LeftOut,
         driftFloor: Double = defaultDriftFloor
     ) {
-        self.init(
-            variances: Self.estimate(runs, stretchEnds: stretchEnds), runs: runs.count,
-            commits: Set(runs.map(\.environment.commit)).count, leftOut: leftOut, driftFloor: driftFloor)
+        variances = Self.estimate(runs, stretchEnds: stretchEnds)
+        self.runs = runs.count
+        commits = Set(runs.map(\.environment.commit)).count
+        self.leftOut = leftOut
+        self.driftFloor = driftFloor
     }
 
     /// Each case's moderated variance from `runs`, one host's, oldest first.

@@ -2,7 +2,7 @@
 /// their hosts are equal, every fact alike. That is the one answer to "the same machine?" that
 /// each analysis of runs asks: a series of `bench history --changes`, the run-to-run spread,
 /// `bench backfill`'s resume and `--confirm`. What changes on one machine over time (its kernel,
-/// Swift, libraries) is its ``EnvironmentVersion``, not its host.
+/// Swift, libraries) is not its host but its environment (``RunEnvironment``).
 package struct Host: Sendable, Hashable {
     /// The CPU model, from `/proc/cpuinfo`.
     package var cpu: String

@@ -86,11 +86,6 @@ package struct RunEnvironment: Sendable, Equatable {
         Host(cpu: cpu, cpuFlags: cpuFlags, cores: cores, build: build, targetCPU: targetCPU)
     }
 
-    /// The versions of the software: what ``kernel``, ``swift`` and ``libraries`` record.
-    package var version: EnvironmentVersion {
-        EnvironmentVersion(kernel: kernel, swift: swift, libraries: libraries)
-    }
-
     /// The facts whose difference makes timings incomparable, by name, for warnings: `cpu`,
     /// `kernel` (usually another host, even with the same CPU model), `target_cpu`, `swift`, and
     /// each backend's library as `NAME library`. An empty fact is unknown, not different.

@@ -87,36 +87,6 @@ package struct Bisection {
         /// The smallest change in `direction` the comparison would have found with 80% probability,
         /// given the spread it measured, as `newer / older − 1`: the gate's `detectable`.
         package var detectable: Double?
-
-        package init(
-            older: CommitBuilds.Commit, newer: CommitBuilds.Commit, decision: Decision, direction: Direction?,
-            change: Double?, pairs: Int?, detectable: Double? = nil
-        ) {
-            self.older = older
-            self.newer = newer
-            self.decision = decision
-            self.direction = direction
-            self.change = change
-            self.pairs = pairs
-            self.detectable = detectable
-        }
-
-        /// The step that the gate's comparison of `older` and `newer`, asked in `direction`, makes:
-        /// its `verdict`, and its `change` and `detectable`, each `current / baseline − 1` of the
-        /// gate, whose baseline is the newer build for a speed-up.
-        package init(
-            older: CommitBuilds.Commit, newer: CommitBuilds.Commit, asked direction: Direction?, verdict: Verdict?,
-            change: Double?, detectable: Double?, pairs: Int?
-        ) {
-            let (decision, found) = Decision.of(verdict, asked: direction)
-            // The change of the newer build against the older, whichever side each was; the gate's
-            // `detectable` is a slowdown of its current side, and as large a speed-up on the log scale.
-            func inverted(_ change: Double) -> Double { 1 / (1 + change) - 1 }
-            self.init(
-                older: older, newer: newer, decision: decision, direction: found,
-                change: change.map { direction == .faster ? inverted($0) : $0 }, pairs: pairs,
-                detectable: detectable.map { found == .faster ? inverted($0) : $0 })
-        }
     }
 
     /// How a bisection ended.
@@ -231,5 +201,25 @@ package struct Bisection {
 
     private func noise(_ newer: CommitBuilds.Commit, _ older: CommitBuilds.Commit, _ role: String = "") -> String {
         "noise: the comparison of \(newer.short) with \(role)\(older.short) could not decide; measure with more pairs"
+    }
+}
+
+extension Bisection.Step {
+    /// The step that the gate's comparison of `older` and `newer`, asked in `direction`, makes:
+    /// its `verdict`, and its `change` and `detectable`, each `current / baseline − 1` of the
+    /// gate, whose baseline is the newer build for a speed-up.
+    package init(
+        older: CommitBuilds.Commit, newer: CommitBuilds.Commit, asked direction: Bisection.Direction?,
+        verdict: Verdict?,
+        change: Double?, detectable: Double?, pairs: Int?
+    ) {
+        let (decision, found) = Bisection.Decision.of(verdict, asked: direction)
+        // The change of the newer build against the older, whichever side each was; the gate's
+        // `detectable` is a slowdown of its current side, and as large a speed-up on the log scale.
+        func inverted(_ change: Double) -> Double { 1 / (1 + change) - 1 }
+        self.init(
+            older: older, newer: newer, decision: decision, direction: found,
+            change: change.map { direction == .faster ? inverted($0) : $0 }, pairs: pairs,
+            detectable: detectable.map { found == .faster ? inverted($0) : $0 })
     }
 }

@@ -48,13 +48,6 @@ package struct Pipeline {
         /// Two sides, timed in pairs of worker processes or counted.
         case sideBySide(SideBySide)
 
-        package var metric: Metric {
-            switch self {
-            case .alone(let source): source.metric
-            case .sideBySide(let sideBySide): sideBySide.metric
-            }
-        }
-
         /// The sides measured: the current alone, or both.
         var sides: [Side] {
             if case .sideBySide = self { return Side.allCases }
@@ -99,8 +92,6 @@ package struct Pipeline {
             self.counter = counter
             self.baselineCommit = baselineCommit
         }
-
-        package var metric: Metric { counter == nil ? .time : .instructions }
     }
 
     /// Each side's measurements.

@@ -69,14 +69,7 @@ package struct Session {
             wasMeasured ? [baseline, current].compactMap { $0 } : []
         }
 
-        private let wasMeasured: Bool
-
-        fileprivate init(baseline: RunResult? = nil, current: RunResult, comparison: Comparison?, wasMeasured: Bool) {
-            self.baseline = baseline
-            self.current = current
-            self.comparison = comparison
-            self.wasMeasured = wasMeasured
-        }
+        let wasMeasured: Bool
     }
 
     package let plan: Plan
