@@ -77,6 +77,20 @@ struct RunToRunSpreadTests {
         #expect(spread < 0.007)
     }
 
+    @Test("A run keeps every backend's library, though each row of the history records only its own")
+    func librariesOfEveryBackend() {
+        let history = Self.history(runs: 6).map { row in
+            var environment = row.environment
+            environment.libraries = [row.summary.key.backend: "\(row.summary.key.backend) 1.0"]
+            return (environment: environment, summary: row.summary)
+        }
+        let backends = Set(Self.keys.map(\.backend))
+        let runs = RunToRunSpread.usableRuns(of: history, like: Self.environment("now"), excluding: []).runs
+        #expect(backends.count > 1 && runs.count == 6)
+        // Else a library's upgrade would end no stretch of the cases of any backend but the first row's.
+        #expect(runs.allSatisfy { Set($0.environment.libraries.keys) == backends })
+    }
+
     @Test(
         "Fewer than five runs in a row, a dirty or unknown commit, another host, the compared runs: unmeasured; a run a commit is enough"
     )

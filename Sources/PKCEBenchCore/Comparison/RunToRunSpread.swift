@@ -60,7 +60,8 @@ package struct RunToRunSpread: Sendable {
 
     /// The timed runs of `history` made on `environment`'s host that can measure a spread, oldest
     /// first and at most ``lastRuns`` of them, never `excluded` (the two runs compared, which must
-    /// not estimate their own noise), and the runs left out.
+    /// not estimate their own noise), and the runs left out. A run's environment is its first row's
+    /// with the library of every row's backend, since each row records only its own.
     package static func usableRuns(
         of history: [(environment: RunEnvironment, summary: CaseSummary)], like environment: RunEnvironment,
         excluding excluded: Set<String>
@@ -73,6 +74,8 @@ package struct RunToRunSpread: Sendable {
             if environments[run.runID] == nil {
                 order.append(run.runID)
                 environments[run.runID] = run
+            } else {
+                environments[run.runID]?.libraries.merge(run.libraries) { first, _ in first }
             }
             summaries[run.runID, default: []].append(summary)
         }
