@@ -76,11 +76,7 @@ struct AB: ParsableCommand {
         Presenter.prepareProcess()
         let metric = metric.metric
         let selection = try selection.selection()
-        let counter =
-            metric == .instructions
-            ? try InstructionCounter.forCounting(
-                executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
-                cancellation: .signals) : nil
+        let counter = try InstructionCounter.ofThisProgram(counting: metric, of: selection)
         let (sides, baselineCommit) = try sides()
         let progress = ProgressPrinter(caseCount: 0, style: progress.style)
         // A kept build lies outside any checkout: its commit is the one it was built from.
@@ -88,10 +84,7 @@ struct AB: ParsableCommand {
             sides, selection: selection, sampling: try PairedSampling(sampling, gate),
             criteria: try criteria.criteria(of: metric, pairing: .byProcess), counter: counter,
             baselineCommit: baselineCommit, progress: progress)
-        let presenter = Presenter(
-            results: ResultsDirectory(path: directory.path), format: format.format, exports: try format.exports(),
-            progress: progress)
-        try ExitStatus(presenter.run(plan)).exitUnlessOK()
+        try format.present(plan, to: ResultsDirectory(path: directory.path), progress: progress)
     }
 
     /// The two builds: the baseline given and this one; or, with `--against`, that revision's
@@ -104,14 +97,9 @@ struct AB: ParsableCommand {
     private func sides() throws -> (Sides, baselineCommit: String?) {
         if let baselineBench { return (.builds(baseline: baselineBench, current: benchExecutable), nil) }
         guard let against else { throw ValidationError("bench ab needs a baseline bench executable or --against REF") }
-        let directory = FileManager.default.currentDirectoryPath
-        func resolve(_ revision: String) throws -> RevisionBuild {
-            try RevisionBuild(
-                revision: revision, in: directory, configuration: BuildConfiguration.current,
-                product: URL(fileURLWithPath: benchExecutable).lastPathComponent,
-                cache: try RevisionBuild.defaultCache())
-        }
-        let revisions = (baseline: try resolve(against), current: try resolve("HEAD"))
+        let revisions = (
+            baseline: try RevisionBuild.ofThisProgram(against), current: try RevisionBuild.ofThisProgram("HEAD")
+        )
         try revisions.current.requireCommitted()
         try format.exports().check()
         try ResultsDirectory(path: self.directory.path).prepare(checkingHistory: false)

@@ -45,10 +45,7 @@ struct Baseline: ParsableCommand {
             let plan = try Session.Plan.thisProgram(
                 selection: selection, plan: sampling.plan(), processes: sampling.processCount(), metric: metric.metric,
                 progress: progress, results: results)
-            var presenter = Presenter(
-                results: results, format: format.format, exports: try format.exports(), progress: progress)
-            presenter.saveAsBaseline = name
-            return try ExitStatus(presenter.run(plan)).exitUnlessOK()
+            return try format.present(plan, to: results, progress: progress, saveAsBaseline: name)
         }
         try results.prepare()
         try results.promoteToBaseline(summaryAt: source, as: name)

@@ -59,11 +59,10 @@ public enum Bench {
             made = try backends()
             try BackendNames.check(made.map(\.name))
         } catch let error as BenchError {
-            BenchCommand.fail(error.message, status: ExitStatus(error.kind).rawValue)
+            BenchCommand.fail(error)
         } catch {
             // Through BenchError, which keeps the message to one line whatever the error says.
-            let failure = BenchError(.backendFailed, "a backend cannot be set up: \(logDescription(of: error))")
-            BenchCommand.fail(failure.message, status: ExitStatus(failure.kind).rawValue)
+            BenchCommand.fail(BenchError(.backendFailed, "a backend cannot be set up: \(logDescription(of: error))"))
         }
         // Once, in the command a user runs, not again in each of its workers.
         if let buildCommit, !RecordedFields.isCommit(buildCommit), CommandLine.arguments.dropFirst().first != "worker" {
@@ -124,21 +123,19 @@ struct BenchCommand: ParsableCommand {
             var command = try parseAsRoot(normalized(arguments))
             try command.run()
         } catch let error as BenchError {
-            fail(error.message, status: ExitStatus(error.kind).rawValue)
+            fail(error)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
                 // Through BenchError, which writes a control character in a value quoted back
-                // (`--format $'ya\nml'`) as an escape, so that the message stays one whole line.
-                let failure = BenchError(.usage, "\(message(for: error)) (see 'bench --help')")
-                fail(failure.message, status: code.rawValue)
+                // (`--format $'ya\nml'`) as an escape, so that the message stays one whole line;
+                // its exit status, 64, is argument-parser's for a validation failure.
+                fail(BenchError(.usage, "\(message(for: error)) (see 'bench --help')"))
             }
             // --help and --version exit 0 with their text; an error nobody anticipated is a
             // failure of the software (70), never 1, which means a regression.
             guard code == .success || error is ExitCode else {
-                fail(
-                    BenchError(.backendFailed, logDescription(of: error)).message,
-                    status: ExitStatus.backendFailed.rawValue)
+                fail(BenchError(.backendFailed, logDescription(of: error)))
             }
             exit(withError: error)
         }
@@ -163,8 +160,9 @@ struct BenchCommand: ParsableCommand {
         return normalized
     }
 
-    static func fail(_ message: String, status: Int32) -> Never {
-        Terminal.note(message)
-        Foundation.exit(status)
+    /// Writes `error`'s one line to standard error and exits with its documented status.
+    static func fail(_ error: BenchError) -> Never {
+        Terminal.note(error.message)
+        Foundation.exit(ExitStatus(error.kind).rawValue)
     }
 }

@@ -61,11 +61,7 @@ struct Bisect: ParsableCommand {
         let bad = try builds.commit(self.bad)
         let range = try builds.commits(after: good, upTo: bad)
         guard !range.isEmpty else { throw BenchError(.usage, "no commit follows \(good.short) up to \(bad.short)") }
-        let counter =
-            metric.metric == .instructions
-            ? try InstructionCounter.forCounting(
-                executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: Selection(keys: [key]),
-                cancellation: .signals) : nil
+        let counter = try InstructionCounter.ofThisProgram(counting: metric.metric, of: Selection(keys: [key]))
         var paired = try PairedSampling(sampling, gate)
         paired.looks = Bisection.schedule(paired.looks)
         let comparison = CommitComparison(

@@ -43,8 +43,7 @@ struct Compare: ParsableCommand {
     @OptionGroup var format: FormatOptions
 
     func run() throws {
-        let exports = try self.format.exports()
-        try exports.check()
+        try format.exports().check()
         let baseline = try ReportFiles.run(summaryAt: baselinePath)
         let current = try ReportFiles.run(summaryAt: currentPath)
         let metric = try Comparison.requireSameMetric(baseline, current)
@@ -59,13 +58,9 @@ struct Compare: ParsableCommand {
             : try RunToRunSpread(
                 historyAt: historyPath, required: history != nil, like: current.recordedEnvironment,
                 excluding: [baseline.recordedEnvironment?.runID ?? "", current.recordedEnvironment?.runID ?? ""])
-        let format = format.format
-        var presenter = Presenter(
-            results: nil, format: format, progress: ProgressPrinter(caseCount: 0, style: .quiet), warn: Terminal.note,
-            standardOutput: { Terminal.write($0, as: format) })
-        presenter.exports = exports
         let plan = Session.Plan.stored(
             current, against: Session.Stored(baseline, criteria: criteria, runToRun: runToRun))
-        try ExitStatus(presenter.run(plan)).exitUnlessOK()
+        try format.present(
+            plan, to: nil, progress: ProgressPrinter(caseCount: 0, style: .quiet), warn: Terminal.note)
     }
 }

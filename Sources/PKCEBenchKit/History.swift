@@ -221,11 +221,7 @@ struct History: ParsableCommand {
             return build
         }
         printer.info("measuring again \(series.key) between \(before) and \(after)")
-        let counter =
-            metric == .instructions
-            ? try InstructionCounter.forCounting(
-                executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU,
-                selection: Selection(keys: [series.key]), cancellation: .signals) : nil
+        let counter = try InstructionCounter.ofThisProgram(counting: metric, of: Selection(keys: [series.key]))
         let comparison = CommitComparison(
             sampling: .standard, progress: progress,
             criteria: ComparisonCriteria(

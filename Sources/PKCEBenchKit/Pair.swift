@@ -72,9 +72,6 @@ struct Pair: ParsableCommand {
             .backends(baseline: baselineBackend, current: backend, executable: benchExecutable),
             selection: try pairedSelection(), sampling: try PairedSampling(sampling, gate),
             criteria: try criteria.criteria(of: .time, pairing: .byProcess), progress: progress)
-        let presenter = Presenter(
-            results: ResultsDirectory(path: directory.path), format: format.format, exports: try format.exports(),
-            progress: progress)
-        try ExitStatus(presenter.run(plan)).exitUnlessOK()
+        try format.present(plan, to: ResultsDirectory(path: directory.path), progress: progress)
     }
 }

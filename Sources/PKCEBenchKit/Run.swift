@@ -71,9 +71,6 @@ struct Run: ParsableCommand {
             progress: progress,
             against: try baselinePath().map { ($0, try criteria.criteria(of: metric, pairing: .independent)) },
             results: results)
-        var presenter = Presenter(
-            results: results, format: format.format, exports: try format.exports(), progress: progress)
-        presenter.saveAsBaseline = try baselineToSave()
-        try ExitStatus(presenter.run(plan)).exitUnlessOK()
+        try format.present(plan, to: results, progress: progress, saveAsBaseline: try baselineToSave())
     }
 }

@@ -2,15 +2,21 @@ import Foundation
 import PKCEBenchCore
 import PKCEBenchReports
 
+extension RevisionBuild {
+    /// `revision`'s build of this program's product, in this configuration, from the repository
+    /// of the current directory, in the cache of `bench ab --against`.
+    static func ofThisProgram(_ revision: String) throws(BenchError) -> RevisionBuild {
+        try RevisionBuild(
+            revision: revision, in: FileManager.default.currentDirectoryPath,
+            configuration: BuildConfiguration.current,
+            product: URL(fileURLWithPath: benchExecutable).lastPathComponent, cache: RevisionBuild.defaultCache())
+    }
+}
+
 extension CommitBuilds {
-    /// The builds of this program's product, in this configuration, for the repository of the
-    /// current directory, in the cache of `bench ab --against`.
+    /// The builds of this program's product like ``RevisionBuild/ofThisProgram(_:)``'s.
     static func ofThisProgram() throws(BenchError) -> CommitBuilds {
-        try CommitBuilds(
-            like: RevisionBuild(
-                revision: "HEAD", in: FileManager.default.currentDirectoryPath,
-                configuration: BuildConfiguration.current,
-                product: URL(fileURLWithPath: benchExecutable).lastPathComponent, cache: RevisionBuild.defaultCache()))
+        try CommitBuilds(like: RevisionBuild.ofThisProgram("HEAD"))
     }
 }
 

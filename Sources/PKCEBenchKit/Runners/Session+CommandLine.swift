@@ -18,11 +18,8 @@ extension Session.Plan {
         let environment = RunEnvironment.capture(
             libraries: CommandContext.libraries, buildCommit: CommandContext.buildCommit)
         let source: SampleSource
-        if metric == .instructions {
-            source = .instructions(
-                try InstructionCounter.forCounting(
-                    executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
-                    cancellation: .signals))
+        if let counter = try InstructionCounter.ofThisProgram(counting: metric, of: selection) {
+            source = .instructions(counter)
         } else if processes > 1 {
             source = .processes(
                 MeasuringProcesses(count: processes, command: (benchExecutable, ["worker"]), cancellation: .signals))
@@ -69,16 +66,39 @@ extension Session.Plan {
     }
 }
 
-extension Presenter {
-    /// A presenter to `results` and the terminal, in `format`, with `exports`.
-    init(
-        results: ResultsDirectory?, format: OutputFormat, exports: OutputFiles, progress: any ProgressObserver
-    ) {
-        self.init(
-            results: results, format: format, progress: progress, standardOutput: { Terminal.write($0, as: format) })
-        self.exports = exports
+extension InstructionCounter {
+    /// A counter of `selection`'s cases in this program, stopped by signals, when `metric` counts
+    /// instructions; `nil` when it times them.
+    ///
+    /// - Throws: ``BenchError``, as ``forCounting(executable:targetCPU:selection:cancellation:)``.
+    static func ofThisProgram(counting metric: Metric, of selection: Selection) throws(BenchError)
+        -> InstructionCounter?
+    {
+        guard metric == .instructions else { return nil }
+        return try forCounting(
+            executable: benchExecutable, targetCPU: BuildConfiguration.targetCPU, selection: selection,
+            cancellation: .signals)
     }
+}
 
+extension FormatOptions {
+    /// Runs `plan`'s session through a presenter to `results` and the terminal, in this format and
+    /// with these exports, and exits with the status its outcome gives.
+    func present(
+        _ plan: Session.Plan, to results: ResultsDirectory?, progress: any ProgressObserver,
+        saveAsBaseline: BaselineName? = nil, warn: ((String) -> Void)? = nil
+    ) throws {
+        let format = format
+        var presenter = Presenter(
+            results: results, format: format, progress: progress, warn: warn,
+            standardOutput: { Terminal.write($0, as: format) })
+        presenter.exports = try exports()
+        presenter.saveAsBaseline = saveAsBaseline
+        try ExitStatus(presenter.run(plan)).exitUnlessOK()
+    }
+}
+
+extension Presenter {
     /// Readies this process for workers: signals stop the run, and a worker that dies cannot take
     /// this process with it through a write to its pipe.
     static func prepareProcess() {
