@@ -69,7 +69,7 @@ package struct Session {
             wasMeasured ? [baseline, current].compactMap { $0 } : []
         }
 
-        let wasMeasured: Bool
+        fileprivate let wasMeasured: Bool
     }
 
     package let plan: Plan
