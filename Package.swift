@@ -50,11 +50,18 @@ let package = Package(
         // Records the commit a benchmark executable is built from, for `Bench.main(backends:buildCommit:)`.
         .plugin(name: "PKCEBenchBuildCommit", targets: ["PKCEBenchBuildCommit"]),
     ],
+    // A history kept in PostgreSQL (`--store`), for a fleet of machines: off by default, so that a
+    // build without it resolves and compiles no SwiftNIO.
+    traits: [
+        .trait(name: "PostgreSQL", description: "bench keeps its history in PostgreSQL with --store (postgres-nio)")
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `swift package generate-documentation`: builds the DocC catalogs (CI, with warnings as errors).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // MARK: - C libraries
@@ -105,7 +112,14 @@ let package = Package(
         .target(name: "PKCEBenchCore", dependencies: ["PKCE", "CPKCEHarness"]),
         // The reports at the edge: CSV files, JSON, HTML, SVG, Markdown, exports, and the results
         // directory that stores them. It depends on the core; nothing in the core depends on it.
-        .target(name: "PKCEBenchReports", dependencies: ["PKCEBenchCore", "PKCE"]),
+        // With the PostgreSQL trait, also the store of the history in PostgreSQL.
+        .target(
+            name: "PKCEBenchReports",
+            dependencies: [
+                "PKCEBenchCore", "PKCE",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
+            ]),
         // Counts allocations per thread by defining malloc and its kin in the executable that links
         // it: a benchmark executable, through PKCEBenchKit, and the tests; never a product that a
         // user of PKCE links, so no app gets an interposed malloc, nor PKCEBenchCore, whose

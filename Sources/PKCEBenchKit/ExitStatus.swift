@@ -1,8 +1,8 @@
 import ArgumentParser
 import PKCEBenchCore
 
-/// The exit codes of `bench`, the same for every subcommand. 64 to 73 are sysexits.h's (EX_USAGE,
-/// EX_DATAERR, EX_NOINPUT, EX_UNAVAILABLE, EX_SOFTWARE, EX_CANTCREAT); 130 and 143 are 128 plus
+/// The exit codes of `bench`, the same for every subcommand. 64 to 77 are sysexits.h's (EX_USAGE,
+/// EX_DATAERR, EX_NOINPUT, EX_UNAVAILABLE, EX_SOFTWARE, EX_CANTCREAT, EX_TEMPFAIL, EX_NOPERM); 130 and 143 are 128 plus
 /// SIGINT's and SIGTERM's numbers.
 enum ExitStatus: Int32, CaseIterable {
     case ok = 0
@@ -15,6 +15,10 @@ enum ExitStatus: Int32, CaseIterable {
     case toolMissing = 69
     case backendFailed = 70
     case cannotWrite = 73
+    /// The store cannot be reached; a run is kept in the results directory for `bench history push`.
+    case storeUnavailable = 75
+    /// The store refused the login (a wrong password, say) or a statement.
+    case storeRefused = 77
     case interrupted = 130
     case terminated = 143
 
@@ -27,6 +31,8 @@ enum ExitStatus: Int32, CaseIterable {
             case .toolMissing: .toolMissing
             case .backendFailed, .buildFailed, .workerFailed, .internalFailure: .backendFailed
             case .cannotWrite: .cannotWrite
+            case .storeUnavailable: .storeUnavailable
+            case .storeRefused: .storeRefused
             case .interrupted: .interrupted
             case .terminated: .terminated
             }

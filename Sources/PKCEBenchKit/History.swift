@@ -15,11 +15,14 @@ struct History: ParsableCommand {
             (builds kept as bench bisect keeps them, the files in confirm/alert-N of the output \
             directory), and reported confirmed, not-reproduced or undecided: exit 1 only for a \
             confirmed one, else 2 for an undecided one. The article "Tracking regressions over time" \
-            gives the rule and its error rates.
-            """)
+            gives the rule and its error rates. With --store (or $PKCEBENCH_STORE), reads the history \
+            from that PostgreSQL database instead of history.csv.
+            """,
+        subcommands: [Import.self, Export.self, Push.self])
 
     @OptionGroup var filter: CaseFilterOptions
     @OptionGroup var directory: DirectoryOptions
+    @OptionGroup var store: StoreOptions
     @OptionGroup var format: FormatOptions
 
     @Option(
@@ -99,11 +102,16 @@ struct History: ParsableCommand {
         let format = format.format
         let exports = try self.format.exports()
         try exports.check()
-        let path = ResultsDirectory(path: directory.path).history.path
-        guard ReportFiles.exists(path) else {
-            throw BenchError(.missingInput, "\(path): no such file; every run of bench appends to it")
+        let history: [RunResult]
+        if let store = try store.store() {
+            history = SummaryRow.runs(of: try store.rows())
+        } else {
+            let path = ResultsDirectory(path: directory.path).history.path
+            guard ReportFiles.exists(path) else {
+                throw BenchError(.missingInput, "\(path): no such file; every run of bench appends to it")
+            }
+            history = try ReportFiles.runs(inHistoryAt: path)
         }
-        let history = try ReportFiles.runs(inHistoryAt: path)
         if changes {
             try findChanges(in: history, include: try selection.rowMatcher())
             return

@@ -183,6 +183,29 @@ struct DirectoryOptions: ParsableArguments {
     var path = "results"
 }
 
+struct StoreOptions: ParsableArguments {
+    @Option(
+        name: .customLong("store"),
+        help: ArgumentHelp(
+            "Also keep the history in this PostgreSQL database: postgresql://user@host:port/db?sslmode=MODE "
+                + "(default: $\(StoreAddress.environmentVariable); PGHOST, PGUSER, PGPASSWORD, … fill in what it "
+                + "leaves out). Needs a bench built with the PostgreSQL trait.",
+            valueName: "url"))
+    var url: String?
+
+    /// Checks the URL; a command checks in ``store()`` that bench has the store, before it measures.
+    func validate() throws {
+        try usage { () throws(BenchError) in _ = try StoreAddress.chosen(url) }
+    }
+
+    /// The store that `--store` or the environment names, `nil` when neither does.
+    ///
+    /// - Throws: `BenchError` (`.usage`): a URL bench does not read, or a bench built without the store.
+    func store() throws(BenchError) -> HistoryStore? {
+        try StoreAddress.chosen(url).map { address throws(BenchError) in try HistoryStore(checking: address) }
+    }
+}
+
 struct FormatOptions: ParsableArguments {
     @Option(name: .customLong("format"), help: "What standard output shows.")
     var format = OutputFormat.table

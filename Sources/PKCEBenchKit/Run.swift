@@ -18,6 +18,7 @@ struct Run: ParsableCommand {
     @OptionGroup var sampling: SamplingOptions
     @OptionGroup var metric: MetricOptions
     @OptionGroup var directory: DirectoryOptions
+    @OptionGroup var store: StoreOptions
     @OptionGroup var format: FormatOptions
     @OptionGroup var progress: ProgressOptions
 
@@ -62,6 +63,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        let store = try store.store()
         let metric = metric.metric
         let selection = try selection.selection()
         let results = ResultsDirectory(path: directory.path)
@@ -71,6 +73,7 @@ struct Run: ParsableCommand {
             progress: progress,
             against: try baselinePath().map { ($0, try criteria.criteria(of: metric, pairing: .independent)) },
             results: results)
-        try format.present(plan, to: results, progress: progress, saveAsBaseline: try baselineToSave())
+        try format.present(
+            plan, to: results, progress: progress, saveAsBaseline: try baselineToSave(), store: store)
     }
 }

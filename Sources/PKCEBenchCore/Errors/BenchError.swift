@@ -26,6 +26,10 @@ package struct BenchError: Error, Sendable, Equatable, CustomStringConvertible {
         /// samples.
         case internalFailure
         case cannotWrite
+        /// The history's PostgreSQL store cannot be reached, or broke off: try again later.
+        case storeUnavailable
+        /// The history's PostgreSQL store refused the login or the statement: its role lacks a right.
+        case storeRefused
         /// Stopped by SIGINT.
         case interrupted
         /// Stopped by SIGTERM.

@@ -68,6 +68,8 @@ package enum WorkerProtocol {
         case .toolMissing: 69
         case .backendFailed, .buildFailed, .workerFailed, .internalFailure: 70
         case .cannotWrite: 73
+        case .storeUnavailable: 75
+        case .storeRefused: 77
         case .interrupted: 130
         case .terminated: 143
         }

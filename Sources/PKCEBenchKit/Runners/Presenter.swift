@@ -13,6 +13,8 @@ package struct Presenter {
     package var exports = OutputFiles()
     /// The name a run alone is also kept under as a baseline.
     package var saveAsBaseline: BaselineName?
+    /// The PostgreSQL store a run alone is also appended to, after the results directory.
+    package var store: HistoryStore?
     /// Where progress, and what was written where, go.
     package var progress: any ProgressObserver
     /// Where the comparison's warnings go.
@@ -82,9 +84,25 @@ package struct Presenter {
         try exports.write(rendered)
         comparison?.warnings.forEach(warn)
         standardOutput(rendered(format))
+        if let store, let results, outcome.baseline == nil {
+            try keep(outcome.current, in: store, after: results)
+        }
         let failed = outcome.measured.flatMap(\.failedCases).map(\.description)
         if !failed.isEmpty {
             throw BenchError(.backendFailed, "\(failed.count) case(s) failed: \(failed.joined(separator: ", "))")
+        }
+    }
+
+    /// Appends `run`, already in `results`' history, to the store; when the store cannot take it,
+    /// says that the run waits in the results directory for `bench history push`.
+    private func keep(_ run: RunResult, in store: HistoryStore, after results: ResultsDirectory) throws(BenchError) {
+        do {
+            try store.append(runs: [SummaryRow.rows(of: run)])
+            progress.info("stored run \(run.environment.runID) in \(store.address)")
+        } catch  where error.kind == .storeUnavailable || error.kind == .storeRefused {
+            throw BenchError(
+                error.kind,
+                "\(error.message); the run is in \(results.history.path), and 'bench history push' stores it")
         }
     }
 

@@ -86,7 +86,7 @@ extension FormatOptions {
     /// with these exports, and exits with the status its outcome gives.
     func present(
         _ plan: Session.Plan, to results: ResultsDirectory?, progress: any ProgressObserver,
-        saveAsBaseline: BaselineName? = nil, warn: ((String) -> Void)? = nil
+        saveAsBaseline: BaselineName? = nil, store: HistoryStore? = nil, warn: ((String) -> Void)? = nil
     ) throws {
         let format = format
         var presenter = Presenter(
@@ -94,6 +94,7 @@ extension FormatOptions {
             standardOutput: { Terminal.write($0, as: format) })
         presenter.exports = try exports()
         presenter.saveAsBaseline = saveAsBaseline
+        presenter.store = store
         try ExitStatus(presenter.run(plan)).exitUnlessOK()
     }
 }

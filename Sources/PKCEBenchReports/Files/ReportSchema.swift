@@ -128,6 +128,16 @@ package enum ReportSchema {
 
     static var summaryRead: [Column<SummaryRow>] { summary + formerSummary }
 
+    /// ``summary`` with each row's own `schema`, for rows moved from one history to another (a
+    /// file, the PostgreSQL store): a row keeps the version it was written in, which decides how
+    /// its run id and commit read.
+    static var movedSummary: [Column<SummaryRow>] {
+        summary.map { column in
+            guard column.name == "schema" else { return column }
+            return Column(name: column.name, encode: { String($0.schema) }, decode: column.decode)
+        }
+    }
+
     static let samples: [Column<SampleRow>] = [
         schemaColumn(\.schema),
         runIDColumn(\.runID), backendColumn(\.key.backend), operationColumn(\.key.operation),

@@ -1,0 +1,276 @@
+#if PostgreSQL
+import Foundation
+import PKCEBenchCore
+import PKCEBenchReports
+import PKCEBenchReportsTestSupport
+import PKCEBenchTestSupport
+import Testing
+
+/// The cluster `.ci/postgres` starts: its URL, whose role may create databases, over loopback
+/// with a password. CI always has one; elsewhere these tests run when it is set.
+private let cluster = ProcessInfo.processInfo.environment["PKCEBENCH_TEST_POSTGRES"]
+
+@Suite("The history in PostgreSQL (--store), against a real server", .enabled(if: cluster != nil))
+struct PostgresStoreTests {
+    /// A database of its own for one test, dropped when it ends: the cluster's URL with its name.
+    final class Database {
+        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let url: String
+
+        init() throws {
+            let cluster = try #require(cluster)
+            url = cluster.replacingOccurrences(of: #"/[^/?]*(\?.*)?$"#, with: "/\(name)", options: .regularExpression)
+            try psql(cluster, "CREATE DATABASE \(name)")
+        }
+
+        deinit {
+            if let cluster { _ = try? psql(cluster, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+        }
+
+        /// The first column of the first row of `sql`'s result.
+        func value(_ sql: String) throws -> String {
+            try psql(url, sql).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    /// Runs one statement with psql, and gives what it printed (unaligned, no headers).
+    @discardableResult
+    static func psql(_ url: String, _ sql: String) throws -> String {
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = [url, "--no-psqlrc", "--tuples-only", "--no-align", "--quiet", "--command", sql]
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "psql \(sql)")
+        return text
+    }
+
+    /// Writes `runs` as a history file in a new directory; gives the directory and the file.
+    static func historyFile(of runs: [RunResult]) throws -> (directory: URL, file: URL) {
+        let directory = try temporaryDirectory()
+        let file = directory.appendingPathComponent("history.csv")
+        try HistoryStore.file(of: runs.flatMap(\.rows)).write(to: file, atomically: true, encoding: .utf8)
+        return (directory, file)
+    }
+
+    @Test("import stores each run once, export gives the same rows back, and a second import adds nothing")
+    func importAndExport() throws {
+        let database = try Database()
+        let (directory, file) = try Self.historyFile(of: SyntheticRun.series(runs: 6))
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let first = try bench(["history", "import", file.path, "--store", database.url])
+        #expect(first.status == 0 && first.stderr.isEmpty)
+        #expect(first.stdout.hasPrefix("stored 6 of the 6 run(s)"))
+        #expect(!first.stdout.contains("bench-test"))
+        let again = try bench(["history", "import", file.path], environment: ["PKCEBENCH_STORE": database.url])
+        #expect(again.status == 0 && again.stdout.hasPrefix("stored 0 of the 6 run(s)"))
+        #expect(try database.value("SELECT count(*) FROM pkcebench_runs") == "6")
+
+        let exported = directory.appendingPathComponent("exported.csv")
+        let export = try bench(["history", "export", exported.path, "--store", database.url])
+        #expect(export.status == 0)
+        #expect(try ReportFiles.readHistory(at: exported.path) == ReportFiles.readHistory(at: file.path))
+    }
+
+    @Test("8 processes appending 20 runs each at once store exactly 160 runs, each whole and once")
+    func concurrentWriters() throws {
+        let database = try Database()
+        let runs = SyntheticRun.series(runs: 160)
+        let files = try (0..<8).map { try Self.historyFile(of: Array(runs[($0 * 20)..<($0 * 20 + 20)])) }
+        defer { files.forEach { try? FileManager.default.removeItem(at: $0.directory) } }
+
+        // Each file twice: the second writer of a run finds it stored, or waits for the first's commit.
+        let running = try (files + files).map { directory, file in
+            try RunningBench(["history", "import", file.path, "--store", database.url], in: directory)
+        }
+        let results = try running.map { try $0.wait() }
+        #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
+        #expect(try database.value("SELECT count(*) FROM pkcebench_runs") == "160")
+        let cases = runs[0].summaries.count
+        #expect(try database.value("SELECT count(*) FROM pkcebench_cases") == String(160 * cases))
+        #expect(
+            try database.value(
+                "SELECT count(*) FROM (SELECT run_id FROM pkcebench_cases GROUP BY run_id HAVING count(*) <> \(cases)) t"
+            ) == "0")
+    }
+
+    @Test("A bench killed with SIGKILL during its writes leaves each run whole or absent")
+    func killedWriter() throws {
+        let database = try Database()
+        let runs = SyntheticRun.series(runs: 400)
+        let (directory, file) = try Self.historyFile(of: runs)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The schema first, so that the kill lands among the runs' writes.
+        let (_, one) = try Self.historyFile(of: [runs[0]])
+        #expect(try bench(["history", "import", one.path, "--store", database.url]).status == 0)
+
+        let running = try RunningBench(["history", "import", file.path, "--store", database.url], in: directory)
+        while try Int(database.value("SELECT count(*) FROM pkcebench_runs")) ?? 0 < 20 {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        kill(running.process.processIdentifier, SIGKILL)
+        let result = try running.wait()
+        #expect(result.status == SIGKILL)
+        let stored = try Int(database.value("SELECT count(*) FROM pkcebench_runs")) ?? 0
+        #expect(stored >= 20 && stored < 400)
+        let cases = runs[0].summaries.count
+        #expect(
+            try database.value(
+                "SELECT count(*) FROM (SELECT run_id FROM pkcebench_cases GROUP BY run_id HAVING count(*) <> \(cases)) t"
+            ) == "0")
+        #expect(try database.value("SELECT count(*) FROM pkcebench_cases") == String(stored * cases))
+        // The import again stores the rest, once each.
+        let rest = try bench(["history", "import", file.path, "--store", database.url])
+        #expect(rest.stdout.hasPrefix("stored \(400 - stored) of the 400 run(s)"))
+    }
+
+    @Test("bench history --changes finds the same steps in the store as in history.csv")
+    func changesAgree() throws {
+        let database = try Database()
+        let (directory, runs) = try HistoryChangesCommandTests.writeSteppedHistory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = runs
+        let file = directory.appendingPathComponent("history.csv")
+        #expect(try bench(["history", "import", file.path, "--store", database.url]).status == 0)
+        let fromFile = try bench(["history", "--changes", "--format", "csv", "--output", directory.path])
+        let fromStore = try bench(["history", "--changes", "--format", "csv", "--store", database.url])
+        #expect(fromFile.status == 1 && fromStore.status == 1)
+        #expect(fromStore.stdout == fromFile.stdout)
+        let trendsFile = try bench(["history", "--format", "csv", "--output", directory.path])
+        let trendsStore = try bench(["history", "--format", "csv", "--store", database.url])
+        #expect(trendsStore.status == 0 && trendsStore.stdout == trendsFile.stdout)
+    }
+
+    @Test("A run whose store is down is kept in the results directory; push stores it, once")
+    func runWhileDownThenPush() throws {
+        let database = try Database()
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let closed = try closedPort()
+        let down = "postgresql://bench:bench-test@127.0.0.1:\(closed)/bench"
+        let selection = [
+            "--operation", "challenge", "--backend", "swift", "--size", "43", "--quick", "--output", "out",
+        ]
+
+        let run = try bench(selection + ["--store", down], in: directory)
+        #expect(run.status == 75)
+        let history = directory.appendingPathComponent("out/history.csv")
+        #expect(
+            run.stderrLines.last
+                == "bench: cannot reach the store at postgresql://bench@127.0.0.1:\(closed)/bench: connection refused; "
+                + "the run is in \(history.path), and 'bench history push' stores it")
+        #expect(!run.stderr.contains("bench-test"))
+        #expect(try ReportFiles.runs(inHistoryAt: history.path).count == 1)
+
+        let push = try bench(["history", "push", "--output", "out", "--store", database.url], in: directory)
+        #expect(push.status == 0 && push.stdout.hasPrefix("stored 1 of the 1 run(s)"))
+        let stored = try bench(selection + ["--store", database.url], in: directory)
+        #expect(stored.status == 0)
+        let pushAgain = try bench(["history", "push", "--output", "out", "--store", database.url], in: directory)
+        #expect(pushAgain.stdout.hasPrefix("stored 0 of the 2 run(s)"))
+        #expect(try database.value("SELECT count(*) FROM pkcebench_runs") == "2")
+    }
+
+    @Test("A bad URL, a refused password, an unreachable host and a newer schema: one line each, and its code")
+    func failures() throws {
+        let database = try Database()
+        let (directory, file) = try Self.historyFile(of: SyntheticRun.series(runs: 2))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try #require(ProcessInfo.processInfo.environment["PKCEBENCH_TEST_POSTGRES_PORT"])
+        func importing(into url: String) throws -> CommandResult {
+            try bench(["history", "import", file.path, "--store", url])
+        }
+
+        let bad = try importing(into: "postgresql://bench:bench-test@127.0.0.1:port/x")
+        #expect(bad.status == 64)
+        #expect(
+            bad.stderrLines == [
+                "bench: the store's URL is not a PostgreSQL URL bench reads: the port 'port' is not a number from 1 to 65535 (see 'bench --help')"
+            ])
+        let refused = try importing(into: "postgresql://bench:wrong-password@127.0.0.1:\(port)/\(database.name)")
+        #expect(refused.status == 77)
+        #expect(
+            refused.stderrLines == [
+                "bench: the store at postgresql://bench@127.0.0.1:\(port)/\(database.name) refused: "
+                    + "password authentication failed for user \"bench\""
+            ])
+        let closed = try closedPort()
+        let unreachable = try importing(into: "postgresql://bench:bench-test@127.0.0.1:\(closed)/x")
+        #expect(unreachable.status == 75)
+        #expect(
+            unreachable.stderrLines == [
+                "bench: cannot reach the store at postgresql://bench@127.0.0.1:\(closed)/x: connection refused"
+            ])
+        #expect(![bad, refused, unreachable].contains { $0.stderr.contains("bench-test") })
+
+        #expect(try importing(into: database.url).status == 0)
+        try Self.psql(database.url, "UPDATE pkcebench_schema SET version = 99")
+        let newer = try importing(into: database.url)
+        #expect(newer.status == 65)
+        #expect(
+            newer.stderrLines == [
+                "bench: the store at postgresql://bench@127.0.0.1:\(port)/\(database.name) has schema version 99, "
+                    + "newer than this bench's 1: use a newer bench"
+            ])
+    }
+
+    @Test("A Unix socket's directory as the host")
+    func socketDirectory() throws {
+        let database = try Database()
+        let environment = ProcessInfo.processInfo.environment
+        let directory = try #require(environment["PKCEBENCH_TEST_POSTGRES_SOCKET"])
+        let port = try #require(environment["PKCEBENCH_TEST_POSTGRES_PORT"])
+        let (files, file) = try Self.historyFile(of: SyntheticRun.series(runs: 2))
+        defer { try? FileManager.default.removeItem(at: files) }
+        let url = "postgresql:///\(database.name)?host=\(directory)&port=\(port)&user=bench"
+        let result = try bench(["history", "import", file.path, "--store", url])
+        #expect(result.status == 0 && result.stdout.hasPrefix("stored 2 of the 2 run(s)"), "\(result.stderr)")
+    }
+
+    /// A loopback port that nothing listens on: one the kernel gave a socket that is closed again.
+    private func closedPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                try #require(bind(descriptor, address, length) == 0)
+                try #require(getsockname(descriptor, address, &length) == 0)
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+#else
+import Foundation
+import PKCEBenchTestSupport
+import Testing
+
+@Suite("--store in a bench built without the PostgreSQL trait")
+struct StoreNotBuiltTests {
+    @Test("Each command that takes --store refuses it in one usage line, before measuring or writing anything")
+    func refused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let line =
+            "bench: this bench was built without its PostgreSQL store (--store): build it with "
+            + "'swift build -c release --traits PostgreSQL'"
+        let store = ["--store", "postgresql://bench:hunter2@db.example.com/perf"]
+        for arguments in [["--quick", "--output", "out"], ["history", "--output", "out"], ["history", "push"]] {
+            let result = try bench(arguments + store, in: directory)
+            #expect(result.status == 64 && result.stderrLines == [line], "\(arguments)")
+        }
+        let environment = ProcessInfo.processInfo.environment.merging(["PKCEBENCH_STORE": store[1]]) { $1 }
+        let fromEnvironment = try bench(["history", "import", "history.csv"], in: directory, environment: environment)
+        #expect(fromEnvironment.status == 64 && fromEnvironment.stderrLines == [line])
+        #expect(try listing(directory).isEmpty)
+    }
+}
+#endif
