@@ -17,7 +17,7 @@ enum ExitStatus: Int32, CaseIterable {
     case cannotWrite = 73
     /// The store cannot be reached; a run is kept in the results directory for `bench history push`.
     case storeUnavailable = 75
-    /// The store refused the login (a wrong password, say) or a statement.
+    /// The store refused the login (a wrong password, say), the database, TLS or a statement.
     case storeRefused = 77
     case interrupted = 130
     case terminated = 143

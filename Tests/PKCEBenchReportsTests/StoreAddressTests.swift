@@ -1,3 +1,4 @@
+import Foundation
 import PKCEBenchCore
 import PKCEBenchReports
 import Testing
@@ -28,9 +29,12 @@ struct StoreAddressTests {
         let given = try StoreAddress(url: "postgres://other@h2/db2?sslmode=disable", environment: environment)
         #expect(given.user == "other" && given.host == "h2" && given.port == 5433 && given.databaseName == "db2")
         #expect(given.password == "from-env" && given.sslMode == .disable)
+        // The user is the one the process runs as, as libpq has it, whatever $USER says.
         let defaults = try StoreAddress(url: "postgresql://", environment: ["USER": "someone"])
+        let running = String(cString: try #require(getpwuid(geteuid())).pointee.pw_name)
         #expect(defaults.socketPath == "/var/run/postgresql/.s.PGSQL.5432" && defaults.isSocket)
-        #expect(defaults.user == "someone" && defaults.databaseName == "someone" && defaults.sslMode == .prefer)
+        #expect(defaults.user == running && defaults.databaseName == running && defaults.sslMode == .prefer)
+        #expect(defaults.connectTimeout == 10 && defaults.password == nil)
     }
 
     @Test("A Unix socket's directory as the host: percent-encoded, or as the host parameter; IPv6 in brackets")
@@ -49,6 +53,10 @@ struct StoreAddressTests {
             "mysql://u:hunter2@h/db", "postgresql://u:hunter2@h:port/db", "postgresql://u:hunter2@h:70000/db",
             "postgresql://u:hunter2@h/db?sslmode=sometimes", "postgresql://u:hunter2@h/db?options=-c%20x",
             "postgresql://u:hunter2@h1,h2/db", "postgresql://u:hunter2@h/db?connect_timeout=soon",
+            // A forgotten @host puts the password where the port goes; a bad escape; text after an address.
+            "postgresql://bench:hunter2/db", "postgresql://u:hunter2%@h/db", "postgresql://u:hunter2@[::1]x/db",
+            "postgresql://u:hunter2@10.0.0.1/db?sslmode=verify-full", "postgresql://u:pw@h/db?hunter2=1",
+            "postgresql://u:hunter2@h/db?sslrootcert=/nonexistent/root.crt",
         ]
         for url in urls {
             #expect {
@@ -57,6 +65,24 @@ struct StoreAddressTests {
                 let error = error as? BenchError
                 return error?.kind == .usage && error?.message.contains("hunter2") == false
             }
+        }
+    }
+
+    @Test("A parameter of libpq that bench does not implement is named; unknown text is not")
+    func unimplementedParameters() {
+        #expect(
+            throws: BenchError(
+                .usage,
+                "the store's URL is not a PostgreSQL URL bench reads: bench does not implement libpq's parameter options"
+            )
+        ) {
+            _ = try StoreAddress(url: "postgresql://u@h/db?options=-c%20x", environment: [:])
+        }
+        #expect(
+            throws: BenchError(
+                .usage, "the store's URL is not a PostgreSQL URL bench reads: it has a parameter libpq does not have")
+        ) {
+            _ = try StoreAddress(url: "postgresql://u@h/db?hunter2=1", environment: [:])
         }
     }
 

@@ -84,23 +84,34 @@ package struct Presenter {
         try exports.write(rendered)
         comparison?.warnings.forEach(warn)
         standardOutput(rendered(format))
+        // A store that cannot take the run hides neither a failed case nor the comparison's verdict:
+        // its line is then a note, and its code (75, 77) the exit status only when there is nothing else.
+        var stored: BenchError?
         if let store, let results, outcome.baseline == nil {
-            try keep(outcome.current, in: store, after: results)
+            stored = keep(outcome.current, in: store, after: results)
         }
         let failed = outcome.measured.flatMap(\.failedCases).map(\.description)
+        let decided = comparison.map { $0.outcome != .clear } ?? false
+        if let stored {
+            guard failed.isEmpty && !decided else { return warn("bench: \(stored.message)") }
+            throw stored
+        }
         if !failed.isEmpty {
             throw BenchError(.backendFailed, "\(failed.count) case(s) failed: \(failed.joined(separator: ", "))")
         }
     }
 
-    /// Appends `run`, already in `results`' history, to the store; when the store cannot take it,
-    /// says that the run waits in the results directory for `bench history push`.
-    private func keep(_ run: RunResult, in store: HistoryStore, after results: ResultsDirectory) throws(BenchError) {
+    /// Appends `run`, already in `results`' history, to the store.
+    ///
+    /// - Returns: Why the store did not take it, saying that the run waits in the results directory
+    ///   for `bench history push`; `nil` once stored.
+    private func keep(_ run: RunResult, in store: HistoryStore, after results: ResultsDirectory) -> BenchError? {
         do {
             try store.append(runs: [SummaryRow.rows(of: run)])
             progress.info("stored run \(run.environment.runID) in \(store.address)")
-        } catch  where error.kind == .storeUnavailable || error.kind == .storeRefused {
-            throw BenchError(
+            return nil
+        } catch {
+            return BenchError(
                 error.kind,
                 "\(error.message); the run is in \(results.history.path), and 'bench history push' stores it")
         }

@@ -121,8 +121,8 @@ package final class PostgresStore {
         return ids
     }
 
-    /// Every row, run by run in the order they were stored, each run's cases in its order: as
-    /// `history.csv` holds them, read with the same checks.
+    /// Every row, run by run in the order they started (a run pushed after an outage among those
+    /// of its time), each run's cases in its order, read with `history.csv`'s checks.
     ///
     /// - Throws: `BenchError`, as ``open(_:)``; `.malformedInput` for a row that does not read.
     package func rows() throws(BenchError) -> [SummaryRow] {
@@ -135,7 +135,7 @@ package final class PostgresStore {
             """
             SELECT \(selected.joined(separator: ", "))
             FROM pkcebench_cases JOIN pkcebench_runs USING (run_id)
-            ORDER BY pkcebench_runs.position, pkcebench_cases.position
+            ORDER BY pkcebench_runs.started_at, pkcebench_runs.position, pkcebench_cases.position
             """, PostgresBindings())
         var text = CSV.encodeRecord(names)
         for row in result.rows {
@@ -214,19 +214,19 @@ package final class PostgresStore {
     /// Brings the schema to ``schemaVersion`` under an advisory lock, so that many first runs at
     /// once create it once; a store at this version needs no right beyond reading and inserting.
     private func migrate() throws(BenchError) {
-        if let version = try storedVersion(), version == Self.schemaVersion { return }
+        // Refused before any statement that needs more than reading: a role that may only read and
+        // insert gets this line, not a refused CREATE.
+        if let version = try storedVersion() {
+            guard version != Self.schemaVersion else { return }
+            try refuseNewer(version)
+        }
         try transaction { () throws(BenchError) in
             // The key is any number that is bench's alone: "PKCE" in ASCII.
             try execute("SELECT pg_advisory_xact_lock(1346585413)", PostgresBindings())
             try execute(
                 "CREATE TABLE IF NOT EXISTS pkcebench_schema (version integer NOT NULL)", PostgresBindings())
             let version = try storedVersion() ?? 0
-            guard version <= Self.schemaVersion else {
-                throw BenchError(
-                    .malformedInput,
-                    "the store at \(address) has schema version \(version), newer than this bench's \(Self.schemaVersion): "
-                        + "use a newer bench")
-            }
+            try refuseNewer(version)
             for statements in Self.migrations[version...] {
                 for statement in statements { try execute(statement, PostgresBindings()) }
             }
@@ -234,6 +234,15 @@ package final class PostgresStore {
             var bindings = PostgresBindings()
             _ = Self.bind(String(Self.schemaVersion), as: "integer", into: &bindings, number: 1)
             try execute("INSERT INTO pkcebench_schema (version) VALUES ($1::integer)", bindings)
+        }
+    }
+
+    private func refuseNewer(_ version: Int) throws(BenchError) {
+        guard version <= Self.schemaVersion else {
+            throw BenchError(
+                .malformedInput,
+                "the store at \(address) has schema version \(version), newer than this bench's \(Self.schemaVersion): "
+                    + "use a newer bench")
         }
     }
 
@@ -306,12 +315,7 @@ package final class PostgresStore {
         case .disable: return .disable
         case .allow, .prefer, .require: configuration.certificateVerification = .none
         case .verifyCA: configuration.certificateVerification = .noHostnameVerification
-        case .verifyFull:
-            guard !address.host.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) else {
-                throw BenchError(
-                    .usage, "sslmode verify-full needs the store's host name, not an address: \(address)")
-            }
-            configuration.certificateVerification = .fullVerification
+        case .verifyFull: configuration.certificateVerification = .fullVerification
         }
         if let roots = address.sslRootCertificate, roots != "system" {
             configuration.trustRoots = .file(roots)
@@ -333,14 +337,21 @@ package final class PostgresStore {
         let state = error.serverInfo?[.sqlState] ?? ""
         let message = error.serverInfo?[.message] ?? ""
         switch error.code {
-        case .server where state.hasPrefix("28") || state == "42501":
+        // Refusals that trying again will not change: the login, a right, a database that is not there.
+        case .server where state.hasPrefix("28") || state == "42501" || state == "3D000":
             return BenchError(.storeRefused, "the store at \(address) refused: \(message)")
-        case .server where state.hasPrefix("08") || state.hasPrefix("57P") || state == "3D000":
+        // Connection failures, shutdowns, too many connections or no resources: for now.
+        case .server where state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53"):
             return BenchError(.storeUnavailable, "the store at \(address) is not available: \(message)")
         case .server:
             return BenchError(.internalFailure, "the store at \(address) failed a statement (\(state)): \(message)")
         case .authMechanismRequiresPassword, .unsupportedAuthMechanism, .saslError:
             return BenchError(.storeRefused, "the store at \(address) refused the login: \(error.code)")
+        case .sslUnsupported:
+            return BenchError(.storeRefused, "the store at \(address) does not offer TLS, which sslmode requires")
+        case _ where error.underlying is NIOSSLError || error.underlying is BoringSSLError:
+            return BenchError(
+                .storeRefused, "the store at \(address) failed TLS's checks: \(error.underlying.map { "\($0)" } ?? "")")
         default:
             let reason = error.underlying.map { self.reason($0, address) } ?? "\(error.code)"
             return BenchError(.storeUnavailable, "cannot reach the store at \(address): \(reason)")

@@ -52,13 +52,20 @@ package struct StoreAddress: Sendable, Equatable, CustomStringConvertible {
     /// environment's values beneath it.
     ///
     /// - Throws: `BenchError` (`.usage`): not such a URL, a parameter bench does not implement,
-    ///   a port or timeout that is not a number, an `sslmode` libpq does not have, several hosts.
+    ///   a port or timeout that is not a number, an `sslmode` libpq does not have, several hosts,
+    ///   `verify-full` of an address, an `sslrootcert` that is no readable file. A message never
+    ///   quotes a value from the URL, which may hold the password.
     package init(url: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(BenchError)
     {
         func refuse(_ reason: String) -> BenchError {
-            // The URL may hold a password: never quote it back.
             BenchError(.usage, "the store's URL is not a PostgreSQL URL bench reads: \(reason)")
+        }
+        func decoded(_ part: Substring) throws(BenchError) -> String {
+            guard let text = part.removingPercentEncoding else {
+                throw refuse("a part is not percent-encoded properly")
+            }
+            return text
         }
         let schemes = ["postgresql://", "postgres://"]
         guard let scheme = schemes.first(where: url.hasPrefix) else {
@@ -69,10 +76,8 @@ package struct StoreAddress: Sendable, Equatable, CustomStringConvertible {
         if let question = rest.firstIndex(of: "?") {
             for pair in rest[rest.index(after: question)...].split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard parts.count == 2, let name = parts[0].removingPercentEncoding,
-                    let value = parts[1].removingPercentEncoding
-                else { throw refuse("a parameter is not name=value") }
-                parameters[name] = value
+                guard parts.count == 2 else { throw refuse("a parameter is not name=value") }
+                parameters[try decoded(parts[0])] = try decoded(parts[1])
             }
             rest = rest[..<question]
         }
@@ -83,28 +88,31 @@ package struct StoreAddress: Sendable, Equatable, CustomStringConvertible {
         }
         var given: [String: String] = [:]
         if let at = rest.lastIndex(of: "@") {
-            let userInfo = rest[..<at]
-            let parts = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            given["user"] = parts[0].removingPercentEncoding
-            if parts.count == 2 { given["password"] = parts[1].removingPercentEncoding }
+            let parts = rest[..<at].split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            given["user"] = try decoded(parts[0])
+            if parts.count == 2 { given["password"] = try decoded(parts[1]) }
             rest = rest[rest.index(after: at)...]
         }
         guard !rest.contains(",") else { throw refuse("bench connects to one host, not a list") }
-        var hostPart = rest
-        if hostPart.hasPrefix("["), let close = hostPart.firstIndex(of: "]") {
-            given["host"] = String(hostPart[hostPart.index(after: hostPart.startIndex)..<close])
-            hostPart = hostPart[hostPart.index(after: close)...]
-            if hostPart.hasPrefix(":") { given["port"] = String(hostPart.dropFirst()) }
-        } else if let colon = hostPart.lastIndex(of: ":") {
-            given["host"] = hostPart[..<colon].removingPercentEncoding
-            given["port"] = String(hostPart[hostPart.index(after: colon)...])
-        } else if !hostPart.isEmpty {
-            given["host"] = hostPart.removingPercentEncoding
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { throw refuse("an IPv6 address lacks its ]") }
+            given["host"] = try decoded(rest[rest.index(after: rest.startIndex)..<close])
+            let after = rest[rest.index(after: close)...]
+            guard after.isEmpty || after.hasPrefix(":") else { throw refuse("text follows the IPv6 address") }
+            if !after.isEmpty { given["port"] = String(after.dropFirst()) }
+        } else if let colon = rest.lastIndex(of: ":") {
+            given["host"] = try decoded(rest[..<colon])
+            given["port"] = String(rest[rest.index(after: colon)...])
+        } else if !rest.isEmpty {
+            given["host"] = try decoded(rest)
         }
-        if !path.isEmpty { given["dbname"] = path.removingPercentEncoding }
-        let known: Set = ["host", "port", "user", "password", "dbname", "sslmode", "sslrootcert", "connect_timeout"]
-        if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
-            throw refuse("bench does not implement the parameter \(unknown)")
+        if !path.isEmpty { given["dbname"] = try decoded(path) }
+        if let unknown = parameters.keys.first(where: { !Self.parameters.contains($0) }) {
+            // A name libpq has is no secret; any other text may be part of a password.
+            throw refuse(
+                Self.libpqParameters.contains(unknown)
+                    ? "bench does not implement libpq's parameter \(unknown)" : "it has a parameter libpq does not have"
+            )
         }
         given.merge(parameters.filter { !$0.value.isEmpty }) { _, parameter in parameter }
         given = given.filter { !$0.value.isEmpty }
@@ -116,7 +124,8 @@ package struct StoreAddress: Sendable, Equatable, CustomStringConvertible {
         func value(_ name: String) -> String? {
             given[name] ?? fromEnvironment[name].flatMap { environment[$0] }.flatMap { $0.isEmpty ? nil : $0 }
         }
-        user = value("user") ?? environment["USER"] ?? "postgres"
+        // libpq's default user is the one the process runs as, whatever $USER says.
+        user = value("user") ?? getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "postgres"
         password = value("password")
         database = value("dbname")
         if let host = value("host") {
@@ -125,25 +134,51 @@ package struct StoreAddress: Sendable, Equatable, CustomStringConvertible {
         }
         if let port = value("port") {
             guard let number = Int(port), (1...65535).contains(number) else {
-                throw refuse("the port '\(port.prefix(20))' is not a number from 1 to 65535")
+                throw refuse("the port is not a number from 1 to 65535")
             }
             self.port = number
         }
         if let mode = value("sslmode") {
             guard let sslMode = SSLMode(rawValue: mode) else {
-                let modes = SSLMode.allCases.map(\.rawValue).joined(separator: ", ")
-                throw refuse("sslmode '\(mode.prefix(20))' is not one of \(modes)")
+                throw refuse("sslmode is not one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             self.sslMode = sslMode
         }
+        if sslMode == .verifyFull && !isSocket && Self.isAddress(host) {
+            throw refuse("sslmode verify-full checks the server's host name, and the host is an address")
+        }
         sslRootCertificate = value("sslrootcert")
+        if let roots = sslRootCertificate, roots != "system", !FileManager.default.isReadableFile(atPath: roots) {
+            throw BenchError(.usage, "the store's sslrootcert \(roots): no readable file there")
+        }
         if let timeout = value("connect_timeout") {
             // libpq takes 0 as no limit, and less than 2 as 2.
             guard let seconds = Int(timeout), seconds >= 0 else {
-                throw refuse("connect_timeout '\(timeout.prefix(20))' is not a whole number of seconds")
+                throw refuse("connect_timeout is not a whole number of seconds")
             }
             connectTimeout = seconds == 0 ? 3600 : max(seconds, 2)
         }
+    }
+
+    /// The parameters bench implements.
+    private static let parameters: Set = [
+        "host", "port", "user", "password", "dbname", "sslmode", "sslrootcert", "connect_timeout",
+    ]
+
+    /// libpq's other parameters (PostgreSQL 17's "Parameter Key Words"), named when refused.
+    private static let libpqParameters: Set = [
+        "hostaddr", "passfile", "require_auth", "channel_binding", "client_encoding", "options", "application_name",
+        "fallback_application_name", "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count",
+        "tcp_user_timeout", "replication", "gssencmode", "sslnegotiation", "sslcompression", "sslcert", "sslkey",
+        "sslpassword", "sslcertmode", "sslcrl", "sslcrldir", "sslsni", "requirepeer", "ssl_min_protocol_version",
+        "ssl_max_protocol_version", "krbsrvname", "gsslib", "gssdelegation", "service", "target_session_attrs",
+        "load_balance_hosts", "requiressl",
+    ]
+
+    /// Whether `host` is an IPv4 or IPv6 address rather than a name.
+    private static func isAddress(_ host: String) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 16)
+        return inet_pton(AF_INET, host, &buffer) == 1 || inet_pton(AF_INET6, host, &buffer) == 1
     }
 
     /// The store that `--store` or, without it, ``environmentVariable`` names; `nil` when neither does.
