@@ -212,6 +212,27 @@ struct PostgresStoreTests {
         #expect(try database.value("SELECT count(*) FROM pkcebench_runs") == "2")
     }
 
+    @Test("A regression or an inconclusive case keeps its exit code when the store is down, with the store's line")
+    func verdictBeforeStore() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A baseline a thousand times faster than the case can be: the run cannot come out clear.
+        let key = CaseKey(backend: "swift", operation: .challenge, size: 43, threads: 1)
+        let baseline = directory.appendingPathComponent("fast.csv").path
+        try ReportFiles.write(SyntheticRun.report(build: .debug, scale: [key: 0.001]), summaryAt: baseline)
+        let down = "postgresql://bench:bench-test@127.0.0.1:\(try closedPort())/bench"
+        let result = try bench(
+            [
+                "--operation", "challenge", "--backend", "swift", "--size", "43", "--quick", "--output", "out",
+                "--baseline", baseline, "--store", down,
+            ], in: directory)
+        #expect(result.status == 1 || result.status == 2, "\(result.stderr)")
+        #expect(
+            result.stderrLines.contains {
+                $0.hasPrefix("bench: cannot reach the store at ") && $0.hasSuffix("'bench history push' stores it")
+            })
+    }
+
     @Test("A bad URL, a refused password, an unreachable host and a newer schema: one line each, and its code")
     func failures() throws {
         let database = try Database()

@@ -93,8 +93,8 @@ package struct Presenter {
         let failed = outcome.measured.flatMap(\.failedCases).map(\.description)
         let decided = comparison.map { $0.outcome != .clear } ?? false
         if let stored {
-            guard failed.isEmpty && !decided else { return warn("bench: \(stored.message)") }
-            throw stored
+            guard !failed.isEmpty || decided else { throw stored }
+            warn("bench: \(stored.message)")
         }
         if !failed.isEmpty {
             throw BenchError(.backendFailed, "\(failed.count) case(s) failed: \(failed.joined(separator: ", "))")

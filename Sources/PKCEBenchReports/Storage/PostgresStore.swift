@@ -17,7 +17,8 @@ package final class PostgresStore {
 
     package let address: StoreAddress
     private let connection: PostgresConnection
-    private let logger = Logger(label: "pkcebench.store") { _ in SwiftLogNoOpLogHandler() }
+    /// postgres-nio logs to it; bench reports its failures itself, as one line.
+    private static let logger = Logger(label: "pkcebench.store") { _ in SwiftLogNoOpLogHandler() }
 
     private init(address: StoreAddress, connection: PostgresConnection) {
         self.address = address
@@ -28,8 +29,8 @@ package final class PostgresStore {
     ///
     /// - Throws: `BenchError`: `.storeUnavailable` when the server cannot be reached; `.storeRefused`
     ///   when it refuses the login, or the role may not create the tables of a new store;
-    ///   `.malformedInput` when the store's schema is newer than this bench's; `.usage` when
-    ///   `verify-full` is asked of an address.
+    ///   `.malformedInput` when the store's schema is newer than this bench's; `.usage` when its
+    ///   TLS cannot be set up.
     package static func open(_ address: StoreAddress) throws(BenchError) -> PostgresStore {
         var configuration: PostgresConnection.Configuration
         let account = (username: address.user, password: address.password, database: address.databaseName)
@@ -47,7 +48,7 @@ package final class PostgresStore {
         do {
             let connection = try PostgresConnection.connect(
                 on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1,
-                logger: Logger(label: "pkcebench.store") { _ in SwiftLogNoOpLogHandler() }
+                logger: logger
             ).wait()
             store = PostgresStore(address: address, connection: connection)
         } catch {
@@ -285,7 +286,7 @@ package final class PostgresStore {
         var bindings = bindings
         if let extra { bindings.append(extra) }
         do {
-            return try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).wait()
+            return try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: Self.logger).wait()
         } catch {
             throw Self.failure(error, at: address, doing: "run a statement")
         }
