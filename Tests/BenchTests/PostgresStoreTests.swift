@@ -147,7 +147,7 @@ struct PostgresStoreTests {
         try Self.waitFor(
             database,
             "SELECT count(*) = 0 FROM pg_stat_activity WHERE datname = current_database() "
-                + "AND pid <> pg_backend_pid()", equals: "t")
+                + "AND pid <> pg_backend_pid() AND backend_type = 'client backend'", equals: "t")
 
         let cases = runs[0].summaries.count
         #expect(
@@ -227,6 +227,7 @@ struct PostgresStoreTests {
                 "--baseline", baseline, "--store", down,
             ], in: directory)
         #expect(result.status == 1 || result.status == 2, "\(result.stderr)")
+        #expect(!result.stderr.contains("bench-test"))
         #expect(
             result.stderrLines.contains {
                 $0.hasPrefix("bench: cannot reach the store at ") && $0.hasSuffix("'bench history push' stores it")

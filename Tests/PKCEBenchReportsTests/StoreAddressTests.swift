@@ -56,7 +56,7 @@ struct StoreAddressTests {
             // A forgotten @host puts the password where the port goes; a bad escape; text after an address.
             "postgresql://bench:hunter2/db", "postgresql://u:hunter2%@h/db", "postgresql://u:hunter2@[::1]x/db",
             "postgresql://u:hunter2@10.0.0.1/db?sslmode=verify-full", "postgresql://u:pw@h/db?hunter2=1",
-            "postgresql://u:hunter2@h/db?sslrootcert=/nonexistent/root.crt",
+            "postgresql://u:hunter2@h/db?sslmode=verify-ca&sslrootcert=/nonexistent/root.crt",
         ]
         for url in urls {
             #expect {
@@ -83,6 +83,16 @@ struct StoreAddressTests {
                 .usage, "the store's URL is not a PostgreSQL URL bench reads: it has a parameter libpq does not have")
         ) {
             _ = try StoreAddress(url: "postgresql://u@h/db?hunter2=1", environment: [:])
+        }
+    }
+
+    @Test("sslrootcert is read only where the certificate is checked, as libpq reads it")
+    func rootsOnlyWhenChecked() throws {
+        let environment = ["PGSSLROOTCERT": "/nonexistent/root.crt"]
+        #expect(
+            try StoreAddress(url: "postgresql://u@h/db?sslmode=require", environment: environment).sslMode == .require)
+        #expect(throws: BenchError.self) {
+            _ = try StoreAddress(url: "postgresql://u@h/db?sslmode=verify-full", environment: environment)
         }
     }
 

@@ -110,10 +110,12 @@ package struct Presenter {
             try store.append(runs: [SummaryRow.rows(of: run)])
             progress.info("stored run \(run.environment.runID) in \(store.address)")
             return nil
-        } catch {
+        } catch  where error.kind == .storeUnavailable || error.kind == .storeRefused {
             return BenchError(
                 error.kind,
                 "\(error.message); the run is in \(results.history.path), and 'bench history push' stores it")
+        } catch {
+            return BenchError(error.kind, "\(error.message); the run is in \(results.history.path)")
         }
     }
 

@@ -39,7 +39,7 @@ package struct HistoryStore: Sendable {
         #endif
     }
 
-    /// Every row, run by run in the order they were stored, read as `history.csv` is read.
+    /// Every row, run by run in the order they started, read as `history.csv` is read.
     ///
     /// - Throws: `BenchError`, as ``append(runs:)``.
     package func rows() throws(BenchError) -> [SummaryRow] {

@@ -350,12 +350,22 @@ package final class PostgresStore {
             return BenchError(.storeRefused, "the store at \(address) refused the login: \(error.code)")
         case .sslUnsupported:
             return BenchError(.storeRefused, "the store at \(address) does not offer TLS, which sslmode requires")
-        case _ where error.underlying is NIOSSLError || error.underlying is BoringSSLError:
+        // A connection dropped under TLS is a connection dropped, not a failed check.
+        case _ where (error.underlying as? NIOSSLError).map(Self.isTLSCheck) ?? (error.underlying is BoringSSLError):
             return BenchError(
                 .storeRefused, "the store at \(address) failed TLS's checks: \(error.underlying.map { "\($0)" } ?? "")")
         default:
             let reason = error.underlying.map { self.reason($0, address) } ?? "\(error.code)"
             return BenchError(.storeUnavailable, "cannot reach the store at \(address): \(reason)")
+        }
+    }
+
+    /// Whether `error` is TLS refusing the other side, rather than the connection ending early.
+    private static func isTLSCheck(_ error: NIOSSLError) -> Bool {
+        switch error {
+        // The connection ended during the handshake, or without TLS's close.
+        case .uncleanShutdown, .handshakeFailed(.syscallError), .handshakeFailed(.zeroReturn): false
+        default: true
         }
     }
 

@@ -148,8 +148,11 @@ package struct StoreAddress: Sendable, Equatable, CustomStringConvertible {
             throw refuse("sslmode verify-full checks the server's host name, and the host is an address")
         }
         sslRootCertificate = value("sslrootcert")
-        if let roots = sslRootCertificate, roots != "system", !FileManager.default.isReadableFile(atPath: roots) {
-            throw BenchError(.usage, "the store's sslrootcert \(roots): no readable file there")
+        // Read only where the certificate is checked, as libpq reads it.
+        if sslMode == .verifyCA || sslMode == .verifyFull, let roots = sslRootCertificate, roots != "system",
+            !FileManager.default.isReadableFile(atPath: roots)
+        {
+            throw refuse("its sslrootcert names no readable file")
         }
         if let timeout = value("connect_timeout") {
             // libpq takes 0 as no limit, and less than 2 as 2.
