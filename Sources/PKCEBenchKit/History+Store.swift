@@ -19,10 +19,7 @@ extension History {
         @OptionGroup var store: StoreOptions
 
         func run() throws {
-            let store = try store.required()
-            let runs = HistoryStore.runs(of: try ReportFiles.readHistory(at: file))
-            let added = try store.append(runs: runs)
-            print("stored \(added) of the \(runs.count) run(s) of \(file) in \(store.address); the others were there")
+            try store.required().importRuns(of: file)
         }
     }
 
@@ -44,9 +41,7 @@ extension History {
             guard ReportFiles.exists(path) else {
                 throw BenchError(.missingInput, "\(path): no such file; every run of bench appends to it")
             }
-            let runs = HistoryStore.runs(of: try ReportFiles.readHistory(at: path))
-            let added = try store.append(runs: runs)
-            print("stored \(added) of the \(runs.count) run(s) of \(path) in \(store.address); the others were there")
+            try store.importRuns(of: path)
         }
     }
 
@@ -64,7 +59,7 @@ extension History {
             let store = try store.required()
             let rows = try store.rows()
             try ReportFiles.write(HistoryStore.file(of: rows), to: file)
-            print("wrote \(HistoryStore.runs(of: rows).count) run(s) of \(store.address) to \(file)")
+            print("wrote \(SummaryRow.grouped(rows).count) run(s) of \(store.address) to \(file)")
         }
     }
 }
@@ -79,5 +74,14 @@ extension StoreOptions {
                 .usage, "name the PostgreSQL store with --store URL or $\(StoreAddress.environmentVariable)")
         }
         return store
+    }
+}
+
+extension HistoryStore {
+    /// Stores the runs of the history file at `path` that the store lacks, and says how many.
+    func importRuns(of path: String) throws(BenchError) {
+        let runs = SummaryRow.grouped(try ReportFiles.readHistory(at: path))
+        let added = try append(runs: runs)
+        print("stored \(added) of the \(runs.count) run(s) of \(path) in \(address); the others were there")
     }
 }

@@ -39,8 +39,8 @@ struct StoreAddressTests {
 
     @Test("A Unix socket's directory as the host: percent-encoded, or as the host parameter; IPv6 in brackets")
     func socketsAndAddresses() throws {
-        let encoded = try StoreAddress(url: "postgresql://%2Ftmp%2Fpg:5999/db", environment: [:])
-        #expect(encoded.isSocket && encoded.socketPath == "/tmp/pg/.s.PGSQL.5999")
+        let encoded = try StoreAddress(url: "postgresql://%2Fsrv%2Fsockets:5999/db", environment: [:])
+        #expect(encoded.isSocket && encoded.socketPath == "/srv/sockets/.s.PGSQL.5999")
         let parameter = try StoreAddress(url: "postgresql:///db?host=/run/pg&port=7000", environment: [:])
         #expect(parameter.socketPath == "/run/pg/.s.PGSQL.7000" && parameter.databaseName == "db")
         let six = try StoreAddress(url: "postgresql://u@[::1]:5440/db", environment: [:])

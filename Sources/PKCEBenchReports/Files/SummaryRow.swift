@@ -111,12 +111,15 @@ package struct SummaryRow: Sendable, Equatable {
     /// The runs that `rows` hold, in the order each first appears, each with its rows' summaries in
     /// their order.
     package static func runs(of rows: [SummaryRow]) -> [RunResult] {
-        let byRun = Dictionary(grouping: rows, by: \.environment.runID)
-        return rows.map(\.environment.runID).uniqued().compactMap { runID in
-            byRun[runID].flatMap { rows in
-                environment(of: rows).map { RunResult(environment: $0, summaries: rows.map(\.summary)) }
-            }
+        grouped(rows).compactMap { rows in
+            environment(of: rows).map { RunResult(environment: $0, summaries: rows.map(\.summary)) }
         }
+    }
+
+    /// `rows` grouped by run, in the order each run first appears.
+    package static func grouped(_ rows: [SummaryRow]) -> [[SummaryRow]] {
+        let byRun = Dictionary(grouping: rows, by: \.environment.runID)
+        return rows.map(\.environment.runID).uniqued().compactMap { byRun[$0] }
     }
 
     /// The environment of the run that `rows` belong to: the first row's, with the library of every

@@ -50,12 +50,6 @@ package struct HistoryStore: Sendable {
         #endif
     }
 
-    /// The rows of a history grouped by run, in the order each run first appears.
-    package static func runs(of rows: [SummaryRow]) -> [[SummaryRow]] {
-        let byRun = Dictionary(grouping: rows, by: \.environment.runID)
-        return rows.map(\.environment.runID).uniqued().compactMap { byRun[$0] }
-    }
-
     /// A history file of `rows`, each with the schema version it was written in.
     package static func file(of rows: [SummaryRow]) -> String {
         ReportSchema.encode(rows, columns: ReportSchema.movedSummary)
