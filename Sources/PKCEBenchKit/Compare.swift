@@ -11,8 +11,9 @@ struct Compare: ParsableCommand {
             counts once, by its fastest sample of each case, the figure the history keeps. The \
             change of the whole run (the median over its cases) is taken out of every case and \
             reported: runs made apart drift alike on every case. The spread of each case between \
-            runs, beyond that shift, comes from the history (history.csv beside the current file, \
-            or --history): its newest 100 runs of this host, each against the one before, never \
+            runs, beyond that shift, comes from the history (--history; else the PostgreSQL store \
+            that --store or $PKCEBENCH_STORE names; else history.csv beside the current file): its \
+            newest 100 runs of this host, each against the one before, never \
             across a step of the case or a change of kernel, Swift or library, so one run a commit \
             is enough; a case needs 5 runs in a row. Without it, Welch's t-test on the logs of each \
             measuring process's fastest sample estimates the change, its bounds widened by a drift \
@@ -35,14 +36,23 @@ struct Compare: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The history whose runs of this host measure how far a case moves between runs (default: history.csv beside the current file, when there is one).",
+            "The history whose runs of this host measure how far a case moves between runs (default: the store, when one is named, else history.csv beside the current file, when there is one).",
             valueName: "history.csv"))
     var history: String?
+
+    @OptionGroup var store: StoreOptions
 
     @OptionGroup var criteria: CriteriaOptions
     @OptionGroup var format: FormatOptions
 
+    func validate() throws {
+        if history != nil && store.url != nil {
+            throw ValidationError("give the history with --history or --store, not both")
+        }
+    }
+
     func run() throws {
+        let historyStore = history == nil ? try store.store() : nil
         try format.exports().check()
         let baseline = try ReportFiles.run(summaryAt: baselinePath)
         let current = try ReportFiles.run(summaryAt: currentPath)
@@ -51,13 +61,19 @@ struct Compare: ParsableCommand {
         let historyPath =
             history
             ?? URL(fileURLWithPath: currentPath).deletingLastPathComponent().appendingPathComponent("history.csv").path
-        // Instruction counts repeat exactly: no spread between runs to measure.
-        let runToRun =
-            metric == .instructions
-            ? .unmeasured
-            : try RunToRunSpread(
+        let compared: Set = [baseline.recordedEnvironment?.runID ?? "", current.recordedEnvironment?.runID ?? ""]
+        let runToRun: RunToRunSpread
+        if metric == .instructions {
+            // Instruction counts repeat exactly: no spread between runs to measure.
+            runToRun = .unmeasured
+        } else if let historyStore {
+            runToRun = RunToRunSpread(
+                rows: try historyStore.rows(), like: current.recordedEnvironment, excluding: compared)
+        } else {
+            runToRun = try RunToRunSpread(
                 historyAt: historyPath, required: history != nil, like: current.recordedEnvironment,
-                excluding: [baseline.recordedEnvironment?.runID ?? "", current.recordedEnvironment?.runID ?? ""])
+                excluding: compared)
+        }
         let plan = Session.Plan.stored(
             current, against: Session.Stored(baseline, criteria: criteria, runToRun: runToRun))
         try format.present(

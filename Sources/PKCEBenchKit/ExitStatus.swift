@@ -15,7 +15,8 @@ enum ExitStatus: Int32, CaseIterable {
     case toolMissing = 69
     case backendFailed = 70
     case cannotWrite = 73
-    /// The store cannot be reached; a run is kept in the results directory for `bench history push`.
+    /// The store cannot be reached; a run is kept in the results directory for the next run with the
+    /// store, or `bench history push`.
     case storeUnavailable = 75
     /// The store refused the login (a wrong password, say), the database, TLS or a statement.
     case storeRefused = 77

@@ -182,7 +182,32 @@ struct PostgresStoreTests {
         #expect(trendsStore.status == 0 && trendsStore.stdout == trendsFile.stdout)
     }
 
-    @Test("A run whose store is down is kept in the results directory; push stores it, once")
+    @Test("bench compare measures the spread between runs from the store as from the same runs in a file")
+    func compareWithStore() throws {
+        let database = try Database()
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try SyntheticRun.writeHistory(in: directory)
+        let history = directory.appendingPathComponent("history.csv").path
+        #expect(try bench(["history", "import", history, "--store", database.url]).status == 0)
+        // The compared file where no history.csv lies beside it: the spread can come from the store alone.
+        let elsewhere = directory.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let path = try CompareCommandTests.write(SyntheticRun.report(), "base", in: elsewhere)
+
+        let fromFile = try bench(["compare", path, path, "--history", history])
+        let fromStore = try bench(["compare", path, path, "--store", database.url])
+        #expect(fromStore.status == 0 && fromStore.stderr.isEmpty)
+        #expect(fromStore.stdout.contains("measured from 6 runs of 1 commit(s) of this host in the history"))
+        #expect(fromStore.stdout == fromFile.stdout)
+        let unmeasured = try bench(["compare", path, path])
+        #expect(unmeasured.status == 2 && unmeasured.stdout.contains("the spread between runs is unmeasured"))
+        let both = try bench(["compare", path, path, "--history", history, "--store", database.url])
+        #expect(
+            both.status == 64 && both.stderr.contains("--history or --store, not both") && both.stderrLines.count == 1)
+    }
+
+    @Test("A run whose store is down waits in the results directory; the next run or a push stores it, once")
     func runWhileDownThenPush() throws {
         let database = try Database()
         let directory = try temporaryDirectory()
@@ -192,24 +217,39 @@ struct PostgresStoreTests {
         let selection = [
             "--operation", "challenge", "--backend", "swift", "--size", "43", "--quick", "--output", "out",
         ]
-
-        let run = try bench(selection + ["--store", down], in: directory)
-        #expect(run.status == 75)
         let history = directory.appendingPathComponent("out/history.csv")
-        #expect(
-            run.stderrLines.last
-                == "bench: cannot reach the store at postgresql://bench@127.0.0.1:\(closed)/bench: connection refused; "
-                + "the run is in \(history.path), and 'bench history push' stores it")
-        #expect(!run.stderr.contains("bench-test"))
-        #expect(try ReportFiles.runs(inHistoryAt: history.path).count == 1)
+        func runIDs() throws -> [String] { try ReportFiles.runs(inHistoryAt: history.path).map(\.environment.runID) }
+        func stored() throws -> String {
+            try database.value("SELECT string_agg(run_id, ',' ORDER BY position) FROM pkcebench_runs")
+        }
 
+        let first = try bench(selection + ["--store", down], in: directory)
+        #expect(first.status == 75)
+        #expect(
+            first.stderrLines.last
+                == "bench: cannot reach the store at postgresql://bench@127.0.0.1:\(closed)/bench: connection refused; "
+                + "the run is in \(history.path), and the next run with the store, or 'bench history push', stores it")
+        #expect(!first.stderr.contains("bench-test"))
+        #expect(try runIDs().count == 1)
+
+        let second = try bench(selection + ["--store", database.url], in: directory)
+        #expect(second.status == 0)
+        let ids = try runIDs()
+        #expect(ids.count == 2)
+        #expect(
+            second.stderrLines.contains(
+                "stored run \(ids[1]) and 1 earlier run(s) that waited in \(history.path) in "
+                    + "postgresql://bench@127.0.0.1:\(try #require(URL(string: database.url)?.port))/\(database.name)"),
+            "\(second.stderr)")
+        #expect(try stored() == ids.joined(separator: ","))
+
+        let third = try bench(selection + ["--store", down], in: directory)
+        #expect(third.status == 75)
         let push = try bench(["history", "push", "--output", "out", "--store", database.url], in: directory)
-        #expect(push.status == 0 && push.stdout.hasPrefix("stored 1 of the 1 run(s)"))
-        let stored = try bench(selection + ["--store", database.url], in: directory)
-        #expect(stored.status == 0)
+        #expect(push.status == 0 && push.stdout.hasPrefix("stored 1 of the 3 run(s)"))
         let pushAgain = try bench(["history", "push", "--output", "out", "--store", database.url], in: directory)
-        #expect(pushAgain.stdout.hasPrefix("stored 0 of the 2 run(s)"))
-        #expect(try database.value("SELECT count(*) FROM pkcebench_runs") == "2")
+        #expect(pushAgain.stdout.hasPrefix("stored 0 of the 3 run(s)"))
+        #expect(try stored() == runIDs().joined(separator: ","))
     }
 
     @Test("A regression or an inconclusive case keeps its exit code when the store is down, with the store's line")
@@ -230,7 +270,7 @@ struct PostgresStoreTests {
         #expect(!result.stderr.contains("bench-test"))
         #expect(
             result.stderrLines.contains {
-                $0.hasPrefix("bench: cannot reach the store at ") && $0.hasSuffix("'bench history push' stores it")
+                $0.hasPrefix("bench: cannot reach the store at ") && $0.hasSuffix("or 'bench history push', stores it")
             })
     }
 
@@ -322,7 +362,11 @@ struct StoreNotBuiltTests {
             "bench: this bench was built without its PostgreSQL store (--store): build it with "
             + "'swift build -c release --traits PostgreSQL'"
         let store = ["--store", "postgresql://bench:hunter2@db.example.com/perf"]
-        for arguments in [["--quick", "--output", "out"], ["history", "--output", "out"], ["history", "push"]] {
+        let commands = [
+            ["--quick", "--output", "out"], ["history", "--output", "out"], ["history", "push"],
+            ["compare", "a.csv", "b.csv"],
+        ]
+        for arguments in commands {
             let result = try bench(arguments + store, in: directory)
             #expect(result.status == 64 && result.stderrLines == [line], "\(arguments)")
         }

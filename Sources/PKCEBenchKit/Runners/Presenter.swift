@@ -101,19 +101,23 @@ package struct Presenter {
         }
     }
 
-    /// Appends `run`, already in `results`' history, to the store.
+    /// Appends to the store the runs of `results`' history that it lacks: `run`, already there,
+    /// and those made while the store could not take them, oldest first.
     ///
-    /// - Returns: Why the store did not take it, saying that the run waits in the results directory
-    ///   for `bench history push`; `nil` once stored.
+    /// - Returns: Why the store did not take them, saying that they wait in the results directory
+    ///   for the next run with the store or `bench history push`; `nil` once stored.
     private func keep(_ run: RunResult, in store: HistoryStore, after results: ResultsDirectory) -> BenchError? {
         do {
-            try store.append(runs: [SummaryRow.rows(of: run)])
-            progress.info("stored run \(run.environment.runID) in \(store.address)")
+            let history = SummaryRow.grouped(try ReportFiles.readHistory(at: results.history.path))
+            let added = try store.append(runs: history)
+            let waited = added > 1 ? " and \(added - 1) earlier run(s) that waited in \(results.history.path)" : ""
+            progress.info("stored run \(run.environment.runID)\(waited) in \(store.address)")
             return nil
         } catch  where error.kind == .storeUnavailable || error.kind == .storeRefused {
             return BenchError(
                 error.kind,
-                "\(error.message); the run is in \(results.history.path), and 'bench history push' stores it")
+                "\(error.message); the run is in \(results.history.path), and the next run with the store, "
+                    + "or 'bench history push', stores it")
         } catch {
             return BenchError(error.kind, "\(error.message); the run is in \(results.history.path)")
         }

@@ -14,7 +14,12 @@ extension RunToRunSpread {
             self = .unmeasured
             return
         }
-        let rows = try ReportFiles.readHistory(at: path)
+        self.init(rows: try ReportFiles.readHistory(at: path), like: environment, excluding: excluded)
+    }
+
+    /// The spread between runs measured from a history's `rows` (a file's or the store's), for a
+    /// comparison of runs made in `environment`; unmeasured when that is not known.
+    package init(rows: [SummaryRow], like environment: RunEnvironment?, excluding excluded: Set<String>) {
         guard let environment else {
             self = .unmeasured
             return
