@@ -108,8 +108,7 @@ package struct Presenter {
     ///   for the next run with the store or `bench history push`; `nil` once stored.
     private func keep(_ run: RunResult, in store: HistoryStore, after results: ResultsDirectory) -> BenchError? {
         do {
-            let history = SummaryRow.grouped(try ReportFiles.readHistory(at: results.history.path))
-            let added = try store.append(runs: history)
+            let added = try store.append(SummaryRow.rows(of: run), afterWaitingRunsOf: results.history.path)
             let waited = added > 1 ? " and \(added - 1) earlier run(s) that waited in \(results.history.path)" : ""
             progress.info("stored run \(run.environment.runID)\(waited) in \(store.address)")
             return nil

@@ -29,6 +29,23 @@ package enum ReportFiles {
         try history(from: contents(of: path), path: path)
     }
 
+    /// The run ids of the history file at `path`, read as CSV records only: a fraction of the time
+    /// ``readHistory(at:)`` takes, which decodes and checks every field.
+    ///
+    /// - Throws: `BenchError`: as ``readHistory(at:)`` for a file that is not there or not CSV, or has
+    ///   no `run_id` column.
+    package static func runIDs(inHistoryAt path: String) throws(BenchError) -> Set<String> {
+        var reader = try reader(of: contents(of: path), path: path)
+        guard let column = reader.header.firstIndex(of: "run_id") else {
+            throw BenchError(.malformedInput, "\(path): no run_id column: not a history bench wrote")
+        }
+        var ids = Set<String>()
+        while let record = try next(of: &reader, path: path) {
+            if column < record.fields.count { ids.insert(record.fields[column]) }
+        }
+        return ids
+    }
+
     /// ``readHistory(at:)`` on a file's contents; `path` names the file in error messages.
     package static func history(from bytes: some Collection<UInt8>, path: String) throws(BenchError) -> [SummaryRow] {
         try decode(bytes, path: path, columns: ReportSchema.summaryRead, empty: SummaryRow(), check: okRowFigures) {

@@ -39,6 +39,34 @@ package struct HistoryStore: Sendable {
         #endif
     }
 
+    /// Stores `run` (its rows), and first the runs of the history file at `history` that the store
+    /// lacks: those made while it could not take them, oldest first, one transaction a run. The
+    /// file's rows are read only when it holds such a run.
+    ///
+    /// - Returns: How many runs were added.
+    /// - Throws: `BenchError`, as ``append(runs:)``; as ``ReportFiles/readHistory(at:)``.
+    @discardableResult
+    package func append(_ run: [SummaryRow], afterWaitingRunsOf history: String) throws(BenchError) -> Int {
+        #if PostgreSQL
+        let store = try PostgresStore.open(address)
+        let present = try store.runIDs()
+        let id = run.first?.environment.runID ?? ""
+        let waiting = try ReportFiles.runIDs(inHistoryAt: history).subtracting(present).subtracting([id])
+        var runs = [run]
+        if !waiting.isEmpty {
+            let earlier = SummaryRow.grouped(try ReportFiles.readHistory(at: history))
+            runs = earlier.filter { waiting.contains($0.first?.environment.runID ?? "") } + runs
+        }
+        var added = 0
+        for rows in runs where !present.contains(rows.first?.environment.runID ?? "") {
+            if try store.append(run: rows) { added += 1 }
+        }
+        return added
+        #else
+        throw Self.notBuilt
+        #endif
+    }
+
     /// Every row, run by run in the order they started, read as `history.csv` is read.
     ///
     /// - Throws: `BenchError`, as ``append(runs:)``.
