@@ -106,7 +106,8 @@ struct BenchCommand: ParsableCommand {
             70 a backend failed its correctness check or failed during the run, or a build or \
             worker failed or was refused; \
             73 cannot write output; 75 the PostgreSQL store cannot be reached (the run is kept for \
-            the next run with the store, or 'bench history push'); 77 the store refused the login; 130/143 interrupted by SIGINT/SIGTERM.
+            the next run with the store, or 'bench history push'); 77 the store refused the login; \
+            130/143 interrupted by SIGINT/SIGTERM.
             """,
         version: BenchVersion.description,
         subcommands: [

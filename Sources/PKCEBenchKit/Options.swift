@@ -187,7 +187,7 @@ struct StoreOptions: ParsableArguments {
     @Option(
         name: .customLong("store"),
         help: ArgumentHelp(
-            "Also keep the history in this PostgreSQL database: postgresql://user@host:port/db?sslmode=MODE "
+            "The history's PostgreSQL database, where runs are stored and read: postgresql://user@host:port/db?sslmode=MODE "
                 + "(default: $\(StoreAddress.environmentVariable); PGHOST, PGUSER, PGPASSWORD, … fill in what it "
                 + "leaves out). Needs a bench built with the PostgreSQL trait.",
             valueName: "url"))

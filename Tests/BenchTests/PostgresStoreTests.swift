@@ -200,8 +200,16 @@ struct PostgresStoreTests {
         #expect(fromStore.status == 0 && fromStore.stderr.isEmpty)
         #expect(fromStore.stdout.contains("measured from 6 runs of 1 commit(s) of this host in the history"))
         #expect(fromStore.stdout == fromFile.stdout)
-        let unmeasured = try bench(["compare", path, path])
+        var environment = ProcessInfo.processInfo.environment
+        environment["PKCEBENCH_STORE"] = nil
+        let unmeasured = try bench(["compare", path, path], environment: environment)
         #expect(unmeasured.status == 2 && unmeasured.stdout.contains("the spread between runs is unmeasured"))
+        // The store the environment names, unless --history names a file: here one that is not there (66).
+        environment["PKCEBENCH_STORE"] = database.url
+        let fromEnvironment = try bench(["compare", path, path], environment: environment)
+        #expect(fromEnvironment.status == 0 && fromEnvironment.stdout == fromFile.stdout)
+        let fileFirst = try bench(["compare", path, path, "--history", history + ".none"], environment: environment)
+        #expect(fileFirst.status == 66 && fileFirst.stderr.contains(".none"))
         let both = try bench(["compare", path, path, "--history", history, "--store", database.url])
         #expect(
             both.status == 64 && both.stderr.contains("--history or --store, not both") && both.stderrLines.count == 1)
@@ -220,7 +228,7 @@ struct PostgresStoreTests {
         let history = directory.appendingPathComponent("out/history.csv")
         func runIDs() throws -> [String] { try ReportFiles.runs(inHistoryAt: history.path).map(\.environment.runID) }
         func stored() throws -> String {
-            try database.value("SELECT string_agg(run_id, ',' ORDER BY position) FROM pkcebench_runs")
+            try database.value("SELECT string_agg(run_id, ',' ORDER BY started_at) FROM pkcebench_runs")
         }
 
         let first = try bench(selection + ["--store", down], in: directory)
@@ -238,8 +246,9 @@ struct PostgresStoreTests {
         #expect(ids.count == 2)
         #expect(
             second.stderrLines.contains(
-                "stored run \(ids[1]) and 1 earlier run(s) that waited in \(history.path) in "
-                    + "postgresql://bench@127.0.0.1:\(try #require(URL(string: database.url)?.port))/\(database.name)"),
+                "stored run \(ids[1]) in "
+                    + "postgresql://bench@127.0.0.1:\(try #require(URL(string: database.url)?.port))/\(database.name)"
+                    + ", and 1 earlier run(s) of \(history.path) it lacked"),
             "\(second.stderr)")
         #expect(try stored() == ids.joined(separator: ","))
 

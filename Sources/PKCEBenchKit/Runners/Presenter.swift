@@ -101,16 +101,16 @@ package struct Presenter {
         }
     }
 
-    /// Appends to the store the runs of `results`' history that it lacks: `run`, already there,
-    /// and those made while the store could not take them, oldest first.
+    /// Appends `run`, already in `results`' history, to the store, then the history's other runs
+    /// that the store lacks (``HistoryStore/append(_:andWaitingRunsOf:)``).
     ///
     /// - Returns: Why the store did not take them, saying that they wait in the results directory
     ///   for the next run with the store or `bench history push`; `nil` once stored.
     private func keep(_ run: RunResult, in store: HistoryStore, after results: ResultsDirectory) -> BenchError? {
         do {
-            let added = try store.append(SummaryRow.rows(of: run), afterWaitingRunsOf: results.history.path)
-            let waited = added > 1 ? " and \(added - 1) earlier run(s) that waited in \(results.history.path)" : ""
-            progress.info("stored run \(run.environment.runID)\(waited) in \(store.address)")
+            let earlier = try store.append(SummaryRow.rows(of: run), andWaitingRunsOf: results.history.path)
+            let waited = earlier > 0 ? ", and \(earlier) earlier run(s) of \(results.history.path) it lacked" : ""
+            progress.info("stored run \(run.environment.runID) in \(store.address)\(waited)")
             return nil
         } catch  where error.kind == .storeUnavailable || error.kind == .storeRefused {
             return BenchError(

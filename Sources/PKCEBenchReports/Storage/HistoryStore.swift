@@ -28,44 +28,52 @@ package struct HistoryStore: Sendable {
     package func append(runs: [[SummaryRow]]) throws(BenchError) -> Int {
         #if PostgreSQL
         let store = try PostgresStore.open(address)
-        let present = try store.runIDs()
-        var added = 0
-        for rows in runs where !present.contains(rows.first?.environment.runID ?? "") {
-            if try store.append(run: rows) { added += 1 }
-        }
-        return added
+        return try Self.append(runs, to: store, lacking: store.runIDs())
         #else
         throw Self.notBuilt
         #endif
     }
 
-    /// Stores `run` (its rows), and first the runs of the history file at `history` that the store
-    /// lacks: those made while it could not take them, oldest first, one transaction a run. The
-    /// file's rows are read only when it holds such a run.
+    /// Stores `run` (its rows), then the other runs of the history file at `history` that the store
+    /// lacks (made while it could not take them, by `bench backfill`, or before it was used),
+    /// oldest first, one transaction a run. The file's rows are read only when it holds such a
+    /// run; a file that is not there holds none.
     ///
-    /// - Returns: How many runs were added.
-    /// - Throws: `BenchError`, as ``append(runs:)``; as ``ReportFiles/readHistory(at:)``.
+    /// - Returns: How many of the file's other runs were added.
+    /// - Throws: `BenchError`, as ``append(runs:)``; as ``ReportFiles/readHistory(at:)``. `run` stays
+    ///   stored when one of the others fails.
     @discardableResult
-    package func append(_ run: [SummaryRow], afterWaitingRunsOf history: String) throws(BenchError) -> Int {
+    package func append(_ run: [SummaryRow], andWaitingRunsOf history: String) throws(BenchError) -> Int {
         #if PostgreSQL
         let store = try PostgresStore.open(address)
         let present = try store.runIDs()
+        _ = try Self.append([run], to: store, lacking: present)
+        guard ReportFiles.exists(history) else { return 0 }
         let id = run.first?.environment.runID ?? ""
         let waiting = try ReportFiles.runIDs(inHistoryAt: history).subtracting(present).subtracting([id])
-        var runs = [run]
-        if !waiting.isEmpty {
-            let earlier = SummaryRow.grouped(try ReportFiles.readHistory(at: history))
-            runs = earlier.filter { waiting.contains($0.first?.environment.runID ?? "") } + runs
-        }
+        guard !waiting.isEmpty else { return 0 }
+        let earlier = SummaryRow.grouped(try ReportFiles.readHistory(at: history))
+        return try Self.append(
+            earlier.filter { waiting.contains($0.first?.environment.runID ?? "") }, to: store, lacking: present)
+        #else
+        throw Self.notBuilt
+        #endif
+    }
+
+    #if PostgreSQL
+    /// Stores each of `runs` whose id is not in `present`, one transaction a run, in order.
+    ///
+    /// - Returns: How many were added.
+    private static func append(
+        _ runs: [[SummaryRow]], to store: PostgresStore, lacking present: Set<String>
+    ) throws(BenchError) -> Int {
         var added = 0
         for rows in runs where !present.contains(rows.first?.environment.runID ?? "") {
             if try store.append(run: rows) { added += 1 }
         }
         return added
-        #else
-        throw Self.notBuilt
-        #endif
     }
+    #endif
 
     /// Every row, run by run in the order they started, read as `history.csv` is read.
     ///
