@@ -29,8 +29,8 @@ package enum ReportFiles {
         try history(from: contents(of: path), path: path)
     }
 
-    /// The run ids of the history file at `path`, read as CSV records only: a fraction of the time
-    /// ``readHistory(at:)`` takes, which decodes and checks every field.
+    /// The run ids of the history file at `path`, read as CSV records only, without decoding and
+    /// checking every field as ``readHistory(at:)`` does.
     ///
     /// - Throws: `BenchError`: as ``readHistory(at:)`` for a file that is not there or not CSV, or has
     ///   no `run_id` column.
