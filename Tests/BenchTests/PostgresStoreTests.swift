@@ -322,7 +322,7 @@ struct PostgresStoreTests {
         #expect(
             newer.stderrLines == [
                 "bench: the store at postgresql://bench@127.0.0.1:\(port)/\(database.name) has schema version 99, "
-                    + "newer than this bench's 1: use a newer bench"
+                    + "newer than this bench's \(PostgresStore.schemaVersion): use a newer bench"
             ])
     }
 

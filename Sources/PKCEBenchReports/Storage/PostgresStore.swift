@@ -13,7 +13,7 @@ import PostgresNIO
 /// hung), and NIO's shared event loop does the I/O.
 package final class PostgresStore {
     /// The schema version this bench writes: it migrates an older store to it, and refuses a newer one.
-    package static let schemaVersion = 1
+    package static let schemaVersion = 2
 
     package let address: StoreAddress
     private let connection: PostgresConnection
@@ -208,19 +208,67 @@ package final class PostgresStore {
                 )
                 """,
                 "CREATE INDEX pkcebench_cases_series ON pkcebench_cases (backend, operation, size, threads, metric)",
-            ]
+            ],
+            [seriesView],
         ]
     }
+
+    /// Version 2: each case's series on each host as Apache Otava and dashboards read it, one row a
+    /// run. `series` names the case, the host and the metric as `bench history --changes` does
+    /// (`sha256/swift/1024 on AMD EPYC (sha_ni avx2), 2 cores, release, x86-64, time`); `figure` is
+    /// what that analysis reads before it takes out each run's host factor: the fastest sample in
+    /// nanoseconds, or the instructions, per operation. A failed case has no row.
+    private static let seriesView = """
+        CREATE VIEW pkcebench_series AS
+        SELECT
+            r.started_at AS time,
+            names.case_name || ' on ' || names.host || ', ' || c.metric AS series,
+            names.case_name,
+            names.host,
+            c.metric,
+            CASE c.metric WHEN 'instructions' THEN c.instructions_per_op ELSE c.ns_min END AS figure,
+            r."commit",
+            r.run_id,
+            r.position AS run_position,
+            r.kernel,
+            r.swift,
+            c.library
+        FROM pkcebench_cases AS c
+        JOIN pkcebench_runs AS r USING (run_id)
+        CROSS JOIN LATERAL (
+            SELECT
+                format('%s/%s/%s', c.operation, c.backend, c.size)
+                    || CASE WHEN c.threads = 1 THEN '' ELSE '×' || c.threads END AS case_name,
+                format(
+                    '%s (%s), %s core%s, %s, %s', r.cpu, CASE r.cpu_flags WHEN '' THEN 'no listed flags' ELSE r.cpu_flags END,
+                    r.cores, CASE WHEN r.cores = 1 THEN '' ELSE 's' END, r.build, r.target_cpu) AS host
+        ) AS names
+        WHERE c.status = 'ok'
+        """
 
     /// Brings the schema to ``schemaVersion`` under an advisory lock, so that many first runs at
     /// once create it once; a store at this version needs no right beyond reading and inserting.
     private func migrate() throws(BenchError) {
         // Refused before any statement that needs more than reading: a role that may only read and
         // insert gets this line, not a refused CREATE.
-        if let version = try storedVersion() {
-            guard version != Self.schemaVersion else { return }
-            try refuseNewer(version)
+        let found = try storedVersion()
+        if let found {
+            guard found != Self.schemaVersion else { return }
+            try refuseNewer(found)
         }
+        do {
+            try createOrMigrate()
+        } catch  where error.kind == .storeRefused {
+            // A store that a role which may only read and insert cannot bring to this version.
+            guard let found else { throw error }
+            throw BenchError(
+                .storeRefused,
+                "the store at \(address) has schema version \(found), older than this bench's \(Self.schemaVersion), "
+                    + "and its role may not migrate it: run this bench once as the role that owns the store")
+        }
+    }
+
+    private func createOrMigrate() throws(BenchError) {
         try transaction { () throws(BenchError) in
             // The key is any number that is bench's alone: "PKCE" in ASCII.
             try execute("SELECT pg_advisory_xact_lock(1346585413)", PostgresBindings())
