@@ -19,26 +19,38 @@ struct Backfill: ParsableCommand {
             history.csv, all or nothing), with the commit it measured. A commit whose history \
             already holds --runs runs of this host, build configuration and selection is skipped: \
             a backfill stopped by a signal or killed resumes where it stopped and loses no run \
-            written. Cases a commit's build does not have are left out of its runs (its own bench \
+            written. With --store, each run is also stored, and the runs the store holds count \
+            too, whichever machine made them; --shard K/N measures the K-th of every N commits, so \
+            that N machines measure a range between them (a share that stops waits until it is \
+            started again). Cases a commit's build does not have are left out of its runs (its own bench \
             list says which it has). A commit that does not build, or whose bench speaks no worker \
             protocol \(WorkerProtocol.version), is skipped with a note, and the others measured. \
             Exit codes: 0 every commit measured, 64 bad options, 69 without git or swift, 70 a \
-            commit skipped or a backend that fails, 73 an output that cannot be written, 130 and \
-            143 a signal.
+            commit skipped or a backend that fails, 73 an output that cannot be written, 75 and 77 \
+            a store that cannot be reached or refuses (the runs made wait in history.csv), 130 \
+            and 143 a signal.
             """)
 
     @Argument(help: ArgumentHelp("The commits after A up to B: A..B, each a branch, tag or commit.", valueName: "A..B"))
     var range: String
 
-    @Option(help: ArgumentHelp("Measure every N-th commit, counted back from B. (default: 1)", valueName: "n"))
+    @Option(help: ArgumentHelp("Measure every N-th commit, counted back from B.", valueName: "n"))
     var every = 1
 
-    @Option(help: ArgumentHelp("Runs of each commit. (default: 1)", valueName: "k"))
+    @Option(help: ArgumentHelp("Runs of each commit.", valueName: "k"))
     var runs = 1
+
+    @Option(
+        help: ArgumentHelp(
+            "Measure the K-th of every N commits of the range, counted from the oldest: one of N machines' "
+                + "shares. (default: 1/1)",
+            valueName: "K/N"))
+    var shard: String?
 
     @OptionGroup var selection: SelectionOptions
     @OptionGroup var sampling: SamplingOptions
     @OptionGroup var directory: DirectoryOptions
+    @OptionGroup var store: StoreOptions
     @OptionGroup var progress: ProgressOptions
 
     func run() throws {
@@ -51,6 +63,14 @@ struct Backfill: ParsableCommand {
         guard (1...10_000).contains(every), (1...100).contains(runs) else {
             throw BenchError(.usage, "--every takes 1 to 10000 and --runs 1 to 100")
         }
+        var shard = BackfillPlan.Shard.whole
+        if let text = self.shard {
+            guard let share = BackfillPlan.Shard(text) else {
+                throw BenchError(.usage, "--shard takes K/N, with 1 <= K <= N <= 1000, not '\(text)'")
+            }
+            shard = share
+        }
+        let store = try store.store()
         let selection = try selection.selection()
         let plan = try sampling.plan()
         let processes = try sampling.processCount()
@@ -58,9 +78,15 @@ struct Backfill: ParsableCommand {
         guard !selected.isEmpty else { throw BenchError(.usage, "the options select no case") }
         let printer = ProgressPrinter(caseCount: 0, style: progress.style)
         let builds = try CommitBuilds.ofThisProgram()
-        let commits = BackfillPlan.picked(
+        let range = BackfillPlan.picked(
             try builds.commits(after: builds.commit(ends[0]), upTo: builds.commit(ends[1])), every: every)
-        guard !commits.isEmpty else { throw BenchError(.usage, "no commit follows \(ends[0]) up to \(ends[1])") }
+        guard !range.isEmpty else { throw BenchError(.usage, "no commit follows \(ends[0]) up to \(ends[1])") }
+        let commits = shard.share(of: range)
+        if shard != .whole {
+            printer.info("share \(shard): \(commits.count) of the range's \(range.count) commit(s)")
+        }
+        // The store is read before each commit: one that is down stops the backfill before it builds.
+        try store?.check()
         let results = ResultsDirectory(path: directory.path)
         try results.prepare()
         try builds.lock(progress: printer, cancellation: .signals)
@@ -92,8 +118,11 @@ struct Backfill: ParsableCommand {
                 printer.info("\(position): its build has none of the selected cases")
                 continue
             }
+            // The store's runs of this commit too, whichever machine made them.
+            let stored = try store?.runs(ofCommitsBeginning: String(commit.id.prefix(7))) ?? []
             let missing = BackfillPlan.runsMissing(
-                of: commit, on: host, cases: cases, history: try Self.history(at: results.history.path), wanted: runs)
+                of: commit, on: host, cases: cases, history: try Self.history(at: results.history.path) + stored,
+                wanted: runs)
             guard missing > 0 else {
                 printer.info("\(position): \(runs) run(s) in the history already")
                 continue
@@ -113,8 +142,10 @@ struct Backfill: ParsableCommand {
                         backends: CommandContext.backends, selection: measurable, plan: plan, progress: progress,
                         cancellation: .signals),
                     .processes(source), environment: build.environment)
-                _ = try Presenter(results: results, format: .table, progress: progress, standardOutput: { _ in })
-                    .run(session)
+                var presenter = Presenter(
+                    results: results, format: .table, progress: progress, standardOutput: { _ in })
+                presenter.store = store
+                _ = try presenter.run(session)
                 measured += 1
             }
         }

@@ -72,7 +72,7 @@ struct Run: ParsableCommand {
             selection: selection, plan: sampling.plan(), processes: sampling.processCount(), metric: metric,
             progress: progress,
             against: try baselinePath().map { ($0, try criteria.criteria(of: metric, pairing: .independent)) },
-            results: results)
+            results: results, store: store)
         try format.present(
             plan, to: results, progress: progress, saveAsBaseline: try baselineToSave(), store: store)
     }

@@ -178,7 +178,92 @@ struct BackfillTests {
         }
         let confirmed = try String(contentsOf: summary, encoding: .utf8)
         #expect(confirmed.contains("confirmed"), "\(confirmed)")
+
+        // Three machines' shares of the range, each into its own results directory (from the builds
+        // kept above): the 1st, 4th, 7th and 10th commits, the 2nd, 5th and 8th, the 3rd, 6th and 9th.
+        var shared: [[String]] = []
+        for number in 1...3 {
+            let share = [
+                "backfill", "HEAD~10..HEAD", "--quick", "--backend", "urandom", "--operation", "sha256", "--size", "64",
+                "--shard", "\(number)/3", "--output", "share-\(number)",
+            ]
+            let result = try bench(share, in: package, environment: environment, executable: ownbench)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("share \(number)/3: \(number == 1 ? 4 : 3) of the range's 10 commit(s)"))
+            shared.append(
+                try Self.runs(in: package.appendingPathComponent("share-\(number)/history.csv")).map(
+                    \.environment.commit))
+        }
+        #expect(shared == [[0, 3, 6, 9], [1, 4, 7], [2, 5, 8]].map { $0.map { commits[$0] } })
+
+        #if PostgreSQL
+        if ProcessInfo.processInfo.environment["PKCEBENCH_TEST_POSTGRES"] != nil {
+            try Self.sharesIntoOneStore(
+                package: package, commits: commits, environment: environment, ownbench: ownbench)
+        }
+        #endif
     }
+
+    #if PostgreSQL
+    /// Two machines' shares of the range, `--runs 2`, into one store, from the builds kept above: one
+    /// killed with SIGKILL halfway through its share and started again with an empty results directory
+    /// (as on another machine, so that only the store says what it had done), the other stopped with
+    /// SIGSTOP mid-run and continued. On one machine the two wait in turn for its cache of builds; two
+    /// machines would measure at once.
+    static func sharesIntoOneStore(package: URL, commits: [String], environment: [String: String], ownbench: URL)
+        throws
+    {
+        let database = try PostgresStoreTests.Database()
+        func stored() throws -> Int { Int(try database.value("SELECT count(*) FROM pkcebench_runs")) ?? -1 }
+        func share(_ number: Int, into output: String) throws -> RunningBench {
+            try RunningBench(
+                [
+                    "backfill", "HEAD~10..HEAD", "--quick", "--backend", "urandom", "--operation", "sha256", "--size",
+                    "64", "--runs", "2", "--shard", "\(number)/2", "--store", database.url, "--output", output,
+                ], in: package, stderrTo: package.appendingPathComponent("\(output).log"), environment: environment,
+                executable: ownbench)
+        }
+        /// What a share has written to standard error so far.
+        func log(_ output: String) -> String {
+            (try? String(contentsOf: package.appendingPathComponent("\(output).log"), encoding: .utf8)) ?? ""
+        }
+
+        // The store's schema first, as its owner would make it.
+        let created = try bench(["history", "--store", database.url], in: package, executable: ownbench)
+        try #require(created.status == 0, "\(created.stderr)")
+        // The first share until it has stored its first runs; the second waits for the cache meanwhile.
+        let first = try share(1, into: "store-1")
+        #expect(wait(seconds: 300) { ((try? stored()) ?? 0) >= 1 }, "\(log("store-1"))")
+        let second = try share(2, into: "store-2")
+        #expect(wait(seconds: 300) { ((try? stored()) ?? 0) >= 5 }, "\(log("store-1"))")
+        kill(first.process.processIdentifier, SIGKILL)
+        _ = try first.wait()
+        let beforeRestart = try stored()
+        #expect(beforeRestart < 10, "the first share ran to its end before it was killed")
+
+        // The second share takes the cache; stopped after its first run is stored, and continued.
+        #expect(wait(seconds: 300) { ((try? stored()) ?? 0) > beforeRestart }, "\(log("store-2"))")
+        kill(second.process.processIdentifier, SIGSTOP)
+        let restarted = try share(1, into: "store-1-again")
+        usleep(2_000_000)
+        kill(second.process.processIdentifier, SIGCONT)
+        let secondDone = try second.wait()
+        #expect(secondDone.status == 0, "\(secondDone.stderr)")
+        let restartedDone = try restarted.wait()
+        #expect(restartedDone.status == 0, "\(restartedDone.stderr)")
+
+        // Every commit twice in the store, each run once; the restarted share measured only what the
+        // killed one had not stored.
+        let counts = try database.value(
+            #"SELECT string_agg("commit" || '=' || n, ',' ORDER BY "commit") FROM "#
+                + #"(SELECT "commit", count(*) AS n FROM pkcebench_runs GROUP BY "commit") AS c"#)
+        #expect(counts == commits.sorted().map { "\($0)=2" }.joined(separator: ","), "\(counts)")
+        // The first share's 5 commits, 10 runs: those the killed one had stored, and the rest.
+        let again = try runs(in: package.appendingPathComponent("store-1-again/history.csv"))
+        #expect(again.count == 10 - beforeRestart)
+        #expect(restartedDone.stderr.contains("\(commits[0]): 2 run(s) in the history already"))
+    }
+    #endif
 
     /// The steps of the nightly job in the article "Tracking regressions over time".
     static func nightlyJob() throws -> [WorkflowTests.Step] {

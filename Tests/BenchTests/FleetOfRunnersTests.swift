@@ -106,7 +106,7 @@ struct FleetOfRunnersTests {
             cluster = try Cluster()
             try cluster.reset()
             (sql, sh, yaml) = try (blocks("sql"), blocks("sh"), blocks("yaml"))
-            try #require(sql.count == 3 && sh.count == 2 && yaml.count == 2)
+            try #require(sql.count == 3 && sh.count == 3 && yaml.count == 2)
             directory = try temporaryDirectory()
 
             let roles = try cluster.psql(sql[0])
@@ -228,9 +228,9 @@ struct FleetOfRunnersTests {
         try fleet.yaml[1].write(
             to: fleet.directory.appendingPathComponent("otava.yaml"), atomically: true, encoding: .utf8)
         let series = "\(key) on \(SeriesHost(run: fleet.runs[0], metric: .time))"
-        let command = try #require(fleet.sh[1].firstRange(of: "--branch '")).upperBound
-        let example = fleet.sh[1][command...].prefix { $0 != "'" }
-        let local = fleet.sh[1].replacingOccurrences(of: example, with: series)
+        let command = try #require(fleet.sh[2].firstRange(of: "--branch '")).upperBound
+        let example = fleet.sh[2][command...].prefix { $0 != "'" }
+        let local = fleet.sh[2].replacingOccurrences(of: example, with: series)
         let otava = try fleet.shell(local.trimmingCharacters(in: .whitespacesAndNewlines) + " --output json")
         try #require(otava.status == 0, "\(otava.output)")
         let json = try #require(otava.output.split(separator: "\n").last { $0.hasPrefix("{") })

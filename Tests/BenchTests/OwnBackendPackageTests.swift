@@ -38,6 +38,18 @@ struct OwnBackendPackageTests {
             let directory = try temporaryDirectory()
             try copyFixture(to: directory)
             let package = directory.appendingPathComponent("OwnBackend")
+            #if PostgreSQL
+            // Tests built with the store build the fixture with it too, as a user's package turns it on.
+            let manifest = package.appendingPathComponent("Package.swift")
+            let dependency = #".package(path: "../PKCEBench")"#
+            let text = try String(contentsOf: manifest, encoding: .utf8)
+            guard text.contains(dependency) else {
+                return .failure(BuildFailure(description: "the fixture's Package.swift no longer has \(dependency)"))
+            }
+            try text.replacingOccurrences(
+                of: dependency, with: #".package(path: "../PKCEBench", traits: ["PostgreSQL"])"#
+            ).write(to: manifest, atomically: true, encoding: .utf8)
+            #endif
             let built = try WorkflowTests.shell(["swift", "build", "--product", "ownbench"], in: package)
             guard built.status == 0 else {
                 return .failure(BuildFailure(description: "swift build of the fixture failed: \(built.output)"))

@@ -182,6 +182,25 @@ struct PostgresStoreTests {
         #expect(trendsStore.status == 0 && trendsStore.stdout == trendsFile.stdout)
     }
 
+    @Test("The runs of a commit, by the prefix of its hash that bench backfill reads, taken literally")
+    func runsOfACommit() throws {
+        let database = try Database()
+        let runs = SyntheticRun.series(runs: 12)
+        let (directory, file) = try Self.historyFile(of: runs)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try bench(["history", "import", file.path, "--store", database.url]).status == 0)
+        let address = try #require(try StoreAddress.chosen(database.url))
+        let store = try HistoryStore(checking: address)
+        func ids(_ prefix: String) throws -> [String] {
+            try store.runs(ofCommitsBeginning: prefix).map(\.environment.runID)
+        }
+        #expect(try ids("c000010") == [runs[10].environment.runID])
+        #expect(try ids("c00001") == runs[10...].map(\.environment.runID))
+        #expect(try ids("") == runs.map(\.environment.runID))
+        // LIKE's wildcards are characters like any other.
+        #expect(try ids("c00001_").isEmpty && ids("%").isEmpty)
+    }
+
     @Test("bench compare measures the spread between runs from the store as from the same runs in a file")
     func compareWithStore() throws {
         let database = try Database()
@@ -213,6 +232,51 @@ struct PostgresStoreTests {
         let both = try bench(["compare", path, path, "--history", history, "--store", database.url])
         #expect(
             both.status == 64 && both.stderr.contains("--history or --store, not both") && both.stderrLines.count == 1)
+    }
+
+    @Test("bench run --baseline reads the spread between runs from the store; from history.csv, said, when it is down")
+    func runBaselineWithStore() throws {
+        let database = try Database()
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let selection = ["--operation", "sha256", "--backend", "swift", "--size", "0,1,2,3,4,5,6,7", "--quick"]
+        let first = try bench(["run"] + selection + ["--output", "first"], in: directory)
+        try #require(first.status == 0, "\(first.stderr)")
+        // That run of this host, and five more as other machines of it would store them.
+        let baseline = directory.appendingPathComponent("first/latest.csv").path
+        let run = try ReportFiles.run(summaryAt: baseline)
+        let runs =
+            [run]
+            + (1...5).map { number in
+                var copy = run
+                // Of a clean build (a checkout under test may have changes, whose runs the spread leaves
+                // out), with ids of the runs' own form: <timestamp>-<commit>-<8 hexadecimal digits>.
+                let timestamp = copy.environment.runID.prefix { $0 != "-" }
+                copy.environment.recordedCommit = RecordedCommit(recorded: "abc1234")
+                copy.environment.runID = "\(timestamp)-abc1234-" + String(format: "%08x", number)
+                return copy
+            }
+        let (history, file) = try Self.historyFile(of: runs)
+        defer { try? FileManager.default.removeItem(at: history) }
+        let imported = try bench(["history", "import", file.path, "--store", database.url])
+        #expect(imported.status == 0, "\(imported.stderr)")
+
+        let fromStore = try bench(
+            ["run"] + selection + ["--baseline", baseline, "--output", "second", "--store", database.url],
+            in: directory)
+        #expect(fromStore.stdout.contains("measured from 5 runs"), "\(fromStore.stdout)\n\(fromStore.stderr)")
+        let closed = try closedPort()
+        let down = try bench(
+            ["run"] + selection + [
+                "--baseline", baseline, "--output", "third", "--store",
+                "postgresql://bench:bench-test@127.0.0.1:\(closed)/bench",
+            ], in: directory)
+        #expect(down.stdout.contains("the spread between runs is unmeasured"), "\(down.stdout)")
+        #expect(
+            down.stderr.contains(
+                "connection refused; the spread between runs comes from \(directory.path)/third/history.csv"),
+            "\(down.stderr)")
+        #expect(down.status == 2 && down.stderr.contains("the run is in \(directory.path)/third/history.csv"))
     }
 
     @Test("A run whose store is down waits in the results directory; the next run or a push stores it, once")
@@ -326,6 +390,42 @@ struct PostgresStoreTests {
             ])
     }
 
+    @Test(
+        "TLS against the real server: the certificate checked against its authority connects; another authority is refused (77)",
+        .enabled(if: ProcessInfo.processInfo.environment["PKCEBENCH_TEST_POSTGRES_TLS"] != nil))
+    func tls() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let tls = try #require(environment["PKCEBENCH_TEST_POSTGRES_TLS"])
+        let port = try #require(environment["PKCEBENCH_TEST_POSTGRES_PORT"])
+        let database = try Database()
+        // The server's certificate names localhost, and is signed by root.crt; other-root.crt signed nothing here.
+        func history(_ query: String) throws -> CommandResult {
+            try bench([
+                "history", "--store", "postgresql://bench:bench-test@localhost:\(port)/\(database.name)?\(query)",
+            ])
+        }
+        for query in [
+            "sslmode=verify-full&sslrootcert=\(tls)/root.crt", "sslmode=verify-ca&sslrootcert=\(tls)/root.crt",
+            "sslmode=require", "sslmode=disable",
+        ] {
+            let result = try history(query)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(query): \(result.stderr)")
+        }
+        for query in [
+            "sslmode=verify-full&sslrootcert=\(tls)/other-root.crt",
+            "sslmode=verify-ca&sslrootcert=\(tls)/other-root.crt",
+        ] {
+            let result = try history(query)
+            #expect(result.status == 77, "\(query): \(result.stderr)")
+            #expect(
+                result.stderrLines.count == 1
+                    && result.stderr.hasPrefix(
+                        "bench: the store at postgresql://bench@localhost:\(port)/\(database.name) failed TLS's checks: "
+                    ),
+                "\(result.stderr)")
+        }
+    }
+
     @Test("A Unix socket's directory as the host")
     func socketDirectory() throws {
         let database = try Database()
@@ -373,7 +473,7 @@ struct StoreNotBuiltTests {
         let store = ["--store", "postgresql://bench:hunter2@db.example.com/perf"]
         let commands = [
             ["--quick", "--output", "out"], ["history", "--output", "out"], ["history", "push"],
-            ["compare", "a.csv", "b.csv"],
+            ["compare", "a.csv", "b.csv"], ["backfill", "HEAD~1..HEAD", "--shard", "1/2"],
         ]
         for arguments in commands {
             let result = try bench(arguments + store, in: directory)

@@ -100,6 +100,20 @@ struct UsageErrorTests {
         #expect(try listing(directory).filter { !$0.hasPrefix(".") }.isEmpty)
     }
 
+    @Test(
+        "bench backfill --shard takes K/N: anything else is one line and 64, before git or a build",
+        arguments: [
+            "0/2", "3/2", "1/0", "1", "one/two",
+        ])
+    func badShard(shard: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try bench(["backfill", "HEAD~1..HEAD", "--shard", shard, "--output", "out"], in: directory)
+        #expect(result.status == 64)
+        #expect(result.stderrLines == ["bench: --shard takes K/N, with 1 <= K <= N <= 1000, not '\(shard)'"])
+        #expect(try listing(directory).filter { !$0.hasPrefix(".") }.isEmpty)
+    }
+
     @Test("An output path that is a file: 73 before anything is measured, the file untouched")
     func outputIsFile() throws {
         let directory = try temporaryDirectory()

@@ -228,9 +228,11 @@ struct BackfillPlanTests {
         let commit = Self.commits[2]
         let host = SyntheticRun.report().environment
         func run(
-            commit: String, keys: [CaseKey], cpuFlags: String? = nil, build: BuildConfiguration = .release
+            commit: String, keys: [CaseKey], cpuFlags: String? = nil, build: BuildConfiguration = .release,
+            id: String = UUID().uuidString
         ) -> RunResult {
             var environment = host
+            environment.runID = id
             environment.recordedCommit = RecordedCommit(recorded: commit)
             environment.build = build
             if let cpuFlags { environment.cpuFlags = cpuFlags }
@@ -248,6 +250,9 @@ struct BackfillPlanTests {
         #expect(missing([run(commit: commit.short, keys: [a, b])]) == 1)
         #expect(missing([run(commit: commit.short, keys: [a, b]), run(commit: commit.short, keys: [b, a])]) == 0)
         #expect(missing([run(commit: commit.short, keys: [a, b])], wanted: 1) == 0)
+        // One run read from the results directory and from the store counts once.
+        let both = run(commit: commit.short, keys: [a, b])
+        #expect(missing([both, both]) == 1)
         // A run of part of the selection (another backfill's, with --backend swift), or of more, does not count.
         #expect(missing([run(commit: commit.short, keys: [a])]) == 2)
         #expect(missing([run(commit: commit.short, keys: [a, b, CaseKey(name: "sha256/sodium/64")!])]) == 2)
@@ -256,6 +261,21 @@ struct BackfillPlanTests {
         #expect(missing([run(commit: commit.short, keys: [a, b], cpuFlags: "other")]) == 2)
         #expect(missing([run(commit: commit.short, keys: [a, b], build: .debug)]) == 2)
         #expect(missing([run(commit: "c2", keys: [a, b])]) == 2)
+    }
+
+    @Test("N shares of a range are apart and cover it, each spread over it; --shard reads K/N and nothing else")
+    func shares() throws {
+        let shares = try (1...3).map { try #require(BackfillPlan.Shard("\($0)/3")).share(of: Self.commits) }
+        #expect(
+            shares.map { $0.map(\.subject) } == [
+                ["commit 1", "commit 4", "commit 7"], ["commit 2", "commit 5"], ["commit 3", "commit 6"],
+            ])
+        #expect(BackfillPlan.Shard.whole.share(of: Self.commits) == Self.commits)
+        #expect(BackfillPlan.Shard("1/1") == .whole)
+        #expect(try #require(BackfillPlan.Shard("8/8")).share(of: Self.commits).isEmpty)
+        for text in ["", "1", "0/3", "4/3", "1/0", "-1/3", "1/3/5", "a/b", "1/1001", " 1/3"] {
+            #expect(BackfillPlan.Shard(text) == nil, "\(text)")
+        }
     }
 
     @Test("Case names read back into keys; anything else is not one")

@@ -7,12 +7,13 @@ extension Session.Plan {
     /// `bench worker` processes: in this process with one process, else in `processes` workers
     /// one after another; under Callgrind for instructions.
     ///
-    /// With a `baseline` summary, the run is compared with it; the history in `results` measures
-    /// the spread between runs. Both are read and checked before measuring, so that a malformed
-    /// one costs nothing.
+    /// With a `baseline` summary, the run is compared with it; the `store`'s runs of this host, or
+    /// without one the history in `results`, measure the spread between runs. Both are read and
+    /// checked before measuring, so that a malformed one costs nothing.
     static func thisProgram(
         selection: Selection, plan: SamplingPlan, processes: Int, metric: Metric, progress: any ProgressObserver,
-        against baseline: (path: String, criteria: ComparisonCriteria)? = nil, results: ResultsDirectory
+        against baseline: (path: String, criteria: ComparisonCriteria)? = nil, results: ResultsDirectory,
+        store: HistoryStore? = nil
     ) throws(BenchError) -> Session.Plan {
         InterruptSignals.install()
         let environment = RunEnvironment.capture(
@@ -31,9 +32,9 @@ extension Session.Plan {
             try stored.requireComparable(build: environment.build, metric: metric)
             // Instruction counts repeat exactly: no spread between runs to measure.
             if metric == .time {
-                stored.runToRun = try RunToRunSpread(
-                    historyAt: results.history.path, required: false, like: environment,
-                    excluding: [environment.runID, stored.run.recordedEnvironment?.runID ?? ""])
+                stored.runToRun = try spreadBetweenRuns(
+                    like: environment, excluding: [environment.runID, stored.run.recordedEnvironment?.runID ?? ""],
+                    store: store, results: results, progress: progress)
             }
             return stored
         }
@@ -42,6 +43,24 @@ extension Session.Plan {
                 backends: CommandContext.backends, selection: selection, plan: plan, progress: progress,
                 cancellation: .signals),
             source, environment: environment, against: stored)
+    }
+
+    /// The spread between runs like `environment`'s: from the store's runs, every machine's of
+    /// this host, when there is a store; otherwise, or with a note when the store cannot be read
+    /// (the run is still made, and waits for it), from the results directory's history.
+    private static func spreadBetweenRuns(
+        like environment: RunEnvironment, excluding excluded: Set<String>, store: HistoryStore?,
+        results: ResultsDirectory, progress: any ProgressObserver
+    ) throws(BenchError) -> RunToRunSpread {
+        if let store {
+            do {
+                return RunToRunSpread(rows: try store.rows(), like: environment, excluding: excluded)
+            } catch  where error.kind == .storeUnavailable || error.kind == .storeRefused {
+                progress.note("\(error.message); the spread between runs comes from \(results.history.path)")
+            }
+        }
+        return try RunToRunSpread(
+            historyAt: results.history.path, required: false, like: environment, excluding: excluded)
     }
 
     /// `sides` measured side by side with this program's backends, signals and facts, by

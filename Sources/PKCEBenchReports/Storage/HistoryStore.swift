@@ -86,6 +86,30 @@ package struct HistoryStore: Sendable {
         #endif
     }
 
+    /// Connects, and brings the store's schema to this bench's version: how a command that reads
+    /// the store as it goes finds one that is down before it builds or measures anything.
+    ///
+    /// - Throws: `BenchError`, as ``append(runs:)``.
+    package func check() throws(BenchError) {
+        #if PostgreSQL
+        _ = try PostgresStore.open(address)
+        #else
+        throw Self.notBuilt
+        #endif
+    }
+
+    /// The runs whose recorded commit begins with `prefix` (7 hexadecimal digits of a hash, say),
+    /// in the order they started: what `bench backfill` counts of a commit besides its own history.
+    ///
+    /// - Throws: `BenchError`, as ``append(runs:)``.
+    package func runs(ofCommitsBeginning prefix: String) throws(BenchError) -> [RunResult] {
+        #if PostgreSQL
+        SummaryRow.runs(of: try PostgresStore.open(address).rows(commitPrefix: prefix))
+        #else
+        throw Self.notBuilt
+        #endif
+    }
+
     /// A history file of `rows`, each with the schema version it was written in.
     package static func file(of rows: [SummaryRow]) -> String {
         ReportSchema.encode(rows, columns: ReportSchema.movedSummary)

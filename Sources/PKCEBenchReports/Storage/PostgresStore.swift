@@ -123,21 +123,32 @@ package final class PostgresStore {
     }
 
     /// Every row, run by run in the order they started (a run pushed after an outage among those
-    /// of its time), each run's cases in its order, read with `history.csv`'s checks.
+    /// of its time), each run's cases in its order, read with `history.csv`'s checks; with
+    /// `commitPrefix`, only those of the runs whose recorded commit begins with it.
     ///
     /// - Throws: `BenchError`, as ``open(_:)``; `.malformedInput` for a row that does not read.
-    package func rows() throws(BenchError) -> [SummaryRow] {
+    package func rows(commitPrefix: String? = nil) throws(BenchError) -> [SummaryRow] {
         let names = ReportSchema.summaryColumnNames
         let stored = Set(Self.runColumns.map(\.name) + Self.caseColumns.map(\.name))
         let selected = names.map { name in
             stored.contains(name) ? "coalesce(\(Self.quoted(name))::text, '')" : "''"
         }
+        var bindings = PostgresBindings()
+        var filter = ""
+        if let commitPrefix {
+            // LIKE's own characters taken literally: a prefix is matched as it is written.
+            let pattern = commitPrefix.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+            bindings.append(pattern + "%")
+            filter = "WHERE pkcebench_runs.\"commit\" LIKE $1"
+        }
         let result = try execute(
             """
             SELECT \(selected.joined(separator: ", "))
             FROM pkcebench_cases JOIN pkcebench_runs USING (run_id)
+            \(filter)
             ORDER BY pkcebench_runs.started_at, pkcebench_runs.position, pkcebench_cases.position
-            """, PostgresBindings())
+            """, bindings)
         var text = CSV.encodeRecord(names)
         for row in result.rows {
             var fields: [String] = []
